@@ -1,0 +1,41 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Cairn",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "CairnCore", targets: ["CairnCore"]),
+        .library(name: "CairnIO", targets: ["CairnIO"]),
+        .library(name: "CairnStore", targets: ["CairnStore"]),
+        .executable(name: "cairn", targets: ["cairn"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // C libraries from Debian, found with pkg-config.
+        .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev", "proj-data"])]),
+        .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        .target(name: "CairnCore", dependencies: ["CPROJ"]),
+        .target(name: "CairnIO", dependencies: ["CairnCore", "CZlib"]),
+        .target(name: "CairnStore", dependencies: [
+            "CairnCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .target(name: "CairnCLI", dependencies: [
+            "CairnCore", "CairnIO", "CairnStore", "CGEOS",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .executableTarget(name: "cairn", dependencies: ["CairnCLI"]),
+
+        .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore"]),
+        .testTarget(name: "CairnIOTests", dependencies: ["CairnIO"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CairnStoreTests", dependencies: ["CairnStore"]),
+        .testTarget(name: "CairnCLITests", dependencies: ["CairnCLI"]),
+    ]
+)

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The root of the `cairn` command line.
+public struct CairnCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "cairn",
+        abstract: "A geospatial query and indexing engine: import places, parks, events and check-ins; query them fast and exactly.",
+        subcommands: []
+    )
+
+    public init() {}
+}

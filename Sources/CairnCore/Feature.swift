@@ -1,0 +1,99 @@
+/// One thing Cairn indexes: a park, trailhead, place, event, user or sighting.
+///
+/// The initialiser validates everything a query relies on, so a `Feature` value is always usable:
+/// a non-empty id, a checked location, a positive finite radius, a time window where the kind needs one,
+/// and known values for the enumerated attributes of ARCHITECTURE.md's domain table.
+public struct Feature: Hashable, Sendable {
+    /// The caller's identifier, unique per store.
+    public let id: String
+    /// What the feature is.
+    public let kind: FeatureKind
+    /// Where it is (for a polygon park, a representative point inside its bounds).
+    public let location: Coordinate
+    /// The circle around `location` used by containment and check-ins, in metres (places need it).
+    public let radiusMeters: Double?
+    /// When it happens (events) or was seen (sightings, where start == end).
+    public let timeWindow: TimeWindow?
+    /// Typed attributes by name (`fenced`, `difficulty`, `category`, ...).
+    public let attributes: [String: AttributeValue]
+
+    /// Creates a validated feature.
+    /// - Throws: `FeatureError` saying which field is wrong and what was expected.
+    /// - Complexity: O(a) in the number of attributes.
+    public init(
+        id: String,
+        kind: FeatureKind,
+        location: Coordinate,
+        radiusMeters: Double? = nil,
+        timeWindow: TimeWindow? = nil,
+        attributes: [String: AttributeValue] = [:]
+    ) throws(FeatureError) {
+        guard !id.isEmpty else { throw .emptyId }
+        if let radiusMeters, !(radiusMeters.isFinite && radiusMeters > 0) { throw .invalidRadius(radiusMeters) }
+        if timeWindow == nil, kind == .event || kind == .sighting { throw .missingTime(kind: kind) }
+        for (name, value) in attributes {
+            if let rule = Feature.enumeratedAttributes[kind]?[name] { try rule.check(name: name, value: value) }
+            if case .number(let n) = value, !n.isFinite { throw .invalidAttribute(name: name, value: value.description, expected: "a finite number") }
+        }
+        self.id = id
+        self.kind = kind
+        self.location = location
+        self.radiusMeters = radiusMeters
+        self.timeWindow = timeWindow
+        self.attributes = attributes
+    }
+
+    /// The attributes whose values come from a fixed list, per kind (ARCHITECTURE.md, "Domain").
+    public static let enumeratedAttributes: [FeatureKind: [String: EnumeratedAttribute]] = [
+        .trailhead: [
+            "difficulty": EnumeratedAttribute(allowed: ["casual", "moderate", "challenging"], isSet: false),
+            "ageGroups": EnumeratedAttribute(allowed: ["baby", "toddler", "schoolAge"], isSet: true),
+        ],
+        .event: [
+            "visibility": EnumeratedAttribute(allowed: ["public", "private"], isSet: false),
+        ],
+    ]
+}
+
+/// An attribute whose value (or, for a set, every member) must be one of `allowed`.
+public struct EnumeratedAttribute: Sendable {
+    /// The permitted values, in the order they are listed in messages.
+    public let allowed: [String]
+    /// Whether the attribute is a string set (each member checked) rather than one string.
+    public let isSet: Bool
+
+    func check(name: String, value: AttributeValue) throws(FeatureError) {
+        let expected = (isSet ? "a set of " : "one of ") + allowed.joined(separator: ", ")
+        switch value {
+        case .string(let s) where !isSet && allowed.contains(s): return
+        case .string(let s) where isSet && allowed.contains(s): return
+        case .stringSet(let members) where isSet && members.allSatisfy(allowed.contains): return
+        default: throw .invalidAttribute(name: name, value: value.description, expected: expected)
+        }
+    }
+}
+
+/// Why a feature was refused; each case names the field.
+public enum FeatureError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The id is empty.
+    case emptyId
+    /// The radius is zero, negative, NaN or infinite.
+    case invalidRadius(Double)
+    /// An event or sighting came without its time.
+    case missingTime(kind: FeatureKind)
+    /// The end time is before the start time.
+    case endBeforeStart(start: Timestamp, end: Timestamp)
+    /// An attribute has a value outside its allowed list or type.
+    case invalidAttribute(name: String, value: String, expected: String)
+
+    public var description: String {
+        switch self {
+        case .emptyId: "field 'id': must not be empty"
+        case .invalidRadius(let r): "field 'radius': expected a distance > 0 in metres, got \(formatNumber(r))"
+        case .missingTime(let kind):
+            kind == .event ? "fields 'startTime' and 'endTime': an event needs both" : "field 'time': a \(kind.rawValue) needs a time"
+        case .endBeforeStart(let start, let end): "field 'endTime': \(end) is before startTime \(start)"
+        case .invalidAttribute(let name, let value, let expected): "field '\(name)': expected \(expected), got '\(value)'"
+        }
+    }
+}

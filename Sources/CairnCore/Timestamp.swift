@@ -1,0 +1,138 @@
+/// An instant, as seconds since 1970-01-01T00:00:00Z (UTC), without leap seconds.
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Seconds since the Unix epoch; may be fractional or negative.
+    public var secondsSince1970: Double
+
+    /// Creates an instant from seconds since the Unix epoch.
+    /// - Complexity: O(1).
+    public init(secondsSince1970: Double) { self.secondsSince1970 = secondsSince1970 }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.secondsSince1970 < rhs.secondsSince1970 }
+
+    /// Parses ISO 8601 / RFC 3339 text: `2026-05-01`, `2026-05-01T18:30`, `2026-05-01T18:30:00Z`,
+    /// `2026-05-01 18:30:00.250+02:00`. A time without a zone is read as UTC. Returns nil for anything else.
+    /// - Complexity: O(n) in the length of the text.
+    public init?(iso8601 text: some StringProtocol) {
+        let utf8 = Array(text.utf8)
+        guard let seconds = utf8.withUnsafeBufferPointer({ Timestamp.parse($0) }) else { return nil }
+        self.secondsSince1970 = seconds
+    }
+
+    /// Parses ISO 8601 from raw UTF-8 bytes (no allocation).
+    /// - Complexity: O(n).
+    public init?(iso8601Bytes bytes: UnsafeBufferPointer<UInt8>) {
+        guard let seconds = Timestamp.parse(bytes) else { return nil }
+        self.secondsSince1970 = seconds
+    }
+
+    /// The instant as `YYYY-MM-DDTHH:MM:SSZ` (with milliseconds when it has a fraction).
+    public var iso8601: String {
+        let total = secondsSince1970.rounded(.down)
+        var fraction = secondsSince1970 - total
+        var secondsOfDay = Int64(total) % 86_400
+        var days = Int64(total) / 86_400
+        if secondsOfDay < 0 { secondsOfDay += 86_400; days -= 1 }
+        let (year, month, day) = Timestamp.civil(fromDays: days)
+        let hour = secondsOfDay / 3600, minute = secondsOfDay / 60 % 60, second = secondsOfDay % 60
+        func pad(_ v: Int64, _ width: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+        fraction = (fraction * 1000).rounded()
+        if fraction > 0, fraction < 1000 { text += "." + pad(Int64(fraction), 3) }
+        return text + "Z"
+    }
+
+    public var description: String { iso8601 }
+
+    // MARK: - Parsing
+
+    private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
+        let n = b.count
+        func digits(_ count: Int) -> Int64? {
+            guard i + count <= n else { return nil }
+            var value: Int64 = 0
+            for k in 0..<count {
+                let c = b[i + k]
+                guard c >= 48, c <= 57 else { return nil }
+                value = value * 10 + Int64(c - 48)
+            }
+            i += count
+            return value
+        }
+        func expect(_ c: UInt8) -> Bool {
+            guard i < n, b[i] == c else { return false }
+            i += 1
+            return true
+        }
+        guard let year = digits(4), expect(45), let month = digits(2), expect(45), let day = digits(2) else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        var seconds = Double(days(fromYear: year, month: month, day: day) * 86_400)
+        if i == n { return seconds }
+        guard b[i] == 84 || b[i] == 116 || b[i] == 32 else { return nil } // 'T', 't' or ' '
+        i += 1
+        guard let hour = digits(2), expect(58), let minute = digits(2), hour < 24, minute < 60 else { return nil }
+        var second: Double = 0
+        if expect(58) {
+            guard let whole = digits(2), whole < 61 else { return nil }
+            second = Double(whole)
+            if i < n, b[i] == 46 || b[i] == 44 { // '.' or ','
+                i += 1
+                var scale = 0.1
+                let start = i
+                while i < n, b[i] >= 48, b[i] <= 57 { second += Double(b[i] - 48) * scale; scale /= 10; i += 1 }
+                guard i > start else { return nil }
+            }
+        }
+        seconds += Double(hour * 3600 + minute * 60) + second
+        if i == n { return seconds }
+        if b[i] == 90 || b[i] == 122 { i += 1; return i == n ? seconds : nil } // 'Z'
+        guard b[i] == 43 || b[i] == 45 else { return nil } // '+' or '-'
+        let sign: Double = b[i] == 43 ? 1 : -1
+        i += 1
+        guard let offsetHours = digits(2), offsetHours <= 18 else { return nil }
+        var offsetMinutes: Int64 = 0
+        if i < n {
+            _ = expect(58)
+            guard let m = digits(2), m < 60 else { return nil }
+            offsetMinutes = m
+        }
+        guard i == n else { return nil }
+        return seconds - sign * Double(offsetHours * 3600 + offsetMinutes * 60)
+    }
+
+    private static func isLeap(_ year: Int64) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    private static func days(fromYear y0: Int64, month m: Int64, day d: Int64) -> Int64 {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The inverse of `days(fromYear:month:day:)` (Hinnant's `civil_from_days`).
+    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

@@ -1,0 +1,3 @@
+import CairnCLI
+
+CairnCommand.main()
