@@ -137,7 +137,7 @@ public struct FeatureRecordBuilder: Sendable {
     private func text(_ field: RawField, line: Int) throws(RowRejection) -> String? {
         switch field.value {
         case .text(let s): return s.trimmed
-        case .number(let n): return formatted(n)
+        case .number(let n): return TextEscaping.jsonNumber(n)
         case .bool(let b): return b ? "true" : "false"
         case .null: return nil
         case .strings, .json:
@@ -208,11 +208,6 @@ public struct FeatureRecordBuilder: Sendable {
         case .null: return nil
         case .json(let text): return .string(text)
         }
-    }
-
-    private func formatted(_ n: Double) -> String {
-        if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
-        return String(n)
     }
 }
 
