@@ -17,11 +17,12 @@ extension Geohash {
     ///   - south: southern edge, degrees latitude in [-90, 90].
     ///   - east: eastern edge, degrees longitude in [-180, 180].
     ///   - north: northern edge, degrees latitude in [-90, 90], not below `south`.
-    ///   - maxCells: the most cells to return, at least 1.
+    ///   - maxCells: the most cells to return, at least 1; it also bounds the memory used (8 bytes a cell
+    ///     while sorting, then the strings).
     /// - Throws: `GeohashError.invalidCoordinate` for an edge that is NaN, infinite or out of range,
     ///   `.southAboveNorth`, or `.tooManyCells` when even precision 1 needs more than `maxCells` cells
     ///   (the whole world needs 32).
-    /// - Complexity: O(n log n) for n returned cells, plus O(1) to choose the precision.
+    /// - Complexity: O(n log n) for n returned cells, plus O(12) to choose the precision.
     public static func cover(west: Double, south: Double, east: Double, north: Double,
                              maxCells: Int) throws(GeohashError) -> [String] {
         do {
