@@ -29,11 +29,11 @@ struct InfoCommand: ParsableCommand {
     }
 
     static func json(_ info: StoreInfo, path: String) -> String {
-        let byKind = FeatureKind.allCases.map { "\"\($0.rawValue)\":\(info.countByKind[$0] ?? 0)" }.joined(separator: ",")
+        let byKind = FeatureKind.allCases.map { "\"\($0.rawValue)\":\(info.count(of: $0))" }.joined(separator: ",")
         var text = "{\"path\":\(TextEscaping.jsonString(path)),\"features\":\(info.featureCount),\"byKind\":{\(byKind)},\"bbox\":"
         if let box = info.bounds {
-            text += "{\"west\":\(TextEscaping.jsonNumber(box.west)),\"south\":\(TextEscaping.jsonNumber(box.south)),"
-            text += "\"east\":\(TextEscaping.jsonNumber(box.east)),\"north\":\(TextEscaping.jsonNumber(box.north))}"
+            text += "{\"west\":\(TextEscaping.jsonNumber(box.minLongitude)),\"south\":\(TextEscaping.jsonNumber(box.minLatitude)),"
+            text += "\"east\":\(TextEscaping.jsonNumber(box.maxLongitude)),\"north\":\(TextEscaping.jsonNumber(box.maxLatitude))}"
         } else {
             text += "null"
         }
@@ -43,10 +43,10 @@ struct InfoCommand: ParsableCommand {
     static func text(_ info: StoreInfo, path: String) -> String {
         var lines = ["store     \(path) (\(Terminal.bytes(info.fileSizeBytes)))", "features  \(Terminal.grouped(info.featureCount))"]
         for kind in FeatureKind.allCases {
-            lines.append("  \(kind.rawValue.padding(toLength: 10))\(Terminal.grouped(info.countByKind[kind] ?? 0))")
+            lines.append("  \(kind.rawValue.padding(toLength: 10))\(Terminal.grouped(info.count(of: kind)))")
         }
         if let box = info.bounds {
-            lines.append("bbox      west \(box.west), south \(box.south), east \(box.east), north \(box.north)")
+            lines.append("bbox      west \(box.minLongitude), south \(box.minLatitude), east \(box.maxLongitude), north \(box.maxLatitude)")
         } else {
             lines.append("bbox      none (the store is empty)")
         }
