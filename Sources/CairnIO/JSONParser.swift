@@ -192,12 +192,14 @@ struct JSONParser {
         index += 1
         let start = index
         // Fast path: no escapes.
+        var union: UInt8 = 0
         while index < count {
             let byte = base[index]
+            union |= byte
             if byte == UInt8(ascii: "\"") {
                 let bytes = UnsafeBufferPointer(start: base + start, count: index - start)
                 index += 1
-                guard let text = String(validating: bytes, as: UTF8.self) else {
+                guard let text = JSONParser.makeString(bytes, isASCII: union < 0x80) else {
                     throw error("invalid UTF-8 in a string", at: quote)
                 }
                 return text
@@ -213,9 +215,8 @@ struct JSONParser {
             let byte = base[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                guard let text = String(validating: bytes, as: UTF8.self) else {
-                    throw error("invalid UTF-8 in a string", at: quote)
-                }
+                let text = bytes.withUnsafeBufferPointer { JSONParser.makeString($0, isASCII: false) }
+                guard let text else { throw error("invalid UTF-8 in a string", at: quote) }
                 return text
             }
             if byte < 0x20 { throw error("control character \(describeByte(byte)) in a string must be escaped") }
@@ -261,6 +262,15 @@ struct JSONParser {
             }
         }
         throw error("unterminated string", at: quote)
+    }
+
+    /// A string from UTF-8 bytes, or nil when they are not valid UTF-8.
+    /// (`String(decoding:)` repairs invalid input with U+FFFD, so the input was valid exactly when the result's
+    /// bytes equal it; this avoids the generic `String(validating:)`, which is slow here.)
+    private static func makeString(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if isASCII { return text }
+        return text.utf8.elementsEqual(bytes) ? text : nil
     }
 
     private mutating func parseHex4(escapeStart: Int) throws(JSONSyntaxError) -> UInt32 {
