@@ -17,14 +17,14 @@ final class DelimitedRecordSplitter {
     }
 
     private static let recordSeparator: UInt8 = 0x1E
-    private let cursor: ByteCursor
+    private let cursor: JSONByteCursor
     let framing: Framing
     /// The current record's bytes (without RS; for lines without LF and CR).
     private(set) var bytes: [UInt8] = []
 
-    init(cursor: ByteCursor) throws(InputError) {
+    init(cursor: JSONByteCursor) throws(InputError) {
         self.cursor = cursor
-        try skipByteOrderMark(cursor)
+        try skipJSONByteOrderMark(cursor)
         let first = try cursor.skipWhitespace()
         framing = first == DelimitedRecordSplitter.recordSeparator ? .recordSeparators : .lines
     }
@@ -93,7 +93,7 @@ final class DelimitedRecordSplitter {
 }
 
 /// Parses the splitter's current record, turning a syntax error into a rejection at `line`.
-func parseRecord(_ splitter: DelimitedRecordSplitter, _ record: DelimitedRecordSplitter.Record, line: Int,
+func parseDelimitedRecord(_ splitter: DelimitedRecordSplitter, _ record: DelimitedRecordSplitter.Record, line: Int,
                  file: String) -> Result<JSONValue, RowRejection> {
     do throws(JSONSyntaxError) {
         return .success(try JSONParser.parse(splitter.bytes, firstLine: record.line, firstColumn: record.column))

@@ -16,8 +16,10 @@ public func makeGeoJSONReader(path: String, options: ImportOptions) throws(Input
 /// - A malformed feature becomes a `RowRejection`; reading continues after it.
 /// - The end of the file inside the array yields the complete features, then a rejection at the incomplete one.
 /// - Other top-level members (`bbox`, `crs`, `name`, ...) are skipped. A `"type"` other than `FeatureCollection`
-///   is an `InputError` (reported where it is met, so after the features when it comes after them). A file whose
-///   type is `Feature` is read as a single feature.
+///   is an `InputError` (reported where it is met, so after the features when it comes after them); a missing
+///   `"type"` is tolerated when there is a `"features"` array. A file whose type is `Feature` is read as one feature.
+/// - Structure errors outside the features (a missing `,` between features, text after the object) stop the file
+///   with an `InputError` carrying the line and column.
 final class GeoJSONReader: FeatureReader {
     private enum Phase {
         case members(first: Bool)
@@ -27,7 +29,7 @@ final class GeoJSONReader: FeatureReader {
     }
 
     private let source: ByteSource
-    private let cursor: ByteCursor
+    private let cursor: JSONByteCursor
     private let decoder: GeoJSONFeatureDecoder
     private var cutter = JSONValueCutter()
     private var phase = Phase.members(first: true)
@@ -38,16 +40,16 @@ final class GeoJSONReader: FeatureReader {
     private let objectLine: Int
 
     /// Opens `path`; `chunkSize` is the read size in bytes (tests use tiny chunks to cross chunk boundaries).
-    init(path: String, options: ImportOptions, chunkSize: Int = ByteCursor.defaultChunkSize) throws(InputError) {
+    init(path: String, options: ImportOptions, chunkSize: Int = JSONByteCursor.defaultChunkSize) throws(InputError) {
         source = try ByteSource(path: path)
-        cursor = ByteCursor(source: source, chunkSize: chunkSize)
+        cursor = JSONByteCursor(source: source, chunkSize: chunkSize)
         decoder = GeoJSONFeatureDecoder(builder: FeatureRecordBuilder(file: path, options: options))
-        try skipByteOrderMark(cursor)
+        try skipJSONByteOrderMark(cursor)
         guard let first = try cursor.skipWhitespace() else {
             throw InputError(file: path, message: "the file is empty (expected a GeoJSON FeatureCollection)")
         }
         guard first == UInt8(ascii: "{") else {
-            let what = first == UInt8(ascii: "[") ? "a JSON array" : describe(first)
+            let what = first == UInt8(ascii: "[") ? "a JSON array" : describeJSONByte(first)
             throw InputError(file: path, line: cursor.line,
                              message: "not a GeoJSON FeatureCollection: expected '{' at column \(cursor.column), got \(what)")
         }
@@ -80,7 +82,7 @@ final class GeoJSONReader: FeatureReader {
                 }
                 if !first {
                     guard byte == UInt8(ascii: ",") else {
-                        throw structureError("expected ',' or '}' between top-level members, got \(describe(byte))")
+                        throw structureError("expected ',' or '}' between top-level members, got \(describeJSONByte(byte))")
                     }
                     cursor.position += 1
                     guard let after = try cursor.skipWhitespace() else { throw truncatedError("inside the top-level object") }
@@ -105,7 +107,7 @@ final class GeoJSONReader: FeatureReader {
                         continue
                     }
                     guard byte == UInt8(ascii: ",") else {
-                        throw structureError("expected ',' or ']' after a feature, got \(describe(byte))")
+                        throw structureError("expected ',' or ']' after a feature, got \(describeJSONByte(byte))")
                     }
                     cursor.position += 1
                     guard let after = try cursor.skipWhitespace() else {
@@ -128,7 +130,7 @@ final class GeoJSONReader: FeatureReader {
                 return decodeBuffer(line: line, column: column)
             case .trailer:
                 if let byte = try cursor.skipWhitespace() {
-                    throw structureError("unexpected \(describe(byte)) after the end of the GeoJSON object")
+                    throw structureError("unexpected \(describeJSONByte(byte)) after the end of the GeoJSON object")
                 }
                 phase = .done
                 if !sawFeatures {
@@ -155,7 +157,7 @@ final class GeoJSONReader: FeatureReader {
     /// Reads one top-level member `"key": value` starting at its key.
     private func readMember(startingWith byte: UInt8) throws(InputError) {
         guard byte == UInt8(ascii: "\"") else {
-            throw structureError("expected a member name in double quotes, got \(describe(byte))")
+            throw structureError("expected a member name in double quotes, got \(describeJSONByte(byte))")
         }
         let keyLine = cursor.line, keyColumn = cursor.column
         buffer.removeAll(keepingCapacity: true)
@@ -168,14 +170,14 @@ final class GeoJSONReader: FeatureReader {
         }
         guard case .string(let key) = parsedKey else { throw structureError("expected a member name") }
         guard let colon = try cursor.skipWhitespace() else { throw truncatedError("inside the top-level object") }
-        guard colon == UInt8(ascii: ":") else { throw structureError("expected ':' after \"\(key)\", got \(describe(colon))") }
+        guard colon == UInt8(ascii: ":") else { throw structureError("expected ':' after \"\(key)\", got \(describeJSONByte(colon))") }
         cursor.position += 1
         guard let valueStart = try cursor.skipWhitespace() else { throw truncatedError("inside the top-level object") }
         phase = .members(first: false)
 
         if key == "features" {
             guard valueStart == UInt8(ascii: "[") else {
-                throw structureError("\"features\" must be an array, got \(describe(valueStart))")
+                throw structureError("\"features\" must be an array, got \(describeJSONByte(valueStart))")
             }
             cursor.position += 1
             sawFeatures = true
@@ -208,7 +210,7 @@ final class GeoJSONReader: FeatureReader {
 }
 
 /// Skips a UTF-8 byte order mark at the start of a file.
-func skipByteOrderMark(_ cursor: ByteCursor) throws(InputError) {
+func skipJSONByteOrderMark(_ cursor: JSONByteCursor) throws(InputError) {
     guard try cursor.peek() == 0xEF else { return }
     // A BOM is 3 bytes; with a tiny chunk it can straddle chunks, so consume byte by byte.
     for expected: UInt8 in [0xEF, 0xBB, 0xBF] {
@@ -218,7 +220,7 @@ func skipByteOrderMark(_ cursor: ByteCursor) throws(InputError) {
 }
 
 /// A byte as a phrase for messages: `'x'` for printable ASCII, `byte 0xNN` otherwise.
-func describe(_ byte: UInt8) -> String {
+func describeJSONByte(_ byte: UInt8) -> String {
     if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
     let hex = String(byte, radix: 16, uppercase: true)
     return "byte 0x" + (hex.count == 1 ? "0" + hex : hex)

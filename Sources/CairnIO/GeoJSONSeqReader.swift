@@ -17,9 +17,9 @@ final class GeoJSONSeqReader: FeatureReader {
     private let decoder: GeoJSONFeatureDecoder
 
     /// Opens `path`; `chunkSize` is the read size in bytes (tests use tiny chunks to cross chunk boundaries).
-    init(path: String, options: ImportOptions, chunkSize: Int = ByteCursor.defaultChunkSize) throws(InputError) {
+    init(path: String, options: ImportOptions, chunkSize: Int = JSONByteCursor.defaultChunkSize) throws(InputError) {
         source = try ByteSource(path: path)
-        splitter = try DelimitedRecordSplitter(cursor: ByteCursor(source: source, chunkSize: chunkSize))
+        splitter = try DelimitedRecordSplitter(cursor: JSONByteCursor(source: source, chunkSize: chunkSize))
         decoder = GeoJSONFeatureDecoder(builder: FeatureRecordBuilder(file: path, options: options))
     }
 
@@ -30,7 +30,7 @@ final class GeoJSONSeqReader: FeatureReader {
         while let record = try splitter.next() {
             if splitter.isBlank { continue }
             let line = splitter.contentLine(from: record)
-            switch parseRecord(splitter, record, line: line, file: source.path) {
+            switch parseDelimitedRecord(splitter, record, line: line, file: source.path) {
             case .success(let value): return decoder.decodeFeature(value, line: line)
             case .failure(let rejection): return .rejected(rejection)
             }

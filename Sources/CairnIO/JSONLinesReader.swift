@@ -18,9 +18,9 @@ final class JSONLinesReader: FeatureReader {
     private let decoder: GeoJSONFeatureDecoder
 
     /// Opens `path`; `chunkSize` is the read size in bytes (tests use tiny chunks to cross chunk boundaries).
-    init(path: String, options: ImportOptions, chunkSize: Int = ByteCursor.defaultChunkSize) throws(InputError) {
+    init(path: String, options: ImportOptions, chunkSize: Int = JSONByteCursor.defaultChunkSize) throws(InputError) {
         source = try ByteSource(path: path)
-        splitter = try DelimitedRecordSplitter(cursor: ByteCursor(source: source, chunkSize: chunkSize))
+        splitter = try DelimitedRecordSplitter(cursor: JSONByteCursor(source: source, chunkSize: chunkSize))
         decoder = GeoJSONFeatureDecoder(builder: FeatureRecordBuilder(file: path, options: options))
     }
 
@@ -32,7 +32,7 @@ final class JSONLinesReader: FeatureReader {
             if splitter.isBlank { continue }
             let line = splitter.contentLine(from: record)
             let value: JSONValue
-            switch parseRecord(splitter, record, line: line, file: source.path) {
+            switch parseDelimitedRecord(splitter, record, line: line, file: source.path) {
             case .success(let parsed): value = parsed
             case .failure(let rejection): return .rejected(rejection)
             }

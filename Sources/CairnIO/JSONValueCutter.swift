@@ -18,7 +18,7 @@ struct JSONValueCutter {
     /// Appends the value starting at the cursor's (non-whitespace) byte to `buffer` and consumes it.
     /// Scalars (numbers, literals) end before the next `,`, `]`, `}` or whitespace.
     /// - Complexity: O(n) in the bytes of the value.
-    mutating func cut(from cursor: ByteCursor, into buffer: inout [UInt8]) throws(InputError) -> Outcome {
+    mutating func cut(from cursor: JSONByteCursor, into buffer: inout [UInt8]) throws(InputError) -> Outcome {
         guard try cursor.refill() else { return .endOfFile }
         let first = cursor.bytes[cursor.position]
         if first != UInt8(ascii: "{") && first != UInt8(ascii: "[") && first != UInt8(ascii: "\"") {
@@ -84,7 +84,7 @@ struct JSONValueCutter {
         stack.removeSubrange(match...)
     }
 
-    private func cutScalar(from cursor: ByteCursor, into buffer: inout [UInt8]) throws(InputError) -> Outcome {
+    private func cutScalar(from cursor: JSONByteCursor, into buffer: inout [UInt8]) throws(InputError) -> Outcome {
         while try cursor.refill() {
             let start = cursor.position
             var index = start

@@ -6,7 +6,7 @@ import Testing
 /// Seeded generated files read with many chunk sizes, so features, strings, escapes, multi-byte characters and
 /// line breaks straddle chunk boundaries; every read must match the generator's own record of what it wrote.
 struct GeoJSONChunkBoundaryTests {
-    private static let chunkSizes = [1, 2, 3, 5, 8, 13, 64, 1000, ByteCursor.defaultChunkSize]
+    private static let chunkSizes = [1, 2, 3, 5, 8, 13, 64, 1000, JSONByteCursor.defaultChunkSize]
 
     /// One generated record and what a reader must yield for it.
     private struct Expected {
@@ -47,7 +47,7 @@ struct GeoJSONChunkBoundaryTests {
     private static func feature(_ index: Int, _ random: inout JSONTestRandom, multiline: Bool, flat: Bool) -> (String, String, String?) {
         let id = "f\(index)"
         let latitude = random.uniform(-90, 90), longitude = random.uniform(-180, 180)
-        let name = "n-" + randomString(&random)
+        let name = "n-" + jsonRandomString(&random)
         func s() -> String { separator(&random, multiline: multiline) }
         if index % 7 == 3 { // malformed: a trailing comma inside the coordinates
             let text = "{\(s())\"type\":\(s())\"Feature\",\(s())\"id\":\"\(id)\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2,]},\"properties\":{}}"
@@ -79,7 +79,7 @@ struct GeoJSONChunkBoundaryTests {
 
     private static func makeCollection(seed: UInt64, count: Int) -> (String, [Expected]) {
         var random = JSONTestRandom(seed: seed)
-        var text = "{\"name\":\(quoted("x ] } \" [ " + randomString(&random), &random)),\n \"bbox\": [1, [2, {\"c\": \"]\"}]],\n\"type\": \"FeatureCollection\",\"features\":" + separator(&random, multiline: true) + "["
+        var text = "{\"name\":\(quoted("x ] } \" [ " + jsonRandomString(&random), &random)),\n \"bbox\": [1, [2, {\"c\": \"]\"}]],\n\"type\": \"FeatureCollection\",\"features\":" + separator(&random, multiline: true) + "["
         var expected: [Expected] = []
         for index in 0..<count {
             if index > 0 { text += "," }

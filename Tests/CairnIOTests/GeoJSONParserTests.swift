@@ -135,18 +135,18 @@ struct GeoJSONParserTests {
         case 0: return .null
         case 1: return .bool(random.next() % 2 == 0)
         case 2: return .number(Double(Int64(bitPattern: random.next()) % 1_000_000) / 1000)
-        case 3: return .string(randomString(&random))
+        case 3: return .string(jsonRandomString(&random))
         case 4: return .array((0..<Int(random.next() % 4)).map { _ in randomValue(&random, depth: depth + 1) })
         default:
             return .object((0..<Int(random.next() % 4)).map { _ in
-                JSONMember(key: randomString(&random), value: randomValue(&random, depth: depth + 1))
+                JSONMember(key: jsonRandomString(&random), value: randomValue(&random, depth: depth + 1))
             })
         }
     }
 }
 
 /// Random text with the characters that matter to JSON: quotes, backslashes, brackets, controls, non-ASCII.
-func randomString(_ random: inout JSONTestRandom) -> String {
+func jsonRandomString(_ random: inout JSONTestRandom) -> String {
     let pieces = ["a", "Z", " ", "\"", "\\", "/", "{", "}", "[", "]", ",", ":", "\n", "\t", "\u{1}", "é", "🌲", "東", "\u{1E}"]
     return (0..<Int(random.next() % 8)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
 }

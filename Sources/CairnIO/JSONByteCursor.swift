@@ -2,7 +2,7 @@
 ///
 /// Readers scan `bytes[position..<count]` directly in their hot loops and call `refill()` when it runs out;
 /// whoever consumes a newline byte calls `noteNewline(at:)` so `line` and `column` stay right.
-final class ByteCursor {
+final class JSONByteCursor {
     /// The default chunk size in bytes.
     static let defaultChunkSize = 1 << 16
 
@@ -23,7 +23,7 @@ final class ByteCursor {
     private var reachedEnd = false
 
     /// Wraps a source; `chunkSize` is the bytes read at a time (tests use tiny chunks to cross boundaries).
-    init(source: ByteSource, chunkSize: Int = ByteCursor.defaultChunkSize) {
+    init(source: ByteSource, chunkSize: Int = JSONByteCursor.defaultChunkSize) {
         self.source = source
         capacity = max(1, chunkSize)
         bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
