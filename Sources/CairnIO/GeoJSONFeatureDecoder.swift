@@ -154,23 +154,24 @@ struct GeoJSONFeatureDecoder {
                         reason: "geometry type '\(type)' is not supported (expected Point, Polygon or MultiPolygon)")
     }
 
-    private func array(_ value: JSONValue, path: String, what: String) throws(GeometryFailure) -> [JSONValue] {
+    private func array(_ value: JSONValue, path: @autoclosure () -> String, what: String) throws(GeometryFailure) -> [JSONValue] {
         guard case .array(let values) = value else {
-            throw GeometryFailure(field: "geometry.coordinates", reason: "\(path): expected \(what), got \(value.kindPhrase)")
+            throw GeometryFailure(field: "geometry.coordinates", reason: "\(path()): expected \(what), got \(value.kindPhrase)")
         }
         return values
     }
 
     /// A checked `[lon, lat, ...]` position.
-    private func position(_ value: JSONValue, path: String) throws(GeometryFailure) -> Coordinate {
+    /// (`path` is built only for a message: the hot loop over a polygon's positions must not format strings.)
+    private func position(_ value: JSONValue, path: @autoclosure () -> String) throws(GeometryFailure) -> Coordinate {
         guard case .array(let values) = value, values.count >= 2,
               case .number(let longitude) = values[0], case .number(let latitude) = values[1] else {
-            throw GeometryFailure(field: "geometry.coordinates", reason: "\(path): expected a position [longitude, latitude], got \(value.jsonText.prefix(60))")
+            throw GeometryFailure(field: "geometry.coordinates", reason: "\(path()): expected a position [longitude, latitude], got \(value.jsonText.prefix(60))")
         }
         do {
             return try Coordinate(latitude: latitude, longitude: longitude)
         } catch {
-            throw GeometryFailure(field: "geometry.coordinates", reason: "\(path): \(error)")
+            throw GeometryFailure(field: "geometry.coordinates", reason: "\(path()): \(error)")
         }
     }
 
@@ -181,22 +182,26 @@ struct GeoJSONFeatureDecoder {
         }
         var outerPoints: [Coordinate] = []
         for (ringIndex, ring) in rings.enumerated() {
-            let ringPath = "\(path)[\(ringIndex)]"
-            let positions = try array(ring, path: ringPath, what: "an array of positions")
+            let positions = try array(ring, path: "\(path)[\(ringIndex)]", what: "an array of positions")
             guard positions.count >= 4 else {
-                throw GeometryFailure(field: "geometry.coordinates", reason: "\(ringPath): a linear ring needs at least 4 positions, got \(positions.count)")
+                throw GeometryFailure(field: "geometry.coordinates", reason: "\(path)[\(ringIndex)]: a linear ring needs at least 4 positions, got \(positions.count)")
             }
             var points: [Coordinate] = []
-            points.reserveCapacity(positions.count)
-            for (index, value) in positions.enumerated() { points.append(try position(value, path: "\(ringPath)[\(index)]")) }
+            if ringIndex == 0 { points.reserveCapacity(positions.count) }
+            for (index, value) in positions.enumerated() {
+                let point = try position(value, path: "\(path)[\(ringIndex)][\(index)]")
+                if ringIndex == 0 { points.append(point) }
+            }
             if ringIndex == 0 { outerPoints = points }
         }
-        // Shoelace over the closed ring; the last position repeats the first, so pairs (i, i+1) cover every edge.
+        // Shoelace over every edge, wrapping from the last position to the first (a zero-length edge when the
+        // ring is closed as GeoJSON requires, the missing closing edge when it is not).
         var twiceArea = 0.0, sumX = 0.0, sumY = 0.0
         let x0 = outerPoints[0].longitude, y0 = outerPoints[0].latitude // shift to the first vertex for precision
-        for index in 0..<(outerPoints.count - 1) {
+        for index in 0..<outerPoints.count {
+            let next = index + 1 == outerPoints.count ? 0 : index + 1
             let xa = outerPoints[index].longitude - x0, ya = outerPoints[index].latitude - y0
-            let xb = outerPoints[index + 1].longitude - x0, yb = outerPoints[index + 1].latitude - y0
+            let xb = outerPoints[next].longitude - x0, yb = outerPoints[next].latitude - y0
             let cross = xa * yb - xb * ya
             twiceArea += cross
             sumX += (xa + xb) * cross

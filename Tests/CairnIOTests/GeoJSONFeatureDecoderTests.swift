@@ -69,6 +69,9 @@ struct GeoJSONFeatureDecoderTests {
         let l = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0,0],[2,0],[2,1],[1,1],[1,2],[0,2],[0,0]]]}}"#
         let location = try #require(try feature(l)?.location)
         #expect(abs(location.longitude - 2.5 / 3) < 1e-12 && abs(location.latitude - 2.5 / 3) < 1e-12)
+        // The same L without the closing position gives the same point.
+        let open = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0,0],[2,0],[2,1],[1,1],[1,2],[0,2]]]}}"#
+        #expect(try feature(open)?.location == location)
         // A degenerate ring (zero area) falls back to the mean of its vertices.
         let flat = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0,0],[2,0],[4,0],[0,0]]]}}"#
         let mean = try #require(try feature(flat)?.location)

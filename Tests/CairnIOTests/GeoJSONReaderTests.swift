@@ -196,4 +196,26 @@ struct GeoJSONReaderTests {
         #expect(jsonFeatures(records).map(\.id) == ["u2"])
         #expect(jsonFeatures(records).first?.attributes["name"] == .string("fine ä"))
     }
+
+    @Test func structureErrorsStopTheFileWithLineAndColumn() throws {
+        let cases: [(String, String, Int?)] = [
+            ("{\"type\": \"FeatureCollection\", \"features\": [\n{\"type\": \"Feature\", \"geometry\": null, \"properties\": {\"lat\": 1, \"lon\": 2}}\n {}]}",
+             "expected ',' or ']' after a feature, got '{' (column 2)", 3),
+            ("{\"features\": [], \"type\": \"Topology\"}", "\"type\" is 'Topology'", 1),
+            ("{\"features\": {}}", "\"features\" must be an array", 1),
+            ("{\"type\": \"FeatureCollection\"}", "no \"features\" array", 1),
+            ("{\"type\": \"FeatureCollection\", \"features\": []} extra", "unexpected 'e' after the end of the GeoJSON object", 1),
+            ("{\"type\": \"FeatureCollection\", \"features\": [1,]}", "trailing ','", 1),
+            ("{\"type\": \"FeatureCollection\" \"features\": []}", "expected ',' or '}' between top-level members", 1),
+            ("{\"type\": \"FeatureCollection\", \"features\": []", "unexpected end of file inside the top-level object", 1),
+        ]
+        for (text, message, line) in cases {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-json-\(UUID().uuidString).geojson").path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let error = try #require(jsonInputError { () throws(InputError) in try makeGeoJSONReader(path: path, options: ImportOptions()) }, "\(text)")
+            #expect(error.message.contains(message), "\(error)")
+            #expect(error.line == line, "\(error)")
+        }
+    }
 }
