@@ -222,6 +222,7 @@ func skipJSONByteOrderMark(_ cursor: JSONByteCursor) throws(InputError) {
 /// A byte as a phrase for messages: `'x'` for printable ASCII, `byte 0xNN` otherwise.
 func describeJSONByte(_ byte: UInt8) -> String {
     if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+    if byte == 0x1E { return "record separator byte 0x1E" }
     let hex = String(byte, radix: 16, uppercase: true)
     return "byte 0x" + (hex.count == 1 ? "0" + hex : hex)
 }

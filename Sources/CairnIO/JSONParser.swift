@@ -45,7 +45,7 @@ struct JSONParser {
         let value = try parser.parseValue()
         parser.skipWhitespace()
         if parser.index < parser.count {
-            throw parser.error("unexpected \(parser.describeByte(parser.base[parser.index])) after the JSON value")
+            throw parser.error("unexpected \(describeJSONByte(parser.base[parser.index])) after the JSON value")
         }
         return value
     }
@@ -67,13 +67,6 @@ struct JSONParser {
 
     private func error(_ message: String, at position: Int? = nil) -> JSONSyntaxError {
         JSONSyntaxError(message: message, line: line, column: (position ?? index) - lineStart + 1)
-    }
-
-    private func describeByte(_ byte: UInt8) -> String {
-        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-        if byte == 0x1E { return "record separator byte 0x1E" }
-        let hex = String(byte, radix: 16, uppercase: true)
-        return "byte 0x" + (hex.count == 1 ? "0" + hex : hex)
     }
 
     private mutating func skipWhitespace() {
@@ -102,7 +95,7 @@ struct JSONParser {
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        case let byte: throw error("unexpected \(describeByte(byte)), expected a value")
+        case let byte: throw error("unexpected \(describeJSONByte(byte)), expected a value")
         }
     }
 
@@ -136,7 +129,7 @@ struct JSONParser {
             skipWhitespace()
             guard index < count else { throw error("unexpected end of input inside an object") }
             guard base[index] == UInt8(ascii: "\"") else {
-                throw error("expected a string key in double quotes, got \(describeByte(base[index]))")
+                throw error("expected a string key in double quotes, got \(describeJSONByte(base[index]))")
             }
             let key = try parseString()
             skipWhitespace()
@@ -154,7 +147,7 @@ struct JSONParser {
                 index += 1
                 depth -= 1
                 return .object(members)
-            case let byte: throw error("expected ',' or '}' in an object, got \(describeByte(byte))")
+            case let byte: throw error("expected ',' or '}' in an object, got \(describeJSONByte(byte))")
             }
         }
     }
@@ -179,7 +172,7 @@ struct JSONParser {
                 index += 1
                 depth -= 1
                 return .array(values)
-            case let byte: throw error("expected ',' or ']' in an array, got \(describeByte(byte))")
+            case let byte: throw error("expected ',' or ']' in an array, got \(describeJSONByte(byte))")
             }
         }
     }
@@ -205,7 +198,7 @@ struct JSONParser {
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error("control character \(describeByte(byte)) in a string must be escaped") }
+            if byte < 0x20 { throw error("control character \(describeJSONByte(byte)) in a string must be escaped") }
             index += 1
         }
         guard index < count else { throw error("unterminated string", at: quote) }
@@ -219,7 +212,7 @@ struct JSONParser {
                 guard let text else { throw error("invalid UTF-8 in a string", at: quote) }
                 return text
             }
-            if byte < 0x20 { throw error("control character \(describeByte(byte)) in a string must be escaped") }
+            if byte < 0x20 { throw error("control character \(describeJSONByte(byte)) in a string must be escaped") }
             if byte != UInt8(ascii: "\\") {
                 bytes.append(byte)
                 index += 1
