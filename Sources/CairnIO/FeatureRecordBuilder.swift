@@ -56,6 +56,7 @@ public struct FeatureRecordBuilder: Sendable {
         var start: Timestamp?, end: Timestamp?, instant: Timestamp?
         var instantField: RawField?
         var attributes: [String: AttributeValue] = [:]
+        attributes.reserveCapacity(fields.count)
 
         for field in fields {
             switch field.role {
