@@ -7,6 +7,8 @@ import CairnCore
 /// Each row then becomes a feature through `FeatureRecordBuilder`, or a `RowRejection` naming its first line:
 /// a wrong number of fields, invalid UTF-8 in a field, an unterminated quoted field at the end of the file,
 /// or any value the builder refuses. Empty lines are skipped. Columns with an empty name are ignored.
+/// A record longer than 64 MiB (usually a quote left open early in a big file) stops reading with an `InputError`,
+/// so memory stays bounded.
 /// A `.tsv` file (optionally `.tsv.gz`) is read with a tab separator.
 public final class CSVFeatureReader: FeatureReader {
     private let tokenizer: CSVTokenizer
@@ -28,14 +30,15 @@ public final class CSVFeatureReader: FeatureReader {
         try self.init(source: source, options: options, chunkSize: 1 << 18)
     }
 
-    /// Opens a CSV reader with a given chunk size (tests use tiny chunks to exercise records that straddle chunks).
-    init(source: ByteSource, options: ImportOptions, chunkSize: Int) throws(InputError) {
+    /// Opens a CSV reader with a given chunk size (tests use tiny chunks to exercise records that straddle chunks)
+    /// and record size limit.
+    init(source: ByteSource, options: ImportOptions, chunkSize: Int, maxRecordBytes: Int = 64 << 20) throws(InputError) {
         var base = source.path.lowercased()
         if base.hasSuffix(".gz") { base.removeLast(3) }
         let separator: UInt8 = base.hasSuffix(".tsv") ? 0x09 : 0x2C
         self.source = source
         file = source.path
-        tokenizer = CSVTokenizer(source: source, separator: separator, chunkSize: chunkSize)
+        tokenizer = CSVTokenizer(source: source, separator: separator, chunkSize: chunkSize, maxRecordBytes: maxRecordBytes)
         builder = FeatureRecordBuilder(file: source.path, options: options)
 
         // The header is the first non-empty record.

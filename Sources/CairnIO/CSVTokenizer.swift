@@ -28,6 +28,8 @@ final class CSVTokenizer {
 
     private let source: ByteSource
     private let separator: UInt8
+    /// The longest record accepted, in bytes, so that an unterminated quote cannot buffer a whole file.
+    let maxRecordBytes: Int
     private let chunk: UnsafeMutableBufferPointer<UInt8>
     private var chunkCount = 0
     private var position = 0
@@ -55,13 +57,16 @@ final class CSVTokenizer {
     private(set) var recordHasQuotes = false
 
     /// Creates a tokenizer reading `source` in chunks of `chunkSize` bytes (at least 4).
-    /// - Parameter separator: the field separator byte (`,` for CSV, tab for TSV).
+    /// - Parameters:
+    ///   - separator: the field separator byte (`,` for CSV, tab for TSV).
+    ///   - maxRecordBytes: the longest record accepted (64 MiB by default); a longer one is an `InputError`.
     /// - Complexity: O(chunkSize) to allocate the buffer.
-    init(source: ByteSource, separator: UInt8 = 0x2C, chunkSize: Int = 1 << 18) {
+    init(source: ByteSource, separator: UInt8 = 0x2C, chunkSize: Int = 1 << 18, maxRecordBytes: Int = 64 << 20) {
         self.source = source
         self.separator = separator
+        self.maxRecordBytes = maxRecordBytes
         chunk = .allocate(capacity: max(chunkSize, 4))
-        recordCapacity = 1024
+        recordCapacity = max(1, min(1024, maxRecordBytes))
         recordStorage = .allocate(capacity: recordCapacity)
         fieldEndCapacity = 64
         fieldEndStorage = .allocate(capacity: fieldEndCapacity)
@@ -85,7 +90,7 @@ final class CSVTokenizer {
 
     /// Reads the next record; returns false at the end of the stream.
     /// An empty line gives a record with one empty field (the caller skips it).
-    /// - Throws: `InputError` when the source cannot be read.
+    /// - Throws: `InputError` when the source cannot be read, or a record is longer than `maxRecordBytes`.
     /// - Complexity: O(n) in the bytes of the record.
     func nextRecord() throws(InputError) -> Bool {
         if !startedStream { try startStream() }
@@ -147,7 +152,7 @@ final class CSVTokenizer {
                     if c == separator || c == lineFeed || c == carriageReturn { break }
                     end &+= 1
                 }
-                appendBytes(bytes.baseAddress.unsafelyUnwrapped + position, end - position)
+                try appendBytes(bytes.baseAddress.unsafelyUnwrapped + position, end - position)
                 position = end
                 if end == count { continue }
                 let c = bytes[end]
@@ -170,7 +175,7 @@ final class CSVTokenizer {
                     end &+= 1
                 }
                 if end > position { quotedAfterCarriageReturn = false }
-                appendBytes(bytes.baseAddress.unsafelyUnwrapped + position, end - position)
+                try appendBytes(bytes.baseAddress.unsafelyUnwrapped + position, end - position)
                 position = end
                 if end == count { continue }
                 let c = bytes[end]
@@ -186,12 +191,12 @@ final class CSVTokenizer {
                         if !quotedAfterCarriageReturn { line += 1 }
                         quotedAfterCarriageReturn = false
                     }
-                    appendByte(c)
+                    try appendByte(c)
                 }
 
             case .quoteInQuoted:
                 if bytes[position] == quote {
-                    appendByte(quote)
+                    try appendByte(quote)
                     position += 1
                     state = .quoted
                     quotedAfterCarriageReturn = false
@@ -204,16 +209,16 @@ final class CSVTokenizer {
     }
 
     @inline(__always)
-    private func appendBytes(_ start: UnsafePointer<UInt8>, _ count: Int) {
+    private func appendBytes(_ start: UnsafePointer<UInt8>, _ count: Int) throws(InputError) {
         if count == 0 { return }
-        if recordByteCount + count > recordCapacity { growRecord(minimumCapacity: recordByteCount + count) }
+        if recordByteCount + count > recordCapacity { try growRecord(minimumCapacity: recordByteCount + count) }
         (recordStorage + recordByteCount).update(from: start, count: count)
         recordByteCount += count
     }
 
     @inline(__always)
-    private func appendByte(_ byte: UInt8) {
-        if recordByteCount == recordCapacity { growRecord(minimumCapacity: recordByteCount + 1) }
+    private func appendByte(_ byte: UInt8) throws(InputError) {
+        if recordByteCount == recordCapacity { try growRecord(minimumCapacity: recordByteCount + 1) }
         recordStorage[recordByteCount] = byte
         recordByteCount += 1
     }
@@ -232,8 +237,12 @@ final class CSVTokenizer {
         fieldEndCount += 1
     }
 
-    private func growRecord(minimumCapacity: Int) {
-        let capacity = max(recordCapacity * 2, minimumCapacity)
+    private func growRecord(minimumCapacity: Int) throws(InputError) {
+        guard minimumCapacity <= maxRecordBytes else {
+            throw InputError(file: source.path, line: recordLine,
+                             message: "the record starting on this line is longer than \(maxRecordBytes) bytes; is a quoted field left unterminated?")
+        }
+        let capacity = min(max(recordCapacity * 2, minimumCapacity), maxRecordBytes)
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         grown.update(from: recordStorage, count: recordByteCount)
         recordStorage.deallocate()

@@ -157,6 +157,27 @@ struct CSVFeatureReaderTests {
         #expect(records[1].rejection?.reason == "unterminated quoted field starting on this line")
     }
 
+    @Test("a record longer than the limit stops the file instead of buffering it whole")
+    func recordSizeLimit() throws {
+        let scratch = try ScratchDirectory()
+        var text = "id,name,lat,lon\na,A,1,2\nb,\"open quote,1,2\n"
+        for index in 0..<100 { text += "r\(index),Row,1,2\n" }
+        let path = try scratch.write(text, name: "long.csv")
+        let reader = try CSVFeatureReader(source: ByteSource(path: path), options: ImportOptions(), chunkSize: 16, maxRecordBytes: 256)
+        #expect(try reader.next()?.feature?.id == "a")
+        do {
+            _ = try reader.next()
+            Issue.record("expected an error for the overlong record")
+        } catch {
+            #expect(error.line == 3)
+            #expect(error.message == "the record starting on this line is longer than 256 bytes; is a quoted field left unterminated?")
+        }
+        // Under the limit, the same file reads to the end: the open quote swallows the rest and is rejected.
+        let records = try readAllRecords(path: path, chunkSize: 16)
+        #expect(records.count == 2)
+        #expect(records[1].rejection?.reason == "unterminated quoted field starting on this line")
+    }
+
     @Test("invalid UTF-8 rejects the row and names the field")
     func invalidUTF8() throws {
         let scratch = try ScratchDirectory()
