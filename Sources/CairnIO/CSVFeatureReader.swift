@@ -97,9 +97,11 @@ public final class CSVFeatureReader: FeatureReader {
     }
 
     /// Bytes of the file on disk consumed so far (compressed bytes for `.gz`).
+    /// - Complexity: O(1).
     public var bytesConsumed: Int64 { source.bytesConsumed }
 
     /// The size of the file on disk in bytes.
+    /// - Complexity: O(1).
     public var fileSizeBytes: Int64 { source.fileSizeBytes }
 
     /// Turns the tokenizer's current record into a feature or a rejection.

@@ -117,7 +117,7 @@ final class CSVTokenizer {
             if position == chunkCount {
                 let more = reachedEnd ? false : try refill()
                 position = 0
-                if !more { return finishAtEndOfStream(started: started, inQuotedField: state == .quoted) }
+                if !more { return try finishAtEndOfStream(started: started, inQuotedField: state == .quoted) }
             }
             if !started {
                 if skipLineFeed {
@@ -157,7 +157,7 @@ final class CSVTokenizer {
                 if end == count { continue }
                 let c = bytes[end]
                 position += 1
-                endField()
+                try endField()
                 if c == separator {
                     state = .fieldStart
                 } else {
@@ -224,9 +224,11 @@ final class CSVTokenizer {
     }
 
     @inline(__always)
-    private func endField() {
+    private func endField() throws(InputError) {
         if fieldEndCount == fieldEndCapacity {
             let capacity = fieldEndCapacity * 2
+            // Field offsets count against the record limit too (a line of a million commas has no bytes to count).
+            guard capacity * MemoryLayout<Int>.stride <= max(maxRecordBytes, 1024) else { throw recordTooLong() }
             let grown = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
             grown.moveInitialize(from: fieldEndStorage, count: fieldEndCount)
             fieldEndStorage.deallocate()
@@ -237,11 +239,13 @@ final class CSVTokenizer {
         fieldEndCount += 1
     }
 
+    private func recordTooLong() -> InputError {
+        InputError(file: source.path, line: recordLine,
+                   message: "the record starting on this line is longer than \(maxRecordBytes) bytes; is a quoted field left unterminated?")
+    }
+
     private func growRecord(minimumCapacity: Int) throws(InputError) {
-        guard minimumCapacity <= maxRecordBytes else {
-            throw InputError(file: source.path, line: recordLine,
-                             message: "the record starting on this line is longer than \(maxRecordBytes) bytes; is a quoted field left unterminated?")
-        }
+        guard minimumCapacity <= maxRecordBytes else { throw recordTooLong() }
         let capacity = min(max(recordCapacity * 2, minimumCapacity), maxRecordBytes)
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         grown.update(from: recordStorage, count: recordByteCount)
@@ -251,10 +255,10 @@ final class CSVTokenizer {
     }
 
     /// Ends the record in progress at the end of the stream; returns whether there was one.
-    private func finishAtEndOfStream(started: Bool, inQuotedField: Bool) -> Bool {
+    private func finishAtEndOfStream(started: Bool, inQuotedField: Bool) throws(InputError) -> Bool {
         guard started else { return false }
         recordHasUnterminatedQuote = inQuotedField
-        endField()
+        try endField()
         return true
     }
 

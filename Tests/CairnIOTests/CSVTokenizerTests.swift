@@ -94,6 +94,19 @@ struct CSVTokenizerTests {
         }
     }
 
+    @Test("a record of too many fields is refused like a record of too many bytes")
+    func tooManyFields() throws {
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write("a,b\n" + String(repeating: ",", count: 5000) + "\nc,d\n", name: "commas.csv")
+        let tokenizer = CSVTokenizer(source: try ByteSource(path: path), chunkSize: 64, maxRecordBytes: 4096)
+        #expect(try tokenizer.nextRecord())
+        #expect(throws: InputError.self) { try tokenizer.nextRecord() }
+        let roomy = CSVTokenizer(source: try ByteSource(path: path), chunkSize: 64, maxRecordBytes: 1 << 20)
+        _ = try roomy.nextRecord()
+        #expect(try roomy.nextRecord())
+        #expect(roomy.fieldCount == 5001)
+    }
+
     @Test("empty lines come back as one empty field; an unterminated quote is flagged")
     func edges() throws {
         let scratch = try ScratchDirectory()
