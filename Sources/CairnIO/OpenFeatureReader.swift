@@ -14,7 +14,11 @@ public func openFeatureReader(path: String, format: InputFormat? = nil, options:
     switch format {
     case .csv:
         return try CSVFeatureReader(source: ByteSource(path: path), options: options)
-    case .geojson, .geojsonSeq, .jsonLines:
-        throw InputError(file: path, message: "format not supported yet")
+    case .geojson:
+        return try makeGeoJSONReader(path: path, options: options)
+    case .geojsonSeq:
+        return try makeGeoJSONSeqReader(path: path, options: options)
+    case .jsonLines:
+        return try makeJSONLinesReader(path: path, options: options)
     }
 }
