@@ -30,23 +30,43 @@ enum StoreSchema {
                 );
                 CREATE INDEX feature_kind ON feature(kind);
                 CREATE VIRTUAL TABLE feature_rtree USING rtree(rowid, min_lon, max_lon, min_lat, max_lat);
-                CREATE TRIGGER feature_rtree_after_insert AFTER INSERT ON feature BEGIN
-                    INSERT INTO feature_rtree (rowid, min_lon, max_lon, min_lat, max_lat)
-                    VALUES (new.rowid, new.longitude, new.longitude, new.latitude, new.latitude);
-                END;
-                CREATE TRIGGER feature_rtree_after_move AFTER UPDATE OF rowid, latitude, longitude ON feature
-                WHEN old.rowid IS NOT new.rowid OR old.latitude IS NOT new.latitude OR old.longitude IS NOT new.longitude
-                BEGIN
-                    DELETE FROM feature_rtree WHERE rowid = old.rowid;
-                    INSERT INTO feature_rtree (rowid, min_lon, max_lon, min_lat, max_lat)
-                    VALUES (new.rowid, new.longitude, new.longitude, new.latitude, new.latitude);
-                END;
-                CREATE TRIGGER feature_rtree_after_delete AFTER DELETE ON feature BEGIN
-                    DELETE FROM feature_rtree WHERE rowid = old.rowid;
-                END;
                 """)
+            try createRTreeTriggers(db)
         }
         return migrator
+    }
+
+    /// The triggers that keep `feature_rtree` in step with `feature`, by name. A bulk load into an empty store drops
+    /// them for the duration of its transaction and recreates them before commit (see `FeatureStoreWriter`).
+    static let rtreeTriggers: [(name: String, sql: String)] = [
+        ("feature_rtree_after_insert", """
+            CREATE TRIGGER feature_rtree_after_insert AFTER INSERT ON feature BEGIN
+                INSERT INTO feature_rtree (rowid, min_lon, max_lon, min_lat, max_lat)
+                VALUES (new.rowid, new.longitude, new.longitude, new.latitude, new.latitude);
+            END
+            """),
+        ("feature_rtree_after_move", """
+            CREATE TRIGGER feature_rtree_after_move AFTER UPDATE OF rowid, latitude, longitude ON feature
+            WHEN old.rowid IS NOT new.rowid OR old.latitude IS NOT new.latitude OR old.longitude IS NOT new.longitude
+            BEGIN
+                DELETE FROM feature_rtree WHERE rowid = old.rowid;
+                INSERT INTO feature_rtree (rowid, min_lon, max_lon, min_lat, max_lat)
+                VALUES (new.rowid, new.longitude, new.longitude, new.latitude, new.latitude);
+            END
+            """),
+        ("feature_rtree_after_delete", """
+            CREATE TRIGGER feature_rtree_after_delete AFTER DELETE ON feature BEGIN
+                DELETE FROM feature_rtree WHERE rowid = old.rowid;
+            END
+            """),
+    ]
+
+    static func createRTreeTriggers(_ db: Database) throws {
+        for trigger in rtreeTriggers { try db.execute(sql: trigger.sql) }
+    }
+
+    static func dropRTreeTriggers(_ db: Database) throws {
+        for trigger in rtreeTriggers { try db.execute(sql: "DROP TRIGGER \(trigger.name)") }
     }
 
     /// Refuses a database that holds tables but no Cairn migration, or migrations this version does not know.

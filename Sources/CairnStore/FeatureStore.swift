@@ -63,7 +63,9 @@ public final class FeatureStore: Sendable {
             return try pool.write { db in
                 let writer = FeatureStoreWriter(db: db, path: path)
                 defer { writer.close() }
-                return try body(writer)
+                let result = try body(writer)
+                try writer.finish()
+                return result
             }
         } catch let error as DatabaseError {
             throw StoreError.wrapping(error, path: path, operation: "write transaction")

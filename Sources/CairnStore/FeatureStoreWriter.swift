@@ -8,6 +8,11 @@ public final class FeatureStoreWriter {
     private let db: Database
     private let path: String
     private var isOpen = true
+    /// Whether the first upsert has looked at the store yet.
+    private var checkedForBulkLoad = false
+    /// True when the store was empty at the first upsert: the R*Tree triggers are dropped for this transaction and
+    /// `finish()` packs the whole R*Tree at once (see `RTreeBulkLoad` for the figures).
+    private var deferringRTree = false
 
     init(db: Database, path: String) {
         self.db = db
@@ -16,13 +21,41 @@ public final class FeatureStoreWriter {
 
     func close() { isOpen = false }
 
+    /// Completes the transaction's work before commit: builds the deferred R*Tree and restores its triggers.
+    func finish() throws {
+        guard deferringRTree else { return }
+        do {
+            try RTreeBulkLoad.load(db)
+            try StoreSchema.createRTreeTriggers(db)
+            deferringRTree = false
+        } catch let error as DatabaseError {
+            throw StoreError.wrapping(error, path: path, operation: "building the R*Tree")
+        }
+    }
+
+    /// On the first upsert into an empty store, drops the R*Tree triggers until `finish()`. The drop is part of the
+    /// transaction, so a rollback restores them, and no other connection ever sees the store without them.
+    private func deferRTreeIfEmpty() throws {
+        guard !checkedForBulkLoad else { return }
+        checkedForBulkLoad = true
+        do {
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM feature)") == false else { return }
+            try StoreSchema.dropRTreeTriggers(db)
+            deferringRTree = true
+        } catch let error as DatabaseError {
+            throw StoreError.wrapping(error, path: path, operation: "upsert")
+        }
+    }
+
     /// Inserts each feature, or replaces every field of the stored feature with the same id (its rowid is kept and
     /// its R*Tree entry moves with it). A later feature in `features` replaces an earlier one with the same id.
+    /// When the store was empty before this transaction's first upsert, the R*Tree is built in one pass at commit.
     /// - Throws: `StoreError` when SQLite fails; the enclosing `write` then rolls everything back.
     /// - Complexity: O(n log N) for n features in a store of N (B-tree and R*Tree inserts); one prepared statement
-    ///   reused for all rows.
+    ///   reused for all rows. Into an empty store: O(n log n) in all, most of it B-tree inserts.
     public func upsert(_ features: some Collection<Feature>) throws {
         let statement = try prepare(FeatureRow.upsertSQL, "upsert")
+        try deferRTreeIfEmpty()
         do {
             for feature in features {
                 try statement.execute(arguments: FeatureRow.arguments(for: feature))

@@ -41,6 +41,7 @@ struct BoxQueryTests {
 
         try withTemporaryStore { store, _ in
             try store.upsert(features)
+            try expectRTreeConsistent(store)
             var boxes: [(Double, Double, Double, Double)] = [
                 (-180, -90, 180, 90), (170, -10, -170, 10), (0, 0, 0, 0), (175, -5, 180, 5), (-180, -5, -175, 5),
                 (-10, -90, 10, -85), (90, 0, 90, 90),
