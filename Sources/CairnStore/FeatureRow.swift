@@ -20,20 +20,6 @@ enum FeatureRow {
             .map { prefix + $0 }.joined(separator: ", ")
     }
 
-    /// The upsert statement's arguments for `feature`.
-    static func arguments(for feature: Feature) -> StatementArguments {
-        [
-            feature.id,
-            feature.kind.rawValue,
-            feature.location.latitude,
-            feature.location.longitude,
-            feature.radiusMeters,
-            feature.timeWindow?.start.secondsSince1970,
-            feature.timeWindow?.end.secondsSince1970,
-            AttributeJSON.encode(feature.attributes),
-        ]
-    }
-
     /// Rebuilds a feature from a row whose columns `first...` were selected with `columns()`, checking it as `Feature.init` does.
     /// - Throws: `StoreError.invalidRow` naming the id and the fault.
     static func decode(_ row: Row, from first: Int = 0, path: String) throws -> Feature {

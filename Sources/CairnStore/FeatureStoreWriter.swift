@@ -19,7 +19,14 @@ public final class FeatureStoreWriter {
         self.path = path
     }
 
-    func close() { isOpen = false }
+    /// The upsert statement, prepared on first use and finalized with the transaction.
+    private var upsertStatement: RawUpsertStatement?
+
+    func close() {
+        isOpen = false
+        upsertStatement?.close()
+        upsertStatement = nil
+    }
 
     /// Completes the transaction's work before commit: builds the deferred R*Tree and restores its triggers.
     func finish() throws {
@@ -54,11 +61,13 @@ public final class FeatureStoreWriter {
     /// - Complexity: O(n log N) for n features in a store of N (B-tree and R*Tree inserts); one prepared statement
     ///   reused for all rows. Into an empty store: O(n log n) in all, most of it B-tree inserts.
     public func upsert(_ features: some Collection<Feature>) throws {
-        let statement = try prepare(FeatureRow.upsertSQL, "upsert")
+        guard isOpen else { throw StoreError.writerClosed(path: path) }
         try deferRTreeIfEmpty()
         do {
+            let statement = try upsertStatement ?? RawUpsertStatement(db)
+            upsertStatement = statement
             for feature in features {
-                try statement.execute(arguments: FeatureRow.arguments(for: feature))
+                try statement.upsert(feature)
             }
         } catch let error as DatabaseError {
             throw StoreError.wrapping(error, path: path, operation: "upsert")
