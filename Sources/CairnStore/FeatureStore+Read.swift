@@ -20,7 +20,8 @@ extension FeatureStore {
 
     /// Calls `body` with every feature (of `kind`, when given) in rowid order, that is in first-insertion order.
     /// Rows are read one at a time from a single snapshot, so memory stays constant however large the store.
-    /// `body` must not call the store (see the type's note); a throw stops the iteration and is rethrown.
+    /// The iteration reads one snapshot: writes made meanwhile, even by `body`, are not seen. A throw from `body` stops
+    /// the iteration and is rethrown.
     /// - Throws: the error `body` threw, or a `StoreError` (`.invalidRow` for a row that is not a valid feature).
     /// - Complexity: O(N), or O(K log N) for the K features of one kind.
     public func forEachFeature(kind: FeatureKind? = nil, _ body: (Feature) throws -> Void) throws {

@@ -8,9 +8,9 @@ import GRDB
 /// `write(_:)`, one transaction per call; readers see the last committed state and never block the writer
 /// (a GRDB `DatabasePool`: one writer connection, reader connections opened on demand).
 ///
-/// The store is `Sendable`: share one instance between threads. Its methods are not reentrant: do not call the store
-/// from inside a `write` or `forEachFeature` closure (GRDB stops the program when that happens); use the writer
-/// handed to the closure instead.
+/// The store is `Sendable`: share one instance between threads. Writes are not reentrant: calling `write` (or
+/// `upsert`, `delete`) from inside a `write` closure stops the program (a GRDB precondition); use the writer handed
+/// to the closure. Reads made from inside a `write` closure see the store as it was before that transaction.
 public final class FeatureStore: Sendable {
     /// The database file's path, as given to `init(path:)`.
     public let path: String
@@ -29,9 +29,9 @@ public final class FeatureStore: Sendable {
             // power failure. FULL would fsync on every commit, which makes single-feature edits slow.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             guard !db.configuration.readonly else { return }
-            // The upsert fires the R*Tree triggers, so SQLite keeps a statement journal per upsert; on disk
-            // (/var/tmp) that journal cost 2.9 million pwrite calls for the GeoNames import (234,908 rows) and
-            // 5.5 s of CPU instead of 3.8 s. Keep temporary files in memory.
+            // An upsert that fires the R*Tree triggers needs a statement journal; on disk (/var/tmp) that journal
+            // cost 2.9 million pwrite calls and 5.5 s of CPU instead of 3.8 s for the GeoNames import (234,908 rows)
+            // through the triggers. Keep temporary files in memory.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
             // A 64 MiB page cache (allocated only as used) lets a whole import stay in memory until commit instead of
             // spilling pages to the WAL mid-transaction.

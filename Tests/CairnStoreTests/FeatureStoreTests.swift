@@ -86,6 +86,23 @@ struct FeatureStoreTests {
         }
     }
 
+    @Test("forEachFeature reads one snapshot, even while its body writes")
+    func iterationSnapshot() throws {
+        try withTemporaryStore { store, _ in
+            try store.upsert([try point("a", latitude: 1, longitude: 1), try point("b", latitude: 2, longitude: 2)])
+            var seen: [String] = []
+            try store.forEachFeature { feature in
+                seen.append(feature.id)
+                try store.upsert([try point(feature.id + "+", latitude: 3, longitude: 3)])
+            }
+            #expect(seen == ["a", "b"])
+            #expect(try store.count() == 4)
+            #expect(throws: ExpectedTestError.self) {
+                try store.forEachFeature { _ in throw ExpectedTestError() }
+            }
+        }
+    }
+
     @Test("upsert replaces by id, keeps the rowid, and the R*Tree follows")
     func upsertReplaces() throws {
         try withTemporaryStore { store, _ in
