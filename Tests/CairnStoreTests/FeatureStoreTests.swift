@@ -228,6 +228,25 @@ struct FeatureStoreTests {
         #expect(try again.count() == features.count + 1)
     }
 
+    @Test("a row edited by hand into an invalid feature is reported with its id", arguments: [
+        "UPDATE feature SET attributes = '{\"a\":' WHERE id = 'x'",
+        "UPDATE feature SET kind = 'volcano' WHERE id = 'x'",
+        "UPDATE feature SET latitude = 91 WHERE id = 'x'",
+        "UPDATE feature SET start_time = 5 WHERE id = 'x'",
+    ])
+    func invalidRow(sql: String) throws {
+        try withTemporaryStore { store, _ in
+            try store.upsert([try point("x", latitude: 1, longitude: 1)])
+            try store.pool.write { try $0.execute(sql: sql) }
+            #expect {
+                _ = try store.feature(id: "x")
+            } throws: { error in
+                guard case .invalidRow(let path, let id, _)? = error as? StoreError else { return false }
+                return path == store.path && id == "x"
+            }
+        }
+    }
+
     @Test("a file that is not SQLite is refused with its path")
     func notADatabase() throws {
         let folder = try TemporaryFolder()
