@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Great-circle geometry on the unit sphere, in radians unless a name says degrees.
+enum Spherical {
+    /// π / 180.
+    static let radiansPerDegree = Double.pi / 180
+
+    /// The haversine of the central angle between two points given in degrees:
+    /// hav σ = sin²(Δφ/2) + cos φ1 cos φ2 sin²(Δλ/2), in [0, 1] (rounding may exceed 1 by an ulp).
+    /// Monotone in σ, so comparisons can be made on it without an inverse sine.
+    @inline(__always)
+    static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let sinHalfDLat = sin((lat2 - lat1) * (radiansPerDegree / 2))
+        let sinHalfDLon = sin((lon2 - lon1) * (radiansPerDegree / 2))
+        return sinHalfDLat * sinHalfDLat
+            + cos(lat1 * radiansPerDegree) * cos(lat2 * radiansPerDegree) * sinHalfDLon * sinHalfDLon
+    }
+
+    /// The central angle σ = 2 asin(√hav σ), in [0, π].
+    @inline(__always)
+    static func centralAngle(haversine h: Double) -> Double {
+        2 * asin(min(1, h).squareRoot())
+    }
+
+    /// The haversine of an angle σ in [0, π]: sin²(σ/2).
+    @inline(__always)
+    static func haversine(ofAngle sigma: Double) -> Double {
+        let s = sin(sigma / 2)
+        return s * s
+    }
+
+    /// The sphere model's distance in metres (haversine formula, mean radius).
+    @inline(__always)
+    static func haversineMeters(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        DistanceModel.sphereRadiusMeters * centralAngle(haversine: haversine(lat1, lon1, lat2, lon2))
+    }
+
+    /// The destination on the sphere model: (latitude, longitude) in degrees, longitude in [-180, 180].
+    static func direct(_ lat1: Double, _ lon1: Double, bearingDegrees: Double, meters: Double) -> (Double, Double) {
+        let phi1 = lat1 * radiansPerDegree
+        let theta = bearingDegrees * radiansPerDegree
+        let delta = meters / DistanceModel.sphereRadiusMeters
+        let sinPhi2 = (sin(phi1) * cos(delta) + cos(phi1) * sin(delta) * cos(theta)).clamped(to: -1...1)
+        let phi2 = asin(sinPhi2)
+        let dLambda = atan2(sin(theta) * sin(delta) * cos(phi1), cos(delta) - sin(phi1) * sinPhi2)
+        return (phi2 / radiansPerDegree, normalizedLongitude(lon1 + dLambda / radiansPerDegree))
+    }
+
+    /// A longitude in degrees brought into [-180, 180].
+    @inline(__always)
+    static func normalizedLongitude(_ degrees: Double) -> Double {
+        guard degrees.isFinite else { return degrees }
+        if degrees >= -180, degrees <= 180 { return degrees }
+        let r = remainder(degrees, 360)
+        return r == -180 && degrees > 0 ? 180 : r
+    }
+}
