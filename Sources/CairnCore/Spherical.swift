@@ -59,3 +59,49 @@ enum Spherical {
         return r == -180 && degrees > 0 ? 180 : r
     }
 }
+
+extension Spherical {
+    /// The smallest central angle (radians) from a point to a latitude/longitude rectangle that does not wrap
+    /// (`minLongitude <= maxLongitude`), both in degrees. `cosLatitude` is the point's cached cos φ0.
+    ///
+    /// If the point's meridian crosses the rectangle, the answer is the latitude gap. Otherwise the nearest
+    /// point is on the edge meridian nearer in longitude (for a fixed latitude, distance grows with |Δλ|, so
+    /// no point of a parallel edge beats that edge's corner). On that meridian cos σ(φ) = sin φ0 sin φ +
+    /// cos φ0 cos Δλ cos φ = R cos(φ − φ*), with φ* = atan2(sin φ0, cos φ0 cos Δλ): the nearest point is φ* when
+    /// it lies on the edge, otherwise one of the edge's ends.
+    static func minimumCentralAngle(
+        latitude: Double, longitude: Double, cosLatitude: Double,
+        minLongitude: Double, minLatitude: Double, maxLongitude: Double, maxLatitude: Double
+    ) -> Double {
+        let insideLongitudes = (longitude >= minLongitude && longitude <= maxLongitude)
+            || (longitude == 180 && minLongitude == -180) || (longitude == -180 && maxLongitude == 180)
+        if insideLongitudes {
+            if latitude < minLatitude { return (minLatitude - latitude) * radiansPerDegree }
+            if latitude > maxLatitude { return (latitude - maxLatitude) * radiansPerDegree }
+            return 0
+        }
+        let toWest = angularGapDegrees(longitude, minLongitude)
+        let toEast = angularGapDegrees(longitude, maxLongitude)
+        let gap = min(toWest, toEast) * radiansPerDegree
+        let footLatitude = atan2(sin(latitude * radiansPerDegree), cosLatitude * cos(gap)) / radiansPerDegree
+        func hav(_ edgeLatitude: Double) -> Double {
+            let sinHalfDLat = sin((edgeLatitude - latitude) * (radiansPerDegree / 2))
+            let sinHalfDLon = sin(gap / 2)
+            return sinHalfDLat * sinHalfDLat + cosLatitude * cos(edgeLatitude * radiansPerDegree) * sinHalfDLon * sinHalfDLon
+        }
+        let h: Double
+        if footLatitude >= minLatitude, footLatitude <= maxLatitude {
+            h = hav(footLatitude)
+        } else {
+            h = min(hav(minLatitude), hav(maxLatitude))
+        }
+        return centralAngle(haversine: h)
+    }
+
+    /// |a − b| in degrees, the short way round: in [0, 180].
+    @inline(__always)
+    static func angularGapDegrees(_ a: Double, _ b: Double) -> Double {
+        let d = abs(a - b)
+        return d > 180 ? 360 - d : d
+    }
+}
