@@ -17,8 +17,11 @@ import Darwin
 /// length at most s/Rmin that is no shorter than the great circle, σ. The band is about ±0.5 % wide.
 /// For `.sphere`, `s = R·σ` exactly (Rmin = Rmax = R).
 ///
-/// Every bound is widened by `relativeMargin` and `absoluteMarginMeters`, far more than the rounding of the
-/// trigonometry here (relative ~1e-15, a few nanometres absolute) and of `geod_inverse` (~15 nm).
+/// Every bound is widened by `relativeMargin` and `absoluteMarginMeters` on distances, and by
+/// `haversineMargin` on computed haversines, more than the rounding they must absorb: `geod_inverse` is
+/// accurate to ~15 nm; a computed hav σ is within about 1e-15 of the exact one (absolute, from the rounded
+/// coordinate differences and products; the error in σ this causes grows without bound near antipodes, which
+/// an absolute margin on hav σ itself covers uniformly).
 struct DistanceBounds {
     /// Smallest metres per radian of σ.
     let lowRadiusMeters: Double
@@ -27,6 +30,7 @@ struct DistanceBounds {
 
     static let relativeMargin = 1e-9
     static let absoluteMarginMeters = 1e-6
+    static let haversineMargin = 1e-14
 
     init(_ model: DistanceModel) {
         switch model {
@@ -39,10 +43,18 @@ struct DistanceBounds {
         }
     }
 
-    /// A lower bound in metres on the model distance of two points σ radians apart.
+    /// A lower bound in metres on the model distance of two points whose computed hav σ is `h`.
     @inline(__always)
-    func lowerBoundMeters(centralAngle sigma: Double) -> Double {
-        max(0, lowRadiusMeters * sigma * (1 - Self.relativeMargin) - Self.absoluteMarginMeters)
+    func lowerBoundMeters(haversine h: Double) -> Double {
+        let sigma = Spherical.centralAngle(haversine: max(0, h - Self.haversineMargin))
+        return max(0, lowRadiusMeters * sigma * (1 - Self.relativeMargin) - Self.absoluteMarginMeters)
+    }
+
+    /// An upper bound in metres on the model distance of two points whose computed hav σ is `h`.
+    @inline(__always)
+    func upperBoundMeters(haversine h: Double) -> Double {
+        let sigma = Spherical.centralAngle(haversine: min(1, h + Self.haversineMargin))
+        return highRadiusMeters * sigma * (1 + Self.relativeMargin) + Self.absoluteMarginMeters
     }
 
     /// The largest σ any point within `radiusMeters` can have (points beyond it are surely outside).
@@ -85,8 +97,8 @@ struct CircleTest {
         let bounds = DistanceBounds(model)
         let inner = bounds.innerAngle(radiusMeters: radiusMeters)
         let outer = bounds.outerAngle(radiusMeters: radiusMeters)
-        acceptHaversine = inner < 0 ? -1 : (inner >= .pi ? 2 : Spherical.haversine(ofAngle: inner))
-        rejectHaversine = outer >= .pi ? 2 : Spherical.haversine(ofAngle: outer)
+        acceptHaversine = inner < 0 ? -1 : (inner >= .pi ? 2 : Spherical.haversine(ofAngle: inner) - DistanceBounds.haversineMargin)
+        rejectHaversine = outer >= .pi ? 2 : Spherical.haversine(ofAngle: outer) + DistanceBounds.haversineMargin
 
         // Bracket: |Δφ| ≤ σ for any two points, so latitudes are within `outer` of the centre's; if that reaches
         // a pole every longitude is possible, otherwise |Δλ| ≤ asin(sin σ / cos φ0) (the cap's tangent meridians).
@@ -98,7 +110,9 @@ struct CircleTest {
         if southEdge <= -90 || northEdge >= 90 || outer >= .pi / 2 {
             longitudes = .all
         } else {
-            let ratio = sin(outer) / cosLatitude
+            // The ratio is rounded by a few ulps; inflating it by 1e-12 first keeps the inverse sine conservative
+            // even where it is steep (ratio near 1, caps nearly touching a pole).
+            let ratio = sin(outer) / cosLatitude * (1 + 1e-12)
             let halfWidth = ratio >= 1 ? 180 : asin(ratio) / Spherical.radiansPerDegree * (1 + 1e-9) + 1e-9
             if halfWidth >= 180 {
                 longitudes = .all

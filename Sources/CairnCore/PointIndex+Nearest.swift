@@ -54,15 +54,15 @@ extension PointIndex {
                     let sinHalfDLon = sin((itemLongitude - longitude) * (Spherical.radiansPerDegree / 2))
                     let h = sinHalfDLat * sinHalfDLat
                         + cosLatitude * cos(itemLatitude * Spherical.radiansPerDegree) * sinHalfDLon * sinHalfDLon
-                    let key = bounds.lowerBoundMeters(centralAngle: Spherical.centralAngle(haversine: h))
+                    let key = bounds.lowerBoundMeters(haversine: h)
                     if key <= limit { queue.push(QueueEntry(key: key, kind: .boundedItem, payload: position)) }
                 }
                 func pushNode(_ frame: Frame) {
-                    let sigma = Spherical.minimumCentralAngle(
+                    let h = Spherical.minimumHaversine(
                         latitude: latitude, longitude: longitude, cosLatitude: cosLatitude,
                         minLongitude: frame.minLongitude, minLatitude: frame.minLatitude,
                         maxLongitude: frame.maxLongitude, maxLatitude: frame.maxLatitude)
-                    let key = bounds.lowerBoundMeters(centralAngle: sigma)
+                    let key = bounds.lowerBoundMeters(haversine: h)
                     if key <= limit {
                         queue.push(QueueEntry(key: key, kind: .node, payload: frames.count))
                         frames.append(frame)
