@@ -84,10 +84,19 @@ enum Oracle {
     }
 
     static func nearest(_ points: [Coordinate], to point: Coordinate, count: Int, maxDistance: Double?, model: DistanceModel) -> [Neighbor] {
-        let all = points.indices.map { Neighbor(item: $0, distanceMeters: distanceMeters(from: point, to: points[$0], model: model)) }
-            .filter { $0.distanceMeters <= (maxDistance ?? .infinity) }
-            .sorted()
-        return Array(all.prefix(max(0, count)))
+        // Keep the best `count` seen so far in a sorted array (insertion), ordered by distance then item.
+        var best: [Neighbor] = []
+        guard count > 0 else { return best }
+        for item in points.indices {
+            let candidate = Neighbor(item: item, distanceMeters: distanceMeters(from: point, to: points[item], model: model))
+            guard candidate.distanceMeters <= (maxDistance ?? .infinity) else { continue }
+            if best.count == count, let worst = best.last, !(candidate < worst) { continue }
+            var position = best.count
+            while position > 0, candidate < best[position - 1] { position -= 1 }
+            best.insert(candidate, at: position)
+            if best.count > count { best.removeLast() }
+        }
+        return best
     }
 
     static func containing(_ circles: [Circle], _ point: Coordinate, model: DistanceModel) -> [Int] {
@@ -122,31 +131,31 @@ enum RealData {
     }
 
     /// The cities' coordinates (columns `latitude`, `longitude` of `geonameid,name,latitude,longitude,...`).
+    /// Lines end in CRLF; names may be quoted and contain commas.
     static func cityCoordinates() throws -> [Coordinate] {
         guard let file = citiesFile else { return [] }
-        let text = String(decoding: try gunzip(file), as: UTF8.self)
+        let bytes = [UInt8](try gunzip(file))
         var coordinates: [Coordinate] = []
-        for line in text.split(separator: "\n").dropFirst() {
+        for line in bytes.split(separator: 10).dropFirst() {
             let fields = splitCSV(line)
-            guard fields.count >= 4, let latitude = Double(fields[2]), let longitude = Double(fields[3]) else { continue }
+            guard fields.count >= 4,
+                  let latitude = Double(String(decoding: fields[2], as: UTF8.self)),
+                  let longitude = Double(String(decoding: fields[3], as: UTF8.self)) else { continue }
             coordinates.append(try Coordinate(latitude: latitude, longitude: longitude))
         }
         return coordinates
     }
 
     /// Splits one CSV line on commas outside double quotes (enough for this file).
-    static func splitCSV(_ line: Substring) -> [Substring] {
-        var fields: [Substring] = []
+    static func splitCSV(_ line: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        var fields: [ArraySlice<UInt8>] = []
         var start = line.startIndex
         var quoted = false
-        var i = line.startIndex
-        while i < line.endIndex {
-            let c = line[i]
-            if c == "\"" { quoted.toggle() } else if c == ",", !quoted {
+        for i in line.indices {
+            if line[i] == 34 { quoted.toggle() } else if line[i] == 44, !quoted { // '"', ','
                 fields.append(line[start..<i])
-                start = line.index(after: i)
+                start = i + 1
             }
-            i = line.index(after: i)
         }
         fields.append(line[start...])
         return fields
