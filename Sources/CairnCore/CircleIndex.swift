@@ -30,23 +30,33 @@ public struct CircleIndex: Sendable {
     public init(_ circles: some Sequence<Circle>, bucketSize: Int = 64) {
         var flat = ContiguousArray<Double>()
         flat.reserveCapacity(3 * circles.underestimatedCount)
-        var groups: [Int: (centers: [Coordinate], items: ContiguousArray<UInt32>, maxRadius: Double)] = [:]
+        var groups: [Int: TierBuilder] = [:]
         var item = 0
         for circle in circles {
             precondition(item < Int(UInt32.max), "CircleIndex holds at most \(UInt32.max) circles")
             flat.append(circle.center.latitude)
             flat.append(circle.center.longitude)
             flat.append(circle.radiusMeters)
-            let tier = CircleIndex.tier(ofRadius: circle.radiusMeters)
-            groups[tier, default: ([], [], 0)].centers.append(circle.center)
-            groups[tier, default: ([], [], 0)].items.append(UInt32(truncatingIfNeeded: item))
-            groups[tier, default: ([], [], 0)].maxRadius = max(groups[tier]?.maxRadius ?? 0, circle.radiusMeters)
+            groups[CircleIndex.tier(ofRadius: circle.radiusMeters), default: TierBuilder()]
+                .add(circle, item: UInt32(truncatingIfNeeded: item))
             item += 1
         }
         self.circles = flat
-        self.tiers = groups.keys.sorted().compactMap { key in
-            guard let group = groups[key] else { return nil }
-            return Tier(centers: PointIndex(group.centers, bucketSize: bucketSize), items: group.items, maxRadiusMeters: group.maxRadius)
+        self.tiers = groups.sorted { $0.key < $1.key }.map { _, group in
+            Tier(centers: PointIndex(group.centers, bucketSize: bucketSize), items: group.items, maxRadiusMeters: group.maxRadiusMeters)
+        }
+    }
+
+    /// One tier's circles while building.
+    private struct TierBuilder {
+        var centers: [Coordinate] = []
+        var items = ContiguousArray<UInt32>()
+        var maxRadiusMeters = 0.0
+
+        mutating func add(_ circle: Circle, item: UInt32) {
+            centers.append(circle.center)
+            items.append(item)
+            maxRadiusMeters = max(maxRadiusMeters, circle.radiusMeters)
         }
     }
 
