@@ -118,7 +118,9 @@ struct ContainingVisitor: PointVisitor {
     var items: UnsafeBufferPointer<UInt32>?
     var circles: UnsafeBufferPointer<Double>?
     var results: [Int] = []
-    static var bracketIsExact: Bool { false }
+
+    /// Each circle has its own radius: no node is taken whole.
+    func containsWhole(_ node: PointIndex.Frame, south: Double, north: Double, west: Double, east: Double) -> Bool { false }
 
     @inline(__always)
     mutating func visit(item position: UInt32, longitude: Double, latitude: Double, stats: inout QueryStats) {

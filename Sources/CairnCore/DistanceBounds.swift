@@ -82,6 +82,8 @@ struct CircleTest {
     let acceptHaversine: Double
     /// Candidates with hav σ above this are outside (2: none are rejected by the bound).
     let rejectHaversine: Double
+    /// Twice the inner angle in degrees: no node spanning more latitude than this can be wholly inside.
+    let innerDiameterDegrees: Double
     /// Latitude bracket, degrees.
     let south: Double
     let north: Double
@@ -99,6 +101,7 @@ struct CircleTest {
         let outer = bounds.outerAngle(radiusMeters: radiusMeters)
         acceptHaversine = inner < 0 ? -1 : (inner >= .pi ? 2 : Spherical.haversine(ofAngle: inner) - DistanceBounds.haversineMargin)
         rejectHaversine = outer >= .pi ? 2 : Spherical.haversine(ofAngle: outer) + DistanceBounds.haversineMargin
+        innerDiameterDegrees = inner <= 0 ? -1 : 2 * inner / Spherical.radiansPerDegree
 
         // Bracket: |Δφ| ≤ σ for any two points, so latitudes are within `outer` of the centre's; if that reaches
         // a pole every longitude is possible, otherwise |Δλ| ≤ asin(sin σ / cos φ0) (the cap's tangent meridians).
@@ -129,6 +132,25 @@ struct CircleTest {
         let sinHalfDLat = sin((lat - latitude) * (Spherical.radiansPerDegree / 2))
         let sinHalfDLon = sin((lon - longitude) * (Spherical.radiansPerDegree / 2))
         return sinHalfDLat * sinHalfDLat + cosLatitude * cos(lat * Spherical.radiansPerDegree) * sinHalfDLon * sinHalfDLon
+    }
+
+    /// Whether every point of a node's rectangle is surely within the radius (the containment shortcut).
+    ///
+    /// When the rectangle spans less than 180° of longitude and both its edge meridians are within 90° of the
+    /// centre's, its farthest point from the centre is a corner: along a parallel the distance grows with
+    /// |Δλ|, which here peaks at an edge; along an edge meridian cos σ(φ) = R cos(φ − φ*) with |φ*| ≤ 90°
+    /// (as cos Δλ ≥ 0), which has no interior minimum on a latitude interval. So four corners inside the
+    /// inner bound prove the whole rectangle inside. A cheap necessary test on the latitude span comes first.
+    @inline(__always)
+    func containsWhole(_ node: PointIndex.Frame) -> Bool {
+        guard node.maxLatitude - node.minLatitude <= innerDiameterDegrees,
+              node.maxLongitude - node.minLongitude < 180,
+              Spherical.angularGapDegrees(node.minLongitude, longitude) <= 90,
+              Spherical.angularGapDegrees(node.maxLongitude, longitude) <= 90 else { return false }
+        return haversine(node.minLatitude, node.minLongitude) <= acceptHaversine
+            && haversine(node.maxLatitude, node.minLongitude) <= acceptHaversine
+            && haversine(node.minLatitude, node.maxLongitude) <= acceptHaversine
+            && haversine(node.maxLatitude, node.maxLongitude) <= acceptHaversine
     }
 
     /// Whether a point is within the radius, exactly under the model; counts the exact checks made.
