@@ -20,7 +20,8 @@ public enum DistanceText {
             guard let value = Double(trimmed.dropLast(suffix.count)), value.isFinite, value >= 0 else { return nil }
             return value * scale
         }
-        return nil
+        guard let value = Double(trimmed), value.isFinite, value >= 0 else { return nil }
+        return value
     }
 
     /// Unit suffixes and their size in metres; `km` before `m` so the longer suffix wins.
