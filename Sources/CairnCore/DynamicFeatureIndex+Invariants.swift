@@ -15,11 +15,19 @@ extension DynamicFeatureIndex {
             precondition(baseIDs[feature.id] == position, "base id map disagrees with the base")
             if deltaIDs[feature.id] != nil { precondition(isRemoved(basePosition: position), "a replaced base feature is live") }
         }
+        precondition(deltaGeometry.count == DeltaGeometry.stride * delta.count, "delta geometry length")
         var live = 0
         for (slot, entry) in delta.enumerated() {
-            guard let feature = entry else { continue }
+            let geometry = DeltaGeometry.stride * slot
+            guard let feature = entry else {
+                precondition(deltaGeometry[geometry + DeltaGeometry.latitude].isNaN, "a dead delta slot has geometry")
+                continue
+            }
             live += 1
             precondition(deltaIDs[feature.id] == slot, "delta id map disagrees with the delta")
+            precondition(deltaGeometry[geometry + DeltaGeometry.latitude] == feature.location.latitude
+                && deltaGeometry[geometry + DeltaGeometry.longitude] == feature.location.longitude
+                && deltaGeometry[geometry + DeltaGeometry.radiusMeters] == (feature.radiusMeters ?? 0), "delta geometry disagrees")
         }
         precondition(live == deltaIDs.count, "live delta slots")
         precondition(count == base.count - tombstoneCount + live, "count")

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension DynamicFeatureIndex {
     /// The current features inside `box` (edges inclusive; across the antimeridian when west > east) that pass
     /// `filter`, in the order of the current features (see the type's notes).
@@ -11,10 +17,15 @@ extension DynamicFeatureIndex {
             let feature = base.features[item]
             if filter.acceptsAll || filter.matches(feature) { hits.append(DynamicHit(feature: feature, distanceMeters: nil)) }
         }
-        for case let feature? in delta {
-            stats.candidates += 1
-            if box.contains(feature.location), filter.acceptsAll || filter.matches(feature) {
-                hits.append(DynamicHit(feature: feature, distanceMeters: nil))
+        let longitudes = box.longitudeRanges
+        deltaGeometry.withUnsafeBufferPointer { geometry in
+            for slot in delta.indices {
+                let g = DeltaGeometry.stride * slot
+                // The same test as `BoundingBox.contains`; a dead slot's NaN latitude fails it.
+                let latitude = geometry[g + DeltaGeometry.latitude]
+                guard latitude >= box.south, latitude <= box.north, longitudes.contains(geometry[g + DeltaGeometry.longitude]) else { continue }
+                stats.candidates += 1
+                if let feature = delta[slot], passes(feature, filter) { hits.append(DynamicHit(feature: feature, distanceMeters: nil)) }
             }
         }
         return hits
@@ -30,18 +41,15 @@ extension DynamicFeatureIndex {
         let fromBase = neighbors.filter { !isRemoved(basePosition: $0.item) && passes(base.features[$0.item], filter) }
         var fromDelta: [Neighbor] = []
         if radiusMeters >= 0 {
-            let bounds = DistanceBounds(model)
-            for (slot, entry) in delta.enumerated() {
-                guard let feature = entry, passes(feature, filter) else { continue }
-                stats.candidates += 1
-                let location = feature.location
-                let h = Spherical.haversine(center.latitude, center.longitude, location.latitude, location.longitude)
-                if bounds.lowerBoundMeters(haversine: h) > radiusMeters { continue }
-                stats.exactChecks += 1
+            var exactChecks = 0
+            stats.candidates += scanDelta(around: center, withinMeters: radiusMeters, model: model) { slot, lowerBound in
+                guard lowerBound <= radiusMeters, let feature = delta[slot], passes(feature, filter) else { return }
+                exactChecks += 1
                 // From the centre to the feature: the direction `PointIndex` measures.
-                let distance = measure(model, center.latitude, center.longitude, location.latitude, location.longitude)
+                let distance = measure(model, center.latitude, center.longitude, feature.location.latitude, feature.location.longitude)
                 if distance <= radiusMeters { fromDelta.append(Neighbor(item: base.count + slot, distanceMeters: distance)) }
             }
+            stats.exactChecks += exactChecks
             fromDelta.sort()
         }
         return hits(merging: fromBase, fromDelta, limit: .max)
@@ -62,15 +70,16 @@ extension DynamicFeatureIndex {
         let fromBase = nearestInBase(to: point, count: count, maxDistanceMeters: maxDistanceMeters, model: model,
                                      filter: filter, stats: &stats)
 
-        // Delta: candidates by lower bound, then exact distances in that order until no candidate can enter.
+        // Delta: only features that could beat the base's count-th (or the limit) matter; take them in order of a
+        // distance lower bound and stop once the bound exceeds the count-th exact distance found.
+        var threshold = limit
+        if fromBase.count == count, let worst = fromBase.last { threshold = min(threshold, worst.distanceMeters) }
         var candidates: [(lowerBound: Double, slot: Int)] = []
-        let bounds = DistanceBounds(model)
-        for (slot, entry) in delta.enumerated() {
-            guard let feature = entry, passes(feature, filter) else { continue }
-            stats.candidates += 1
-            let h = Spherical.haversine(point.latitude, point.longitude, feature.location.latitude, feature.location.longitude)
-            let lowerBound = bounds.lowerBoundMeters(haversine: h)
-            if lowerBound <= limit { candidates.append((lowerBound, slot)) }
+        if threshold >= 0 {
+            stats.candidates += scanDelta(around: point, withinMeters: threshold, model: model) { slot, lowerBound in
+                guard lowerBound <= threshold, let feature = delta[slot], passes(feature, filter) else { return }
+                candidates.append((lowerBound, slot))
+            }
         }
         candidates.sort { ($0.lowerBound, $0.slot) < ($1.lowerBound, $1.slot) }
         var fromDelta: [Neighbor] = []
@@ -108,16 +117,23 @@ extension DynamicFeatureIndex {
         fromBase.sort()
         var fromDelta: [Neighbor] = []
         let bounds = DistanceBounds(model)
-        for (slot, entry) in delta.enumerated() {
-            guard let feature = entry, let radius = feature.radiusMeters, passes(feature, filter) else { continue }
-            stats.candidates += 1
-            let location = feature.location
-            let h = Spherical.haversine(location.latitude, location.longitude, point.latitude, point.longitude)
-            if bounds.lowerBoundMeters(haversine: h) > radius { continue }
-            stats.exactChecks += 1
-            // From the circle's centre to the point: the direction `Circle.contains` measures.
-            let distance = measure(model, location.latitude, location.longitude, point.latitude, point.longitude)
-            if distance <= radius { fromDelta.append(Neighbor(item: base.count + slot, distanceMeters: distance)) }
+        let cosLatitude = cos(point.latitude * Spherical.radiansPerDegree)
+        deltaGeometry.withUnsafeBufferPointer { geometry in
+            for slot in delta.indices {
+                let g = DeltaGeometry.stride * slot
+                let latitude = geometry[g + DeltaGeometry.latitude], radius = geometry[g + DeltaGeometry.radiusMeters]
+                // No radius, or the point's latitude is farther than any point of the circle (a dead slot's NaN fails).
+                guard radius > 0, abs(latitude - point.latitude) <= Self.reachDegrees(radius, bounds) else { continue }
+                stats.candidates += 1
+                let longitude = geometry[g + DeltaGeometry.longitude]
+                let h = Self.haversine(latitude, longitude, geometry[g + DeltaGeometry.cosLatitude],
+                                       point.latitude, point.longitude, cosLatitude)
+                guard bounds.lowerBoundMeters(haversine: h) <= radius, let feature = delta[slot], passes(feature, filter) else { continue }
+                stats.exactChecks += 1
+                // From the circle's centre to the point: the direction `Circle.contains` measures.
+                let distance = measure(model, latitude, longitude, point.latitude, point.longitude)
+                if distance <= radius { fromDelta.append(Neighbor(item: base.count + slot, distanceMeters: distance)) }
+            }
         }
         fromDelta.sort()
         return hits(merging: fromBase, fromDelta, limit: .max)
@@ -155,6 +171,47 @@ extension DynamicFeatureIndex {
             if best.count == count || neighbors.count < request || request >= base.count { return best }
             request = min(base.count, request * 2)
         }
+    }
+
+    /// Calls `body(slot, lowerBoundMeters)` for each live delta slot whose latitude is close enough to `center`'s
+    /// for its distance to be at most `thresholdMeters` (every live slot when the threshold is infinite), with a
+    /// lower bound on that distance: the scan touches only the flat geometry, not the features. Returns the
+    /// number of slots passed to `body`.
+    private func scanDelta(around center: Coordinate, withinMeters thresholdMeters: Double, model: DistanceModel,
+                           _ body: (Int, Double) -> Void) -> Int {
+        var candidates = 0
+        let bounds = DistanceBounds(model)
+        let reach = Self.reachDegrees(thresholdMeters, bounds)
+        let cosLatitude = cos(center.latitude * Spherical.radiansPerDegree)
+        deltaGeometry.withUnsafeBufferPointer { geometry in
+            for slot in delta.indices {
+                let g = DeltaGeometry.stride * slot
+                let latitude = geometry[g + DeltaGeometry.latitude]
+                // The central angle is at least the latitude difference; a dead slot's NaN latitude fails too.
+                guard abs(latitude - center.latitude) <= reach else { continue }
+                candidates += 1
+                let h = Self.haversine(center.latitude, center.longitude, cosLatitude,
+                                       latitude, geometry[g + DeltaGeometry.longitude], geometry[g + DeltaGeometry.cosLatitude])
+                body(slot, bounds.lowerBoundMeters(haversine: h))
+            }
+        }
+        return candidates
+    }
+
+    /// The largest latitude difference, in degrees, two points at most `meters` apart can have under `bounds`
+    /// (the central angle is at least the latitude difference), widened against rounding; infinite for infinity.
+    @inline(__always)
+    static func reachDegrees(_ meters: Double, _ bounds: DistanceBounds) -> Double {
+        bounds.outerAngle(radiusMeters: meters) / Spherical.radiansPerDegree * (1 + 1e-9) + 1e-9
+    }
+
+    /// `Spherical.haversine` with both cosines of latitude given.
+    @inline(__always)
+    static func haversine(_ latitude1: Double, _ longitude1: Double, _ cosLatitude1: Double,
+                          _ latitude2: Double, _ longitude2: Double, _ cosLatitude2: Double) -> Double {
+        let sinHalfDLat = sin((latitude2 - latitude1) * (Spherical.radiansPerDegree / 2))
+        let sinHalfDLon = sin((longitude2 - longitude1) * (Spherical.radiansPerDegree / 2))
+        return sinHalfDLat * sinHalfDLat + cosLatitude1 * cosLatitude2 * sinHalfDLon * sinHalfDLon
     }
 
     /// Whether `feature` passes `filter`, skipping the check for the accept-all filter.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A `FeatureIndex` that takes edits: insert, replace and delete by id, each visible to the next query without
 /// rebuilding the static indexes.
 ///
@@ -48,6 +54,9 @@ public struct DynamicFeatureIndex: Sendable {
     private(set) var delta: ContiguousArray<Feature?>
     /// Delta slot by id, for the live delta features.
     private(set) var deltaIDs: [String: Int]
+    /// The delta's geometry, flat for the scans: per slot `DeltaGeometry.stride` values (latitude, longitude,
+    /// cos latitude, radius in metres or 0 when none); the latitude is NaN where the slot is dead.
+    private(set) var deltaGeometry: ContiguousArray<Double>
     /// When edits compact by themselves; `.automatic` by default.
     public var compactionPolicy: CompactionPolicy
 
@@ -73,6 +82,7 @@ public struct DynamicFeatureIndex: Sendable {
         tombstoneCount = 0
         delta = []
         deltaIDs = [:]
+        deltaGeometry = []
         self.compactionPolicy = compactionPolicy
         #if DEBUG
         _checkInvariants()
@@ -129,6 +139,10 @@ public struct DynamicFeatureIndex: Sendable {
         removeCurrent(id: feature.id)
         deltaIDs[feature.id] = delta.count
         delta.append(feature)
+        deltaGeometry.append(feature.location.latitude)
+        deltaGeometry.append(feature.location.longitude)
+        deltaGeometry.append(cos(feature.location.latitude * Spherical.radiansPerDegree))
+        deltaGeometry.append(feature.radiusMeters ?? 0)
         compactIfDue()
     }
 
@@ -165,6 +179,7 @@ public struct DynamicFeatureIndex: Sendable {
     private mutating func removeCurrent(id: String) -> Bool {
         if let slot = deltaIDs.removeValue(forKey: id) {
             delta[slot] = nil
+            deltaGeometry[DeltaGeometry.stride * slot + DeltaGeometry.latitude] = .nan
             // A delta version's base version, if any, was tombstoned when the delta version was upserted.
             return true
         }
@@ -182,6 +197,15 @@ public struct DynamicFeatureIndex: Sendable {
         _checkInvariants()
         #endif
     }
+}
+
+/// Offsets in `DynamicFeatureIndex.deltaGeometry`.
+enum DeltaGeometry {
+    static let stride = 4
+    static let latitude = 0
+    static let longitude = 1
+    static let cosLatitude = 2
+    static let radiusMeters = 3
 }
 
 /// One result of a `DynamicFeatureIndex` query: the feature itself (stable across edits and compactions,
