@@ -5,7 +5,7 @@ public struct CairnCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "cairn",
         abstract: "A geospatial query and indexing engine: import places, parks, events and check-ins; query them fast and exactly.",
-        subcommands: []
+        subcommands: [BenchCommand.self]
     )
 
     public init() {}
