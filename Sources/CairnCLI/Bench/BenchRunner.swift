@@ -16,6 +16,8 @@ struct BenchConfiguration: Sendable {
     var operations: [BenchOperationKind] = BenchOperationKind.all
     /// The distance model of radius, nearest and containment queries.
     var model: DistanceModel = .wgs84
+    /// More engines, run after the named ones (tests use it to check that a wrong engine is caught).
+    var extraEngines: [@Sendable () -> any BenchEngine] = []
 }
 
 /// Where a dataset's points come from.
@@ -63,7 +65,7 @@ enum BenchRunner {
         rows: inout [BenchRow], mismatches: inout [BenchMismatch], progress: (String) -> Void
     ) throws {
         let points = dataset.points
-        let engines = try configuration.engines.map { try $0.makeEngine() }
+        let engines = try configuration.engines.map { try $0.makeEngine() } + configuration.extraEngines.map { $0() }
 
         for engine in engines {
             progress("\(dataset.name): building \(engine.name) over \(points.count) points")
