@@ -17,10 +17,14 @@ public struct BoundingBox: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: `BoundingBoxError` naming the edge at fault.
     /// - Complexity: O(1).
     public init(west: Double, south: Double, east: Double, north: Double) throws(BoundingBoxError) {
-        for (edge, value, limit) in [(BoundingBoxError.Edge.west, west, 180.0), (.south, south, 90), (.east, east, 180), (.north, north, 90)] {
+        func check(_ edge: BoundingBoxError.Edge, _ value: Double, limit: Double) throws(BoundingBoxError) {
             guard value.isFinite else { throw .notFinite(edge: edge, value: value) }
             guard value >= -limit, value <= limit else { throw .outOfRange(edge: edge, value: value) }
         }
+        try check(.west, west, limit: 180)
+        try check(.south, south, limit: 90)
+        try check(.east, east, limit: 180)
+        try check(.north, north, limit: 90)
         guard south <= north else { throw .southAboveNorth(south: south, north: north) }
         self.west = west
         self.south = south
@@ -37,7 +41,7 @@ public struct BoundingBox: Hashable, Sendable, CustomStringConvertible {
                       east: northEast.longitude, north: northEast.latitude)
     }
 
-    /// The box covering the whole Earth.
+    /// The box covering the whole Earth: west -180, south -90, east 180, north 90.
     public static let world = BoundingBox(unchecked: -180, -90, 180, 90)
 
     init(unchecked west: Double, _ south: Double, _ east: Double, _ north: Double) {
@@ -48,6 +52,7 @@ public struct BoundingBox: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the box crosses the antimeridian (`west > east`).
+    /// - Complexity: O(1).
     public var crossesAntimeridian: Bool { west > east }
 
     /// Whether the coordinate is inside the box or on its edge.

@@ -17,8 +17,19 @@ import Darwin
 /// length at most s/Rmin that is no shorter than the great circle, σ. The band is about ±0.5 % wide.
 /// For `.sphere`, `s = R·σ` exactly (Rmin = Rmax = R).
 ///
-/// Every bound is widened by `relativeMargin` and `absoluteMarginMeters`, far more than the rounding of the
-/// trigonometry here (relative ~1e-15, a few nanometres absolute) and of `geod_inverse` (~15 nm).
+/// The same argument holds with the radii found along the path only, which `init(_:south:north:)` uses for a
+/// circle query: the principal radii at latitude φ are M(φ) ≤ N(φ), both growing with |φ|. If every point
+/// the argument maps lies within the latitude band B, then M(min |φ| on B)·σ ≤ s ≤ N(max |φ| on B)·σ. For a
+/// circle of radius r around c, take B = the latitudes within σ_out = r / Rmin of c's: (upper bound) the great
+/// circle arc from c's normal to a candidate's stays within σ of c, and only candidates with σ ≤ σ_out are
+/// accepted; (lower bound) if s ≤ r, the geodesic's every point is within r of c, hence within σ_out of it.
+/// For small circles this narrows the band from ±0.5 % to about ±0.34 % at the equator and less elsewhere.
+///
+/// Every bound is widened by `relativeMargin` and `absoluteMarginMeters` on distances, and by
+/// `haversineMargin` on computed haversines, more than the rounding they must absorb: `geod_inverse` is
+/// accurate to ~15 nm; a computed hav σ is within about 1e-15 of the exact one (absolute, from the rounded
+/// coordinate differences and products; the error in σ this causes grows without bound near antipodes, which
+/// an absolute margin on hav σ itself covers uniformly).
 struct DistanceBounds {
     /// Smallest metres per radian of σ.
     let lowRadiusMeters: Double
@@ -27,6 +38,7 @@ struct DistanceBounds {
 
     static let relativeMargin = 1e-9
     static let absoluteMarginMeters = 1e-6
+    static let haversineMargin = 1e-14
 
     init(_ model: DistanceModel) {
         switch model {
@@ -39,10 +51,37 @@ struct DistanceBounds {
         }
     }
 
-    /// A lower bound in metres on the model distance of two points σ radians apart.
+    init(lowRadiusMeters: Double, highRadiusMeters: Double) {
+        self.lowRadiusMeters = lowRadiusMeters
+        self.highRadiusMeters = highRadiusMeters
+    }
+
+    /// Bounds valid for every path within the latitude band `south...north` (degrees, may overshoot a pole):
+    /// see the type's notes.
+    init(_ model: DistanceModel, south: Double, north: Double) {
+        switch model {
+        case .wgs84:
+            let nearestToEquator = south <= 0 && north >= 0 ? 0 : min(abs(south), abs(north))
+            let farthestFromEquator = min(90, max(abs(south), abs(north)))
+            self.init(lowRadiusMeters: WGS84.meridianRadiusMeters(latitude: nearestToEquator),
+                      highRadiusMeters: WGS84.primeVerticalRadiusMeters(latitude: farthestFromEquator))
+        case .sphere:
+            self.init(model)
+        }
+    }
+
+    /// A lower bound in metres on the model distance of two points whose computed hav σ is `h`.
     @inline(__always)
-    func lowerBoundMeters(centralAngle sigma: Double) -> Double {
-        max(0, lowRadiusMeters * sigma * (1 - Self.relativeMargin) - Self.absoluteMarginMeters)
+    func lowerBoundMeters(haversine h: Double) -> Double {
+        let sigma = Spherical.centralAngle(haversine: max(0, h - Self.haversineMargin))
+        return max(0, lowRadiusMeters * sigma * (1 - Self.relativeMargin) - Self.absoluteMarginMeters)
+    }
+
+    /// An upper bound in metres on the model distance of two points whose computed hav σ is `h`.
+    @inline(__always)
+    func upperBoundMeters(haversine h: Double) -> Double {
+        let sigma = Spherical.centralAngle(haversine: min(1, h + Self.haversineMargin))
+        return highRadiusMeters * sigma * (1 + Self.relativeMargin) + Self.absoluteMarginMeters
     }
 
     /// The largest σ any point within `radiusMeters` can have (points beyond it are surely outside).
@@ -70,6 +109,8 @@ struct CircleTest {
     let acceptHaversine: Double
     /// Candidates with hav σ above this are outside (2: none are rejected by the bound).
     let rejectHaversine: Double
+    /// Twice the inner angle in degrees: no node spanning more latitude than this can be wholly inside.
+    let innerDiameterDegrees: Double
     /// Latitude bracket, degrees.
     let south: Double
     let north: Double
@@ -82,11 +123,14 @@ struct CircleTest {
         self.cosLatitude = cos(latitude * Spherical.radiansPerDegree)
         self.radiusMeters = radiusMeters
         self.model = model
-        let bounds = DistanceBounds(model)
+        // Global bounds give the band every relevant path stays in; the band's own radii give tighter bounds.
+        let globalOuterDegrees = DistanceBounds(model).outerAngle(radiusMeters: radiusMeters) / Spherical.radiansPerDegree * (1 + 1e-9) + 1e-9
+        let bounds = DistanceBounds(model, south: latitude - globalOuterDegrees, north: latitude + globalOuterDegrees)
         let inner = bounds.innerAngle(radiusMeters: radiusMeters)
         let outer = bounds.outerAngle(radiusMeters: radiusMeters)
-        acceptHaversine = inner < 0 ? -1 : (inner >= .pi ? 2 : Spherical.haversine(ofAngle: inner))
-        rejectHaversine = outer >= .pi ? 2 : Spherical.haversine(ofAngle: outer)
+        acceptHaversine = inner < 0 ? -1 : (inner >= .pi ? 2 : Spherical.haversine(ofAngle: inner) - DistanceBounds.haversineMargin)
+        rejectHaversine = outer >= .pi ? 2 : Spherical.haversine(ofAngle: outer) + DistanceBounds.haversineMargin
+        innerDiameterDegrees = inner <= 0 ? -1 : 2 * inner / Spherical.radiansPerDegree
 
         // Bracket: |Δφ| ≤ σ for any two points, so latitudes are within `outer` of the centre's; if that reaches
         // a pole every longitude is possible, otherwise |Δλ| ≤ asin(sin σ / cos φ0) (the cap's tangent meridians).
@@ -98,7 +142,9 @@ struct CircleTest {
         if southEdge <= -90 || northEdge >= 90 || outer >= .pi / 2 {
             longitudes = .all
         } else {
-            let ratio = sin(outer) / cosLatitude
+            // The ratio is rounded by a few ulps; inflating it by 1e-12 first keeps the inverse sine conservative
+            // even where it is steep (ratio near 1, caps nearly touching a pole).
+            let ratio = sin(outer) / cosLatitude * (1 + 1e-12)
             let halfWidth = ratio >= 1 ? 180 : asin(ratio) / Spherical.radiansPerDegree * (1 + 1e-9) + 1e-9
             if halfWidth >= 180 {
                 longitudes = .all
@@ -115,6 +161,25 @@ struct CircleTest {
         let sinHalfDLat = sin((lat - latitude) * (Spherical.radiansPerDegree / 2))
         let sinHalfDLon = sin((lon - longitude) * (Spherical.radiansPerDegree / 2))
         return sinHalfDLat * sinHalfDLat + cosLatitude * cos(lat * Spherical.radiansPerDegree) * sinHalfDLon * sinHalfDLon
+    }
+
+    /// Whether every point of a node's rectangle is surely within the radius (the containment shortcut).
+    ///
+    /// When the rectangle spans less than 180° of longitude and both its edge meridians are within 90° of the
+    /// centre's, its farthest point from the centre is a corner: along a parallel the distance grows with
+    /// |Δλ|, which here peaks at an edge; along an edge meridian cos σ(φ) = R cos(φ − φ*) with |φ*| ≤ 90°
+    /// (as cos Δλ ≥ 0), which has no interior minimum on a latitude interval. So four corners inside the
+    /// inner bound prove the whole rectangle inside. A cheap necessary test on the latitude span comes first.
+    @inline(__always)
+    func containsWhole(_ node: PointIndex.Frame) -> Bool {
+        guard node.maxLatitude - node.minLatitude <= innerDiameterDegrees,
+              node.maxLongitude - node.minLongitude < 180,
+              Spherical.angularGapDegrees(node.minLongitude, longitude) <= 90,
+              Spherical.angularGapDegrees(node.maxLongitude, longitude) <= 90 else { return false }
+        return haversine(node.minLatitude, node.minLongitude) <= acceptHaversine
+            && haversine(node.maxLatitude, node.minLongitude) <= acceptHaversine
+            && haversine(node.minLatitude, node.maxLongitude) <= acceptHaversine
+            && haversine(node.maxLatitude, node.maxLongitude) <= acceptHaversine
     }
 
     /// Whether a point is within the radius, exactly under the model; counts the exact checks made.

@@ -18,11 +18,24 @@ extension PointIndex {
         bucketSize: Int
     ) -> (ids: ContiguousArray<UInt32>, coordinates: ContiguousArray<Double>) {
         var entries = ContiguousArray<BuildEntry>()
-        entries.reserveCapacity(input.underestimatedCount)
-        for coordinate in input {
-            precondition(entries.count < Int(UInt32.max), "PointIndex holds at most \(UInt32.max) points")
-            entries.append(BuildEntry(longitude: coordinate.longitude, latitude: coordinate.latitude,
-                                      item: UInt32(truncatingIfNeeded: entries.count)))
+        let copied: Void? = input.withContiguousStorageIfAvailable { buffer in
+            // Fast path for arrays: no generic iteration per element.
+            precondition(buffer.count <= Int(UInt32.max), "PointIndex holds at most \(UInt32.max) points")
+            entries = ContiguousArray(unsafeUninitializedCapacity: buffer.count) { target, initialized in
+                for i in buffer.indices {
+                    target.initializeElement(at: i, to: BuildEntry(
+                        longitude: buffer[i].longitude, latitude: buffer[i].latitude, item: UInt32(truncatingIfNeeded: i)))
+                }
+                initialized = buffer.count
+            }
+        }
+        if copied == nil {
+            entries.reserveCapacity(input.underestimatedCount)
+            for coordinate in input {
+                precondition(entries.count < Int(UInt32.max), "PointIndex holds at most \(UInt32.max) points")
+                entries.append(BuildEntry(longitude: coordinate.longitude, latitude: coordinate.latitude,
+                                          item: UInt32(truncatingIfNeeded: entries.count)))
+            }
         }
         entries.withUnsafeMutableBufferPointer { buffer in
             arrange(buffer, lo: 0, hi: buffer.count, axis: Axis.longitude, bucketSize: bucketSize)

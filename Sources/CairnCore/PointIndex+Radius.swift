@@ -68,7 +68,11 @@ struct CollectWithinCircle: PointVisitor {
     let test: CircleTest
     var results: [Int] = []
     var count = 0
-    static var bracketIsExact: Bool { false }
+
+    @inline(__always)
+    func containsWhole(_ node: PointIndex.Frame, south: Double, north: Double, west: Double, east: Double) -> Bool {
+        test.containsWhole(node)
+    }
 
     @inline(__always)
     mutating func visit(item: UInt32, longitude: Double, latitude: Double, stats: inout QueryStats) {
@@ -78,14 +82,20 @@ struct CollectWithinCircle: PointVisitor {
         }
     }
 
-    mutating func accept(item: UInt32) {}
+    @inline(__always)
+    mutating func accept(item: UInt32) {
+        results.append(Int(item))
+        count += 1
+    }
 }
 
 /// Appends the items of the bracket that are within the circle, with their exact distances.
 struct CollectNeighborsWithinCircle: PointVisitor {
     let test: CircleTest
     var results: [Neighbor] = []
-    static var bracketIsExact: Bool { false }
+
+    /// Every result needs its exact distance, so no node is taken whole.
+    func containsWhole(_ node: PointIndex.Frame, south: Double, north: Double, west: Double, east: Double) -> Bool { false }
 
     @inline(__always)
     mutating func visit(item: UInt32, longitude: Double, latitude: Double, stats: inout QueryStats) {

@@ -1,10 +1,11 @@
 /// What a traversal does with the items inside its latitude/longitude bracket.
 protocol PointVisitor {
-    /// Whether items of a node wholly inside the bracket are results without a test (true for boxes).
-    static var bracketIsExact: Bool { get }
+    /// Whether every item of `node` is a result, so the node can be emitted without testing its items
+    /// (the containment shortcut). The bracket being traversed is given; returning false is always safe.
+    func containsWhole(_ node: PointIndex.Frame, south: Double, north: Double, west: Double, east: Double) -> Bool
     /// Called for each item inside the bracket.
     mutating func visit(item: UInt32, longitude: Double, latitude: Double, stats: inout QueryStats)
-    /// Called for each item of a node wholly inside the bracket when `bracketIsExact`.
+    /// Called for each item of a node for which `containsWhole` returned true.
     mutating func accept(item: UInt32)
 }
 
@@ -45,9 +46,8 @@ extension PointIndex {
                         top -= 1
                         let node = stack[top]
                         stats.nodesVisited += 1
-                        if V.bracketIsExact, node.minLongitude >= west, node.maxLongitude <= east,
-                           node.minLatitude >= south, node.maxLatitude <= north {
-                            // Containment shortcut: the node's bounds are inside the box.
+                        if visitor.containsWhole(node, south: south, north: north, west: west, east: east) {
+                            // Containment shortcut: the node's bounds are inside the query.
                             for p in node.lo..<node.hi { visitor.accept(item: idBuffer[p]) }
                             stats.acceptedWithoutTest += node.hi - node.lo
                             continue
@@ -145,7 +145,12 @@ extension PointIndex {
 struct CollectItems: PointVisitor {
     var results: [Int] = []
     var count = 0
-    static var bracketIsExact: Bool { true }
+
+    /// The box is the bracket: a node whose bounds are inside it is wholly inside.
+    @inline(__always)
+    func containsWhole(_ node: PointIndex.Frame, south: Double, north: Double, west: Double, east: Double) -> Bool {
+        node.minLongitude >= west && node.maxLongitude <= east && node.minLatitude >= south && node.maxLatitude <= north
+    }
 
     @inline(__always)
     mutating func visit(item: UInt32, longitude: Double, latitude: Double, stats: inout QueryStats) {

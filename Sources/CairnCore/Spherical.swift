@@ -34,9 +34,16 @@ enum Spherical {
     }
 
     /// The sphere model's distance in metres (haversine formula, mean radius).
+    ///
+    /// For points more than a quarter of the way round (hav σ > 1/2), the inverse sine of a haversine near 1
+    /// would lose half the digits (about 0.2 m near antipodes); there the formula is applied to the first point
+    /// and the second's antipode instead, σ = π − σ', which is well conditioned. Same formula, same sphere.
     @inline(__always)
     static func haversineMeters(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        DistanceModel.sphereRadiusMeters * centralAngle(haversine: haversine(lat1, lon1, lat2, lon2))
+        let h = haversine(lat1, lon1, lat2, lon2)
+        if h <= 0.5 { return DistanceModel.sphereRadiusMeters * centralAngle(haversine: h) }
+        let complement = haversine(lat1, lon1, -lat2, lon2 + 180)
+        return DistanceModel.sphereRadiusMeters * (Double.pi - centralAngle(haversine: complement))
     }
 
     /// The destination on the sphere model: (latitude, longitude) in degrees, longitude in [-180, 180].
@@ -61,7 +68,7 @@ enum Spherical {
 }
 
 extension Spherical {
-    /// The smallest central angle (radians) from a point to a latitude/longitude rectangle that does not wrap
+    /// The haversine of the smallest central angle from a point to a latitude/longitude rectangle that does not wrap
     /// (`minLongitude <= maxLongitude`), both in degrees. `cosLatitude` is the point's cached cos φ0.
     ///
     /// If the point's meridian crosses the rectangle, the answer is the latitude gap. Otherwise the nearest
@@ -69,15 +76,15 @@ extension Spherical {
     /// no point of a parallel edge beats that edge's corner). On that meridian cos σ(φ) = sin φ0 sin φ +
     /// cos φ0 cos Δλ cos φ = R cos(φ − φ*), with φ* = atan2(sin φ0, cos φ0 cos Δλ): the nearest point is φ* when
     /// it lies on the edge, otherwise one of the edge's ends.
-    static func minimumCentralAngle(
+    static func minimumHaversine(
         latitude: Double, longitude: Double, cosLatitude: Double,
         minLongitude: Double, minLatitude: Double, maxLongitude: Double, maxLatitude: Double
     ) -> Double {
         let insideLongitudes = (longitude >= minLongitude && longitude <= maxLongitude)
             || (longitude == 180 && minLongitude == -180) || (longitude == -180 && maxLongitude == 180)
         if insideLongitudes {
-            if latitude < minLatitude { return (minLatitude - latitude) * radiansPerDegree }
-            if latitude > maxLatitude { return (latitude - maxLatitude) * radiansPerDegree }
+            if latitude < minLatitude { return haversine(ofAngle: (minLatitude - latitude) * radiansPerDegree) }
+            if latitude > maxLatitude { return haversine(ofAngle: (latitude - maxLatitude) * radiansPerDegree) }
             return 0
         }
         let toWest = angularGapDegrees(longitude, minLongitude)
@@ -95,7 +102,7 @@ extension Spherical {
         } else {
             h = min(hav(minLatitude), hav(maxLatitude))
         }
-        return centralAngle(haversine: h)
+        return h
     }
 
     /// |a − b| in degrees, the short way round: in [0, 180].
