@@ -58,8 +58,11 @@ enum BenchEngineName: String, CaseIterable, Sendable {
 /// Cairn's own indexes, through their allocation-free query variants.
 final class CairnEngine: BenchEngine {
     let name = BenchEngineName.cairn.rawValue
-    let summary = "Cairn PointIndex (static k-d tree, 64-point leaves)"
+    let summary = "Cairn PointIndex (static k-d tree, 64-point leaves) and CircleIndex (radius tiers)"
     private(set) var index = PointIndex([Coordinate]())
+    private var circles = CircleIndex([Circle]())
+    /// The nearest queries' reused working memory.
+    private var scratch = NearestScratch()
 
     var reportedMemoryBytes: Int? { index.memoryBytes }
 
@@ -68,7 +71,8 @@ final class CairnEngine: BenchEngine {
     }
 
     func buildCircles(_ circles: [BenchCircle]) throws -> Bool {
-        false
+        self.circles = CircleIndex(try circles.map { try Circle(center: $0.center, radiusMeters: $0.radiusMeters) })
+        return true
     }
 
     func search(in box: BoundingBox, into results: inout [Int]) {
@@ -80,8 +84,10 @@ final class CairnEngine: BenchEngine {
     }
 
     func nearest(to point: Coordinate, count: Int, model: DistanceModel, into results: inout [Neighbor]) {
-        index.nearest(to: point, count: count, model: model, into: &results)
+        index.nearest(to: point, count: count, model: model, into: &results, scratch: &scratch)
     }
 
-    func containing(_ point: Coordinate, model: DistanceModel, into results: inout [Int]) {}
+    func containing(_ point: Coordinate, model: DistanceModel, into results: inout [Int]) {
+        circles.containing(point, model: model, into: &results)
+    }
 }
