@@ -152,10 +152,12 @@ let benchmarks: @Sendable () -> Void = {
         let workload = Workload.shared
         var results: [Neighbor] = []
         results.reserveCapacity(64)
+        var scratch = NearestScratch()
         benchmark.startMeasurement()
         for query in benchmark.scaledIterations {
             results.removeAll(keepingCapacity: true)
-            blackHole(workload.index.nearest(to: workload.centers[query % workload.centers.count], count: 20, into: &results))
+            blackHole(workload.index.nearest(to: workload.centers[query % workload.centers.count], count: 20,
+                                             into: &results, scratch: &scratch))
         }
     }
 }
