@@ -78,7 +78,7 @@ struct BenchTests {
         #expect(report.row("uniform", "box-100", "dropping")?.verified == false)
         #expect(report.row("uniform", "radius-150km", "dropping")?.verified == true)
         #expect(report.row("uniform", "box-100", "sqlite-rtree")?.verified == true)
-        let text = report.text(engineSummaries: [])
+        let text = report.text()
         #expect(text.contains("FAILED: the engines disagree"))
         #expect(text.contains("box-100 query #0: dropping disagrees with cairn"))
     }
@@ -195,7 +195,7 @@ final class DroppingEngine: BenchEngine {
     var reportedMemoryBytes: Int? { nil }
 
     func build(points: [Coordinate]) throws { inner.build(points: points) }
-    func buildCircles(_ circles: [BenchCircle]) throws -> Bool { false }
+    func buildCircles(_ circles: [BenchCircle], model: DistanceModel) throws -> Bool { false }
 
     func search(in box: BoundingBox, into results: inout [Int]) {
         inner.search(in: box, into: &results)

@@ -119,9 +119,7 @@ struct BenchCommand: ParsableCommand {
 
         switch format {
         case .json: print(report.json())
-        case .text:
-            let summaries = try configuration.engines.map { name in "\(name.rawValue): \(try name.makeEngine().summary)" }
-            print(report.text(engineSummaries: summaries))
+        case .text: print(report.text())
         }
         if !report.mismatches.isEmpty {
             if format == .json {

@@ -18,14 +18,15 @@ protocol BenchEngine: AnyObject {
     var name: String { get }
     /// What the engine is, with its library's version: `SQLite 3.40.1 R*Tree`.
     var summary: String { get }
-    /// Bytes the engine's own accounting says it holds after `build`, when it has such accounting.
+    /// Bytes the engine's own accounting says it holds, when it has such accounting (the runner reports
+    /// the growth across `build`).
     var reportedMemoryBytes: Int? { get }
 
     /// Indexes `points` (item `i` is `points[i]`); timed as the `build` operation.
     func build(points: [Coordinate]) throws
-    /// Indexes `circles` (item `i` is `circles[i]`) for containment; not timed. Returns false when the
-    /// engine has no containment index, and the containment operation then skips it.
-    func buildCircles(_ circles: [BenchCircle]) throws -> Bool
+    /// Indexes `circles` (item `i` is `circles[i]`) for containment queries under `model`; not timed.
+    /// Returns false when the engine has no containment index, and the containment operation skips it.
+    func buildCircles(_ circles: [BenchCircle], model: DistanceModel) throws -> Bool
 
     /// Appends the items inside `box` (edges inclusive, wrap-around when west > east), in any order.
     func search(in box: BoundingBox, into results: inout [Int])
@@ -70,7 +71,7 @@ final class CairnEngine: BenchEngine {
         index = PointIndex(points)
     }
 
-    func buildCircles(_ circles: [BenchCircle]) throws -> Bool {
+    func buildCircles(_ circles: [BenchCircle], model: DistanceModel) throws -> Bool {
         self.circles = CircleIndex(try circles.map { try Circle(center: $0.center, radiusMeters: $0.radiusMeters) })
         return true
     }

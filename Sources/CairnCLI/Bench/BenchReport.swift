@@ -42,6 +42,8 @@ struct BenchMismatch: Sendable, CustomStringConvertible {
 /// Everything one run measured.
 struct BenchReport: Sendable {
     let configuration: BenchConfiguration
+    /// A line per engine saying what it is, with its library's version: `sqlite-rtree: SQLite 3.40.1 R*Tree…`.
+    let engineSummaries: [String]
     /// Each dataset's name and point count, in order.
     let datasets: [(name: String, points: Int)]
     /// Per dataset, operation and engine, in that order.
@@ -97,9 +99,8 @@ extension BenchReport {
 
     /// The report as text: per dataset, a build table and a query table with Cairn's speed-up over each peer
     /// on the peer's row, then the targets (for the uniform dataset) and the verification verdict.
-    /// - Parameter engineSummaries: a line per engine saying what it is (library and version).
     /// - Complexity: O(rows).
-    func text(engineSummaries: [String]) -> String {
+    func text() -> String {
         var lines: [String] = []
         let configuration = self.configuration
         lines.append("cairn bench: seed \(configuration.seed), \(configuration.queriesPerOperation) timed queries per operation "

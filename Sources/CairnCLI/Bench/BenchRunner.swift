@@ -41,6 +41,7 @@ enum BenchRunner {
         var rows: [BenchRow] = []
         var mismatches: [BenchMismatch] = []
         var datasets: [(name: String, points: Int)] = []
+        var summaries: [String] = []
         for source in configuration.datasets {
             let dataset: BenchDataset
             switch source {
@@ -54,18 +55,19 @@ enum BenchRunner {
                 dataset = BenchDataset(name: name, points: points)
             }
             datasets.append((dataset.name, dataset.points.count))
-            try run(dataset, configuration, rows: &rows, mismatches: &mismatches, progress: progress)
+            let engines = try configuration.engines.map { try $0.makeEngine() } + configuration.extraEngines.map { $0() }
+            if summaries.isEmpty { summaries = engines.map { "\($0.name): \($0.summary)" } }
+            try run(dataset, engines, configuration, rows: &rows, mismatches: &mismatches, progress: progress)
         }
         let seconds = Double(monotonicNanoseconds() - start) / 1e9
-        return BenchReport(configuration: configuration, datasets: datasets, rows: rows, mismatches: mismatches, seconds: seconds)
+        return BenchReport(configuration: configuration, engineSummaries: summaries, datasets: datasets, rows: rows, mismatches: mismatches, seconds: seconds)
     }
 
     private static func run(
-        _ dataset: BenchDataset, _ configuration: BenchConfiguration,
+        _ dataset: BenchDataset, _ engines: [any BenchEngine], _ configuration: BenchConfiguration,
         rows: inout [BenchRow], mismatches: inout [BenchMismatch], progress: (String) -> Void
     ) throws {
         let points = dataset.points
-        let engines = try configuration.engines.map { try $0.makeEngine() } + configuration.extraEngines.map { $0() }
 
         for engine in engines {
             progress("\(dataset.name): building \(engine.name) over \(points.count) points")
@@ -76,8 +78,7 @@ enum BenchRunner {
             let nanoseconds = monotonicNanoseconds() - begin
             let heapAfter = heapBytesInUse()
             let perPoint = { (bytes: Int) in points.isEmpty ? 0 : Double(bytes) / Double(points.count) }
-            var reported = engine.reportedMemoryBytes
-            if engine is SQLiteRTreePeer, let after = reported, let before = reportedBefore { reported = after - before }
+            let reported = engine.reportedMemoryBytes.map { $0 - (reportedBefore ?? 0) }
             rows.append(BenchRow(
                 dataset: dataset.name, operation: "build", engine: engine.name,
                 stats: LatencyStats(singleMicroseconds: Double(nanoseconds) / 1_000), meanResults: 0,
@@ -94,7 +95,7 @@ enum BenchRunner {
         if configuration.operations.contains(.containment) {
             for engine in engines {
                 progress("\(dataset.name): building \(engine.name) over \(workload.circles.count) circles")
-                if try engine.buildCircles(workload.circles) { containmentEngines.insert(engine.name) }
+                if try engine.buildCircles(workload.circles, model: configuration.model) { containmentEngines.insert(engine.name) }
             }
         }
 

@@ -32,12 +32,12 @@ final class GEOSSTRtreePeer: BenchEngine {
         pointTree = tree
     }
 
-    func buildCircles(_ circles: [BenchCircle]) throws -> Bool {
+    func buildCircles(_ circles: [BenchCircle], model: DistanceModel) throws -> Bool {
         queries.circles = ContiguousArray(circles)
         let tree = try GEOSTree(context: context)
         for (item, circle) in circles.enumerated() {
             // Across the antimeridian a circle has two disjoint rectangles, both under its item.
-            try BenchRect.covering(circleAround: circle.center, radiusMeters: circle.radiusMeters, model: .wgs84).forEach { rect in
+            try BenchRect.covering(circleAround: circle.center, radiusMeters: circle.radiusMeters, model: model).forEach { rect in
                 try tree.insert(rect: rect, item: item)
             }
         }

@@ -34,7 +34,7 @@ final class SQLiteRTreePeer: BenchEngine {
         pointQuery = try database.prepare("SELECT id FROM points WHERE maxLon >= ?1 AND minLon <= ?2 AND maxLat >= ?3 AND minLat <= ?4")
     }
 
-    func buildCircles(_ circles: [BenchCircle]) throws -> Bool {
+    func buildCircles(_ circles: [BenchCircle], model: DistanceModel) throws -> Bool {
         queries.circles = ContiguousArray(circles)
         try database.execute("CREATE VIRTUAL TABLE circles USING rtree(id, minLon, maxLon, minLat, maxLat)")
         try database.execute("BEGIN")
@@ -43,7 +43,7 @@ final class SQLiteRTreePeer: BenchEngine {
         let insert = try database.prepare("INSERT INTO circles VALUES (?1, ?2, ?3, ?4, ?5)")
         for (item, circle) in circles.enumerated() {
             var part = 0
-            try BenchRect.covering(circleAround: circle.center, radiusMeters: circle.radiusMeters, model: .wgs84).forEach { rect in
+            try BenchRect.covering(circleAround: circle.center, radiusMeters: circle.radiusMeters, model: model).forEach { rect in
                 try insert.run(Int64(2 * item + part), rect.west, rect.east, rect.south, rect.north)
                 part += 1
             }
