@@ -107,19 +107,21 @@ extension BenchReport {
             + "and engine after \(min(configuration.warmupQueries, configuration.queriesPerOperation)) untimed, "
             + "\(configuration.model == .wgs84 ? "WGS84 geodesic" : "spherical") distances, one thread")
         for summary in engineSummaries { lines.append("  " + summary) }
-        lines.append("  peers re-check every candidate exactly (distanceMeters); peers' bytes/point include the coordinates they keep for it")
+        lines.append("  peers re-check every candidate exactly with distanceMeters; heap B/pt is the C heap an engine keeps after its build")
+        lines.append("  (peers' include the 16 B/pt of coordinates they keep for the re-check); own count is memoryBytes or sqlite3_memory_used")
         for (dataset, count) in datasets {
             lines.append("")
             lines.append("\(dataset): \(grouped(count)) points")
-            var table: [[String]] = [["build", "engine", "time ms", "bytes/pt", "cairn faster"]]
+            var table: [[String]] = [["build", "engine", "time ms", "heap B/pt", "own count B/pt", "cairn faster"]]
             for row in rows where row.dataset == dataset && row.isBuild {
                 table.append([
                     "build", row.engine, fixed(row.stats.p50Microseconds / 1_000, 1),
                     row.bytesPerPoint.map { fixed($0, 1) } ?? "-",
+                    row.reportedBytesPerPoint.map { fixed($0, 1) } ?? "-",
                     row.engine == BenchEngineName.cairn.rawValue ? "" : cairnSpeedup(over: row).map { fixed($0, 1) + "x" } ?? "-",
                 ])
             }
-            lines.append(contentsOf: columns(table, rightAligned: [2, 3, 4]))
+            lines.append(contentsOf: columns(table, rightAligned: [2, 3, 4, 5]))
             lines.append("")
             table = [["operation", "engine", "p50 µs", "p95 µs", "p99 µs", "qps", "results", "cairn faster", ""]]
             var previous = ""

@@ -34,10 +34,14 @@ struct PeerQueries {
     /// Half the Earth's circumference, metres (a bit above the longest geodesic): no point is farther.
     static let maxDistanceMeters = 20_100_000.0
 
-    /// Keeps `points` for re-checks.
+    /// Keeps a copy of `points` for re-checks (its own buffer, as Cairn's index has, so the build's memory
+    /// counts it: converting the array would share the caller's storage).
     /// - Complexity: O(n).
     init(points: [Coordinate]) {
-        self.points = ContiguousArray(points)
+        var copy = ContiguousArray<Coordinate>()
+        copy.reserveCapacity(points.count)
+        copy.append(contentsOf: points)
+        self.points = copy
         candidates.reserveCapacity(4096)
         measured.reserveCapacity(4096)
         // Radius of a disc holding one point at the average density over the Earth's 5.1e14 m², quartered.
