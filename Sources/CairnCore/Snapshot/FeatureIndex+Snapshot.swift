@@ -187,7 +187,8 @@ extension FeatureIndex {
                 case 0: value = .string(try string(UInt32(truncatingIfNeeded: payload), "attribute '\(name)' of '\(id)'", attributeReader))
                 case 1: value = .number(Double(bitPattern: payload))
                 case 2 where payload <= 1: value = .bool(payload == 1)
-                case 3: value = .time(Timestamp(secondsSince1970: Double(bitPattern: payload)))
+                case 3 where FeatureIndex.isUsableTime(Double(bitPattern: payload)):
+                    value = .time(Timestamp(secondsSince1970: Double(bitPattern: payload)))
                 case 4:
                     let first = Int(payload & 0xFFFF_FFFF), size = Int(payload >> 32)
                     guard first <= members.count, size <= members.count - first else {
@@ -213,7 +214,9 @@ extension FeatureIndex {
             do throws(FeatureError) {
                 let window = flags & 2 == 0 ? nil
                     : try TimeWindow(start: Timestamp(secondsSince1970: start), end: Timestamp(secondsSince1970: end))
-                guard window == nil || (start.isFinite && end.isFinite) else { throw FeatureError.invalidAttribute(name: "time", value: "\(start)", expected: "a finite time") }
+                guard window == nil || (FeatureIndex.isUsableTime(start) && FeatureIndex.isUsableTime(end)) else {
+                    throw FeatureError.invalidAttribute(name: "time", value: "\(start)...\(end)", expected: "finite times")
+                }
                 features.append(try Feature(id: id, kind: kind, location: locations[position],
                                             radiusMeters: flags & 1 == 0 ? nil : radius, timeWindow: window,
                                             attributes: attributes))
@@ -223,6 +226,12 @@ extension FeatureIndex {
         }
         return features
     }
+}
+
+extension FeatureIndex {
+    /// Whether a stored time can be printed and compared: finite and within about 3 billion years of 1970
+    /// (`Timestamp.iso8601` converts the seconds to a 64-bit integer).
+    static func isUsableTime(_ seconds: Double) -> Bool { seconds.isFinite && abs(seconds) < 1e17 }
 }
 
 extension FeatureKind {

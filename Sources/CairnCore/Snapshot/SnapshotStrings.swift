@@ -42,12 +42,12 @@ struct StringTable {
             let base = heap.range.lowerBound
             for i in 1..<offsets.count {
                 let start = Int(offsets[i - 1]), end = Int(offsets[i])
-                guard start <= end else { failed = true; return }
+                guard start <= end, end <= heap.byteCount else { failed = true; return }
                 // Invalid UTF-8 becomes U+FFFD: never a crash (the checksum already vouches for the bytes).
                 strings.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(base + start)..<(base + end)]), as: UTF8.self))
             }
         }
-        if failed { throw offsetReader.invalid("offsets descend") }
+        if failed { throw offsetReader.invalid("offsets descend or pass the end of the string bytes") }
         self.strings = strings
     }
 
