@@ -151,9 +151,10 @@ extension FeatureIndex {
         try memberReader.expectEnd()
         let attributeTotal = attributeRecords.count / 2
 
-        func string(_ index: UInt32, _ what: String, _ reader: SectionReader) throws(SnapshotError) -> String {
+        // `what` is only built for the error message.
+        func string(_ index: UInt32, _ what: @autoclosure () -> String, _ reader: SectionReader) throws(SnapshotError) -> String {
             guard Int(index) < strings.count else {
-                throw reader.invalid("\(what) refers to string \(index) of \(strings.count)")
+                throw reader.invalid("\(what()) refers to string \(index) of \(strings.count)")
             }
             return strings[Int(index)]
         }
