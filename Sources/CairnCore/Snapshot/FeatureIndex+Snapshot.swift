@@ -8,8 +8,8 @@ extension FeatureIndex {
     /// The index as one snapshot file (see `SnapshotFormat`), with `metadata` stored alongside.
     ///
     /// The bytes are deterministic: the same index and metadata give the same file.
-    /// - Complexity: O(n log n) (attributes are sorted by name); the file is about 40 bytes per feature plus the
-    ///   distinct strings, 16 bytes per attribute and 20 per point.
+    /// - Complexity: O(n log n) (attributes are sorted by name); the file is about 16 bytes per feature (plus 8 per optional value), the
+    ///   distinct strings, 12 bytes per attribute and 20 per point.
     public func snapshotBytes(metadata: [String: String] = [:]) -> [UInt8] {
         var builder = SnapshotBuilder()
         var meta = ByteSink()
@@ -21,8 +21,10 @@ extension FeatureIndex {
         builder.add(SnapshotFormat.tag("META"), meta.bytes)
 
         var strings = StringTableBuilder()
-        var records = ByteSink(capacity: 40 * features.count)
-        var attributes = ByteSink()
+        var records = ByteSink(capacity: 16 * features.count)
+        var optional = ByteSink()
+        var attributeNames = ByteSink()
+        var attributeValues = ByteSink()
         var setMembers = ByteSink()
         var attributeCount: UInt32 = 0
         var memberCount: UInt32 = 0
@@ -33,12 +35,14 @@ extension FeatureIndex {
             records.append(UInt16(0))
             records.append(attributeCount)
             records.append(UInt32(feature.attributes.count))
-            records.append(feature.radiusMeters ?? 0)
-            records.append(feature.timeWindow?.start.secondsSince1970 ?? 0)
-            records.append(feature.timeWindow?.end.secondsSince1970 ?? 0)
+            if let radius = feature.radiusMeters { optional.append(radius) }
+            if let window = feature.timeWindow {
+                optional.append(window.start.secondsSince1970)
+                optional.append(window.end.secondsSince1970)
+            }
             for (name, value) in feature.attributes.sorted(by: { $0.key < $1.key }) {
-                attributes.append(strings.add(name))
-                let (type, payload): (UInt8, UInt64)
+                let nameIndex = strings.add(name)
+                let (type, payload): (UInt32, UInt64)
                 switch value {
                 case .string(let text): (type, payload) = (0, UInt64(strings.add(text)))
                 case .number(let number): (type, payload) = (1, number.bitPattern)
@@ -49,17 +53,18 @@ extension FeatureIndex {
                     for member in members { setMembers.append(strings.add(member)) }
                     memberCount += UInt32(members.count)
                 }
-                attributes.append(type)
-                attributes.append(UInt8(0))
-                attributes.append(UInt16(0))
-                attributes.append(payload)
+                precondition(nameIndex < 1 << 28, "a snapshot holds at most 2^28 distinct strings")
+                attributeNames.append(nameIndex | type << 28)
+                attributeValues.append(payload)
             }
             attributeCount += UInt32(feature.attributes.count)
         }
         builder.add(SnapshotFormat.tag("STRO"), strings.offsets.bytes)
         builder.add(SnapshotFormat.tag("STRB"), strings.heap)
         builder.add(SnapshotFormat.tag("FEAT"), records.bytes)
-        builder.add(SnapshotFormat.tag("ATTR"), attributes.bytes)
+        builder.add(SnapshotFormat.tag("FOPT"), optional.bytes)
+        builder.add(SnapshotFormat.tag("ATTN"), attributeNames.bytes)
+        builder.add(SnapshotFormat.tag("ATTV"), attributeValues.bytes)
         builder.add(SnapshotFormat.tag("SETM"), setMembers.bytes)
 
         var pointHeader = ByteSink()
@@ -136,22 +141,25 @@ extension FeatureIndex {
         self.circles = try CircleIndex(snapshot: file, circles: circleValues)
     }
 
-    /// Decodes `FEAT`, `ATTR` and `SETM` into validated features.
+    /// Decodes `FEAT`, `FOPT`, `ATTN`, `ATTV` and `SETM` into validated features.
     private static func decodeFeatures(_ file: SnapshotFile, strings: StringTable, locations: [Coordinate]) throws(SnapshotError) -> [Feature] {
         let count = locations.count
         var recordReader = try file.reader(SnapshotFormat.tag("FEAT"))
-        guard recordReader.byteCount == 40 * count else {
-            throw recordReader.invalid("\(recordReader.byteCount) bytes for \(count) features of 40 bytes")
+        guard recordReader.byteCount == 16 * count else {
+            throw recordReader.invalid("\(recordReader.byteCount) bytes for \(count) features of 16 bytes")
         }
-        var attributeReader = try file.reader(SnapshotFormat.tag("ATTR"))
-        guard attributeReader.byteCount % 16 == 0 else { throw attributeReader.invalid("length is not a multiple of 16") }
-        let attributeRecords = try attributeReader.array(of: UInt64.self, count: attributeReader.byteCount / 8)
+        var optionalReader = try file.reader(SnapshotFormat.tag("FOPT"))
+        var nameReader = try file.reader(SnapshotFormat.tag("ATTN"))
+        let attributeNames = try nameReader.array(of: UInt32.self, count: nameReader.byteCount / 4)
+        try nameReader.expectEnd()
+        var attributeReader = try file.reader(SnapshotFormat.tag("ATTV"))
+        let attributeValues = try attributeReader.array(of: UInt64.self, count: attributeNames.count)
+        try attributeReader.expectEnd()
         var memberReader = try file.reader(SnapshotFormat.tag("SETM"))
         let members = try memberReader.array(of: UInt32.self, count: memberReader.byteCount / 4)
         try memberReader.expectEnd()
-        let attributeTotal = attributeRecords.count / 2
+        let attributeTotal = attributeNames.count
 
-        // `what` is only built for the error message.
         func string(_ index: UInt32, _ what: @autoclosure () -> String, _ reader: SectionReader) throws(SnapshotError) -> String {
             guard Int(index) < strings.count else {
                 throw reader.invalid("\(what()) refers to string \(index) of \(strings.count)")
@@ -165,24 +173,24 @@ extension FeatureIndex {
             let idIndex = try recordReader.uint32()
             let head = try recordReader.uint32()
             let firstAttribute = Int(try recordReader.uint32()), attributeCount = Int(try recordReader.uint32())
-            let radius = Double(bitPattern: UInt64(try recordReader.uint32()) | UInt64(try recordReader.uint32()) << 32)
-            let start = Double(bitPattern: UInt64(try recordReader.uint32()) | UInt64(try recordReader.uint32()) << 32)
-            let end = Double(bitPattern: UInt64(try recordReader.uint32()) | UInt64(try recordReader.uint32()) << 32)
             let id = try string(idIndex, "feature \(position)'s id", recordReader)
             let kindCode = UInt8(truncatingIfNeeded: head), flags = UInt8(truncatingIfNeeded: head >> 8)
             guard let kind = FeatureKind(snapshotCode: kindCode) else {
                 throw recordReader.invalid("feature '\(id)' has unknown kind code \(kindCode)")
             }
             guard flags & ~3 == 0, head >> 16 == 0 else { throw recordReader.invalid("feature '\(id)' has unknown flags") }
+            let radius = flags & 1 == 0 ? 0 : try optionalReader.double()
+            let start = flags & 2 == 0 ? 0 : try optionalReader.double()
+            let end = flags & 2 == 0 ? 0 : try optionalReader.double()
             guard firstAttribute <= attributeTotal, attributeCount <= attributeTotal - firstAttribute else {
                 throw recordReader.invalid("feature '\(id)' has attributes \(firstAttribute)..<\(firstAttribute + attributeCount) of \(attributeTotal)")
             }
             var attributes: [String: AttributeValue] = [:]
             attributes.reserveCapacity(attributeCount)
             for a in firstAttribute..<(firstAttribute + attributeCount) {
-                let word = attributeRecords[2 * a], payload = attributeRecords[2 * a + 1]
-                let name = try string(UInt32(truncatingIfNeeded: word), "an attribute name of '\(id)'", attributeReader)
-                let type = word >> 32
+                let word = attributeNames[a], payload = attributeValues[a]
+                let name = try string(word & (1 << 28 - 1), "an attribute name of '\(id)'", nameReader)
+                let type = word >> 28
                 let value: AttributeValue
                 switch type {
                 case 0: value = .string(try string(UInt32(truncatingIfNeeded: payload), "attribute '\(name)' of '\(id)'", attributeReader))
@@ -225,6 +233,7 @@ extension FeatureIndex {
                 throw recordReader.invalid("feature '\(id)': \(error)")
             }
         }
+        try optionalReader.expectEnd()
         return features
     }
 }

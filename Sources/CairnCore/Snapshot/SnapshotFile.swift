@@ -187,6 +187,11 @@ struct SectionReader {
         return bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt32.self) }
     }
 
+    mutating func double() throws(SnapshotError) -> Double {
+        let at = try take(8)
+        return bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: Double.self) }
+    }
+
     /// A UInt32 length, then that many UTF-8 bytes (invalid sequences become U+FFFD).
     mutating func string() throws(SnapshotError) -> String {
         let length = Int(try uint32())

@@ -22,12 +22,14 @@
 ///   UInt32 key length, key UTF-8, UInt32 value length, value UTF-8.
 /// - `STRO`, `STRB`: the string table: UInt32 offsets[k + 1] into the UTF-8 bytes of `STRB` (ids, attribute names,
 ///   string values and set members, each distinct string once).
-/// - `FEAT`: n records of 40 bytes: id (UInt32 string), kind (UInt8, `FeatureKind` code), flags (UInt8: 1 radius,
-///   2 time window), zero (UInt16), first attribute (UInt32), attribute count (UInt32), radius metres, window start,
-///   window end (Double seconds since 1970). A feature's location is its point in `PCRD`.
-/// - `ATTR`: attribute records of 16 bytes, each feature's sorted by name: name (UInt32 string), type (UInt8: 0 string,
-///   1 number, 2 bool, 3 time, 4 set), zero (3 bytes), payload (UInt64: string index, Double bits, 0 or 1, Double
-///   bits, or first member | member count << 32 into `SETM`).
+/// - `FEAT`: n records of 16 bytes: id (UInt32 string), kind (UInt8, `FeatureKind` code), flags (UInt8: 1 radius,
+///   2 time window), zero (UInt16), first attribute (UInt32), attribute count (UInt32). A feature's location is its
+///   point in `PCRD`.
+/// - `FOPT`: the optional values, in feature order, as Doubles: the radius in metres when flag 1 is set, then the
+///   window's start and end (seconds since 1970) when flag 2 is set.
+/// - `ATTN`, `ATTV`: one entry per attribute, each feature's sorted by name: `ATTN` UInt32 name (string index, low
+///   28 bits) | type << 28 (0 string, 1 number, 2 bool, 3 time, 4 set); `ATTV` UInt64 payload: string index,
+///   Double bits, 0 or 1, Double bits, or first member | member count << 32 into `SETM`.
 /// - `SETM`: UInt32 string indices of string-set members, each set's in ascending order.
 /// - `PIDX`: the point index's count n and bucket size (UInt32 each); `PIDS`: its UInt32 items in tree order;
 ///   `PCRD`: its Double longitude, latitude pairs in tree order.
