@@ -33,6 +33,7 @@ public struct SnapshotError: Error, Equatable, Sendable, CustomStringConvertible
     }
 
     /// Creates an error.
+    /// - Complexity: O(1).
     public init(path: String?, reason: Reason) {
         self.path = path
         self.reason = reason
