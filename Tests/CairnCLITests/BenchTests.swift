@@ -43,14 +43,14 @@ struct BenchTests {
 
     @Test("The engines agree near the poles, across the antimeridian and on duplicate points")
     func enginesAgreeOnEdgeCases() throws {
-        var random = BenchRandom(seed: 99)
+        var random = SeededRandom(seed: 99)
         var points: [Coordinate] = []
         for _ in 0..<600 {
             // Near the antimeridian on both sides, near both poles, and exactly on the edges.
-            points.append(try Coordinate(latitude: random.uniform(-60, 60), longitude: random.uniform(178.5, 180)))
-            points.append(try Coordinate(latitude: random.uniform(-60, 60), longitude: random.uniform(-180, -178.5)))
-            points.append(try Coordinate(latitude: random.uniform(88.5, 90), longitude: random.uniform(-180, 180)))
-            points.append(try Coordinate(latitude: random.uniform(-90, -88.5), longitude: random.uniform(-180, 180)))
+            points.append(try Coordinate(latitude: random.uniform(-60...60), longitude: random.uniform(178.5...180)))
+            points.append(try Coordinate(latitude: random.uniform(-60...60), longitude: random.uniform(-180 ... -178.5)))
+            points.append(try Coordinate(latitude: random.uniform(88.5...90), longitude: random.uniform(-180...180)))
+            points.append(try Coordinate(latitude: random.uniform(-90 ... -88.5), longitude: random.uniform(-180...180)))
         }
         for longitude in [-180.0, 180, 0] {
             for latitude in [-90.0, 90, 0, 45] {
@@ -107,15 +107,15 @@ struct BenchTests {
 
     @Test("Circle bounding rectangles hold every point within the radius", arguments: [DistanceModel.wgs84, .sphere])
     func circleRectanglesAreConservative(model: DistanceModel) throws {
-        var random = BenchRandom(seed: 2026)
+        var random = SeededRandom(seed: 2026)
         for _ in 0..<2_000 {
-            let center = try Coordinate(latitude: random.uniform(-90, 90), longitude: random.uniform(-180, 180))
-            let radius = [10.0, 1_000, 150_000, 3_000_000][random.index(below: 4)] * random.unit()
+            let center = try Coordinate(latitude: random.uniform(-90...90), longitude: random.uniform(-180...180))
+            let radius = [10.0, 1_000, 150_000, 3_000_000][random.below(4)] * random.unit()
             let rects = BenchRect.covering(circleAround: center, radiusMeters: radius, model: model)
             for _ in 0..<4 {
                 // A point at the radius (the worst case) or inside it, in a random direction.
                 let distance = random.unit() < 0.5 ? radius : radius * random.unit()
-                let point = try destination(from: center, bearingDegrees: random.uniform(0, 360), distanceMeters: distance, model: model)
+                let point = try destination(from: center, bearingDegrees: random.uniform(0...360), distanceMeters: distance, model: model)
                 guard distanceMeters(from: center, to: point, model: model) <= radius else { continue }
                 var inside = false
                 rects.forEach { if $0.contains(longitude: point.longitude, latitude: point.latitude) { inside = true } }

@@ -10,12 +10,12 @@ struct BenchDataset: Sendable {
     /// `count` points uniform in longitude [-180, 180) and latitude [-90, 90] degrees, fixed by `seed`.
     /// - Complexity: O(count).
     static func uniform(count: Int, seed: UInt64) -> BenchDataset {
-        var random = BenchRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         var points: [Coordinate] = []
         points.reserveCapacity(count)
         while points.count < count {
-            let longitude = random.uniform(-180, 180)
-            let latitude = random.uniform(-90, 90)
+            let longitude = random.uniform(-180...180)
+            let latitude = random.uniform(-90...90)
             // Always in range; the throwing initialiser only refuses what cannot occur here.
             if let point = try? Coordinate(latitude: latitude, longitude: longitude) { points.append(point) }
         }
