@@ -80,10 +80,14 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
             second = Double(whole)
             if i < n, b[i] == 46 || b[i] == 44 { // '.' or ','
                 i += 1
-                var scale = 0.1
+                var fraction: Int64 = 0, scale: Int64 = 1
                 let start = i
-                while i < n, b[i] >= 48, b[i] <= 57 { second += Double(b[i] - 48) * scale; scale /= 10; i += 1 }
+                while i < n, b[i] >= 48, b[i] <= 57 {
+                    if scale < 1_000_000_000 { fraction = fraction * 10 + Int64(b[i] - 48); scale *= 10 }
+                    i += 1
+                }
                 guard i > start else { return nil }
+                second += Double(fraction) / Double(scale)
             }
         }
         seconds += Double(hour * 3600 + minute * 60) + second

@@ -1,0 +1,75 @@
+import ArgumentParser
+import CairnCore
+import CairnIO
+import CairnStore
+
+extension FeatureKind: ExpressibleByArgument {}
+extension InputFormat: ExpressibleByArgument {}
+
+/// `cairn import FILE...`: validates every row and writes the good ones into the store.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import features from CSV, GeoJSON, GeoJSON text sequences or JSON lines (.gz too).",
+        discussion: """
+            Every rejected row is reported on stderr as FILE:LINE: reason. The run ends with one line, \
+            'imported N, rejected M'. Exit status: 0 when every row was imported, 3 when some rows were rejected \
+            (the good rows are kept), 1 when the run failed (then nothing is written).
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Input files; the format comes from the extension (.csv, .geojson, .geojsonseq, .jsonl, each optionally .gz).", valueName: "file"))
+    var files: [String]
+
+    @Option(help: "The kind of every imported feature; without it a 'kind' column decides, else 'place'.")
+    var kind: FeatureKind?
+
+    @Option(name: .customLong("id-column"), help: ArgumentHelp("The column holding ids (default: 'id'; without one, ids are FILE:LINE).", valueName: "name"))
+    var idColumn: String?
+
+    @Option(help: ArgumentHelp("The radius for rows without one: 150, 150m, 1.2km, 3mi.", valueName: "distance"))
+    var radius: String?
+
+    @Option(help: "The input format, when the file extension does not say it.")
+    var format: InputFormat?
+
+    @Flag(help: "Stop at the first rejected row and write nothing.")
+    var strict = false
+
+    @Flag(name: .customLong("no-progress"), help: "Do not draw a progress bar even on a terminal.")
+    var noProgress = false
+
+    @OptionGroup var store: StoreOptions
+
+    func validate() throws {
+        if let radius, DistanceText.meters(from: radius).map({ $0 > 0 }) != true {
+            throw ValidationError("--radius '\(radius)' is not a distance > 0; use a number of metres or a unit: 150m, 1.2km, 3mi")
+        }
+        if format == nil {
+            for file in files where InputFormat.detect(path: file) == nil {
+                throw ValidationError("cannot tell the format of '\(file)' from its extension; pass --format \(InputFormat.allCases.map(\.rawValue).joined(separator: "|"))")
+            }
+        }
+    }
+
+    func run() throws {
+        let options = ImportOptions(kind: kind, idColumn: idColumn, defaultRadiusMeters: radius.flatMap { DistanceText.meters(from: $0) })
+        let importer = Importer(
+            options: options,
+            strict: strict,
+            reportRejection: { Terminal.printError($0.description) },
+            warn: { Terminal.printError("warning: " + $0) },
+            showProgress: !noProgress && Terminal.standardErrorIsTerminal
+        )
+        let summary: ImportSummary
+        do {
+            summary = try importer.run(files: files, format: format, into: try store.open(create: true))
+        } catch let stop as Importer.StrictStop {
+            throw CLIError("stopped at the first rejected row (\(stop.rejection.file):\(stop.rejection.line)) because of --strict; nothing was written")
+        } catch let error as InputError {
+            throw CLIError("\(error); nothing was written")
+        }
+        print(summary.line)
+        if summary.rejected > 0 { throw ExitCode(3) }
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import CairnCore
+import CairnIO
+import Foundation
+
+/// `cairn generate`: seeded synthetic parks, trailheads, places, events, users and check-ins from real towns.
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Generate realistic synthetic data from real places, the same files for the same seed.",
+        discussion: """
+            Writes parks.csv, trailheads.csv, places.csv, events.csv, users.csv, checkins.csv and \
+            checkins-expected.csv (the verdict each check-in was built to get) into the output folder.
+            """
+    )
+
+    @Option(help: "The seed; the same seed and sizes give byte-identical files.")
+    var seed: UInt64 = 42
+
+    @Option(help: ArgumentHelp("Real towns to derive from (GeoNames CSV with a geonameid column).", valueName: "file"))
+    var towns = "Data/geonames-cities500.csv.gz"
+
+    @Option(help: ArgumentHelp("The output folder.", valueName: "dir"))
+    var out = "Data/generated"
+
+    @Option(help: "Parks to generate.") var parks = SyntheticSizes().parks
+    @Option(help: "Trailheads to generate.") var trailheads = SyntheticSizes().trailheads
+    @Option(help: "Places (venues with a check-in radius) to generate.") var places = SyntheticSizes().places
+    @Option(help: "Events at places to generate.") var events = SyntheticSizes().events
+    @Option(help: "Users to generate.") var users = SyntheticSizes().users
+    @Option(name: .customLong("checkins"), help: "Check-ins to generate.") var checkIns = SyntheticSizes().checkIns
+
+    func validate() throws {
+        for (name, value) in [("parks", parks), ("trailheads", trailheads), ("places", places), ("events", events), ("users", users), ("checkins", checkIns)] where value < 0 {
+            throw ValidationError("--\(name) must be 0 or more, got \(value)")
+        }
+    }
+
+    func run() throws {
+        let towns = try Self.readTowns(path: towns)
+        let sizes = SyntheticSizes(parks: parks, trailheads: trailheads, places: places, events: events, users: users, checkIns: checkIns)
+        let files = SyntheticDataset(towns: towns, seed: seed, sizes: sizes).generate()
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        for file in files {
+            let path = out + "/" + file.name
+            let sink = try OutputSink(path: path)
+            sink.write(file.text)
+            sink.flush()
+            let lines = file.text.utf8.reduce(0) { $1 == 10 ? $0 + 1 : $0 } - 1
+            print("wrote \(path) (\(Terminal.grouped(lines)) rows)")
+        }
+    }
+
+    /// Reads the real towns; a bad row there is an error, since the generator's input must be clean.
+    static func readTowns(path: String) throws -> [Feature] {
+        let reader = try openFeatureReader(path: path, format: nil, options: ImportOptions(kind: .place, idColumn: "geonameid"))
+        var towns: [Feature] = []
+        while let record = try reader.next() {
+            switch record {
+            case .feature(let feature, _): towns.append(feature)
+            case .rejected(let rejection): throw CLIError("the towns file has a bad row: \(rejection)")
+            }
+        }
+        guard !towns.isEmpty else { throw CLIError("\(path) has no towns to derive data from") }
+        return towns
+    }
+}

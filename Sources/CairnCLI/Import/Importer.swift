@@ -1,0 +1,90 @@
+import CairnCore
+import CairnIO
+import CairnStore
+
+/// What one import run did.
+struct ImportSummary: Equatable {
+    /// Rows that became features (a duplicate id counts once per row).
+    var imported = 0
+    /// Rows refused, each reported with its line.
+    var rejected = 0
+    /// Rows whose id appeared earlier in the same file (the last row wins).
+    var duplicateIds = 0
+
+    /// `imported N, rejected M`, the line the CLI ends with.
+    var line: String {
+        var text = "imported \(imported), rejected \(rejected)"
+        if duplicateIds > 0 { text += " (\(duplicateIds) duplicate ids: the last row of each wins)" }
+        return text
+    }
+}
+
+/// Reads input files and writes their features into the store, all in one transaction.
+///
+/// Good rows are kept when bad rows sit beside them; every bad row is reported. When a file cannot be read,
+/// or in strict mode at the first bad row, the transaction rolls back and nothing is written.
+struct Importer {
+    /// Features written per batch inside the transaction.
+    static let batchSize = 4096
+
+    let options: ImportOptions
+    let strict: Bool
+    /// Receives every rejected row, in file order.
+    let reportRejection: (RowRejection) -> Void
+    /// Receives warnings (duplicate ids, files without rows).
+    let warn: (String) -> Void
+    /// Whether to draw progress bars.
+    let showProgress: Bool
+
+    /// Stops a strict run at the first rejected row.
+    struct StrictStop: Error { let rejection: RowRejection }
+
+    /// Imports `files` into `store`.
+    /// - Throws: `InputError` for an unreadable file, `StrictStop` in strict mode, or a store error; nothing is
+    ///   written then.
+    /// - Complexity: O(n) in the rows read; memory is one batch plus one id per row of the current file.
+    func run(files: [String], format: InputFormat?, into store: FeatureStore) throws -> ImportSummary {
+        var summary = ImportSummary()
+        try store.write { writer in
+            for file in files {
+                try importFile(file, format: format, writer: writer, summary: &summary)
+            }
+        }
+        return summary
+    }
+
+    private func importFile(_ file: String, format: InputFormat?, writer: FeatureStoreWriter, summary: inout ImportSummary) throws {
+        let reader = try openFeatureReader(path: file, format: format, options: options)
+        let progress = ProgressBar(label: "importing \(file)", enabled: showProgress)
+        var firstLineOfId: [String: Int] = [:]
+        var batch: [Feature] = []
+        batch.reserveCapacity(Importer.batchSize)
+        var rows = 0
+        while let record = try reader.next() {
+            rows += 1
+            switch record {
+            case .feature(let feature, let line):
+                if let earlier = firstLineOfId[feature.id] {
+                    summary.duplicateIds += 1
+                    warn("\(file):\(line): duplicate id '\(feature.id)' (also on line \(earlier)); the last row wins")
+                } else {
+                    firstLineOfId[feature.id] = line
+                }
+                batch.append(feature)
+                summary.imported += 1
+                if batch.count == Importer.batchSize {
+                    try writer.upsert(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            case .rejected(let rejection):
+                summary.rejected += 1
+                reportRejection(rejection)
+                if strict { throw StrictStop(rejection: rejection) }
+            }
+            if rows & 1023 == 0 { progress.update(done: reader.bytesConsumed, total: reader.fileSizeBytes, rows: rows) }
+        }
+        if !batch.isEmpty { try writer.upsert(batch) }
+        progress.finish(rows: rows)
+        if rows == 0 { warn("\(file): no data rows (the file has a header or structure but no records)") }
+    }
+}

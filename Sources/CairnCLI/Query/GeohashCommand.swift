@@ -1,0 +1,83 @@
+import ArgumentParser
+import CairnCore
+
+/// `cairn geohash ...`: encode, decode, neighbours, box cover, and a prefix query on the store.
+struct GeohashCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geohash",
+        abstract: "Geohash cells: encode, decode, neighbors, cover a box, and find features by prefix.",
+        subcommands: [Encode.self, Decode.self, Neighbors.self, Cover.self, Prefix.self]
+    )
+
+    struct Encode: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The geohash of a point.")
+
+        @Option(name: [.customLong("lat"), .customLong("latitude")], parsing: .unconditional, help: "Latitude in degrees.")
+        var latitude: Double
+        @Option(name: [.customLong("long"), .customLong("lon"), .customLong("lng"), .customLong("longitude")], parsing: .unconditional, help: "Longitude in degrees.")
+        var longitude: Double
+        @Option(help: "Characters, 1...12.")
+        var precision = 9
+
+        func run() throws {
+            print(try Geohash.encode(try parseCoordinate(latitude: latitude, longitude: longitude), precision: precision))
+        }
+    }
+
+    struct Decode: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A geohash's cell: its centre and bounds, as JSON.")
+
+        @Argument(help: "The geohash.")
+        var hash: String
+
+        func run() throws {
+            let cell = try Geohash.decode(hash)
+            print("{\"hash\":\"\(cell.hash)\",\"latitude\":\(cell.center.latitude),\"longitude\":\(cell.center.longitude),"
+                + "\"west\":\(cell.west),\"south\":\(cell.south),\"east\":\(cell.east),\"north\":\(cell.north)}")
+        }
+    }
+
+    struct Neighbors: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The 8 neighbouring cells (fewer at the poles), one per line: DIRECTION HASH.")
+
+        @Argument(help: "The geohash.")
+        var hash: String
+
+        func run() throws {
+            let neighbors = try Geohash.neighbors(hash)
+            for direction in GeohashDirection.allCases {
+                if let cell = neighbors[direction] { print("\(direction.rawValue) \(cell)") }
+            }
+        }
+    }
+
+    struct Cover: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The cells, at the finest precision that fits, covering a box; one per line.")
+
+        @Option(parsing: .unconditional, help: ArgumentHelp("The box in degrees.", valueName: "west,south,east,north"))
+        var bbox: String
+        @Option(name: .customLong("max-cells"), help: "At most this many cells.")
+        var maxCells = 32
+
+        func run() throws {
+            let v = try parseNumbers(bbox, count: 4, option: "--bbox", shape: "west,south,east,north")
+            for cell in try Geohash.cover(west: v[0], south: v[1], east: v[2], north: v[3], maxCells: maxCells) { print(cell) }
+        }
+    }
+
+    struct Prefix: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Features whose location's geohash starts with a prefix.")
+
+        @Argument(help: "The geohash prefix.")
+        var prefix: String
+        @OptionGroup var query: QueryOptions
+
+        func validate() throws {
+            do { _ = try Geohash.decode(prefix) } catch { throw ValidationError("\(error)") }
+        }
+
+        func run() throws {
+            try query.run { index, filter, stats in try index.withGeohashPrefix(prefix, filter: filter, stats: &stats) }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import CairnCore
+
+extension DistanceModel: ExpressibleByArgument {}
+
+/// `cairn bbox`: the map viewfinder.
+struct BBoxCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bbox",
+        abstract: "Features inside a box: the map viewfinder. A box whose west is east of its east crosses the antimeridian.",
+        discussion: "Give --bbox WEST,SOUTH,EAST,NORTH, or the viewfinder's corners --sw LAT,LON --ne LAT,LON. Edges count as inside."
+    )
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The box in degrees.", valueName: "west,south,east,north"))
+    var bbox: String?
+
+    @Option(name: .customLong("sw"), parsing: .unconditional, help: ArgumentHelp("The south-west corner.", valueName: "lat,lon"))
+    var southWest: String?
+
+    @Option(name: .customLong("ne"), parsing: .unconditional, help: ArgumentHelp("The north-east corner.", valueName: "lat,lon"))
+    var northEast: String?
+
+    @OptionGroup var query: QueryOptions
+
+    func box() throws -> BoundingBox {
+        do {
+            if let bbox {
+                guard southWest == nil, northEast == nil else { throw ValidationError("give either --bbox or --sw and --ne, not both") }
+                let v = try parseNumbers(bbox, count: 4, option: "--bbox", shape: "west,south,east,north")
+                return try BoundingBox(west: v[0], south: v[1], east: v[2], north: v[3])
+            }
+            guard let southWest, let northEast else { throw ValidationError("give --bbox WEST,SOUTH,EAST,NORTH or both --sw LAT,LON and --ne LAT,LON") }
+            let sw = try parseNumbers(southWest, count: 2, option: "--sw", shape: "lat,lon")
+            let ne = try parseNumbers(northEast, count: 2, option: "--ne", shape: "lat,lon")
+            return try BoundingBox(southWest: Coordinate(latitude: sw[0], longitude: sw[1]), northEast: Coordinate(latitude: ne[0], longitude: ne[1]))
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    func validate() throws { _ = try box() }
+
+    func run() throws {
+        let box = try box()
+        try query.run { index, filter, stats in index.search(in: box, filter: filter, stats: &stats) }
+    }
+}
+
+/// The `--lat --long` options of the point queries.
+struct PointOptions: ParsableArguments {
+    @Option(name: [.customLong("lat"), .customLong("latitude")], parsing: .unconditional, help: "Latitude in degrees, -90...90.")
+    var latitude: Double
+
+    @Option(name: [.customLong("long"), .customLong("lon"), .customLong("lng"), .customLong("longitude")], parsing: .unconditional,
+            help: "Longitude in degrees, -180...180.")
+    var longitude: Double
+
+    @Option(help: "The distance model: wgs84 (ellipsoidal geodesic, as PostGIS geography) or sphere (haversine, mean radius 6,371,008.8 m).")
+    var model: DistanceModel = .wgs84
+
+    func coordinate() throws -> Coordinate { try parseCoordinate(latitude: latitude, longitude: longitude) }
+
+    func validate() throws { _ = try coordinate() }
+}
+
+/// `cairn around`: places around a location.
+struct AroundCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "around",
+        abstract: "Features within a radius of a point, nearest first, with their distance in metres (distance_m)."
+    )
+
+    @OptionGroup var point: PointOptions
+
+    @Option(name: [.customLong("rad"), .customLong("radius")], help: ArgumentHelp("The radius: 500, 500m, 1.2km, 3mi.", valueName: "distance"))
+    var radius: String
+
+    @OptionGroup var query: QueryOptions
+
+    func radiusMeters() throws -> Double {
+        guard let meters = DistanceText.meters(from: radius) else {
+            throw ValidationError("--rad '\(radius)' is not a distance; use a number of metres or a unit: 500m, 1.2km, 3mi")
+        }
+        return meters
+    }
+
+    func validate() throws { _ = try radiusMeters() }
+
+    func run() throws {
+        let center = try point.coordinate(), meters = try radiusMeters(), model = point.model
+        try query.run { index, filter, stats in index.within(radiusMeters: meters, of: center, model: model, filter: filter, stats: &stats) }
+    }
+}
+
+/// `cairn nearest`: the k nearest features.
+struct NearestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nearest",
+        abstract: "The k features nearest to a point, nearest first, with their distance in metres (distance_m)."
+    )
+
+    @OptionGroup var point: PointOptions
+
+    @Option(name: .short, help: "How many features.")
+    var k: Int = 20
+
+    @Option(name: .customLong("max-distance"), help: ArgumentHelp("Only features at most this far: 500m, 10km.", valueName: "distance"))
+    var maxDistance: String?
+
+    @OptionGroup var query: QueryOptions
+
+    func maxDistanceMeters() throws -> Double? {
+        guard let maxDistance else { return nil }
+        guard let meters = DistanceText.meters(from: maxDistance) else {
+            throw ValidationError("--max-distance '\(maxDistance)' is not a distance; use 500m, 10km, 3mi")
+        }
+        return meters
+    }
+
+    func validate() throws {
+        guard k > 0 else { throw ValidationError("-k must be at least 1, got \(k)") }
+        _ = try maxDistanceMeters()
+    }
+
+    func run() throws {
+        let center = try point.coordinate(), limit = try maxDistanceMeters(), model = point.model, count = k
+        try query.run { index, filter, stats in
+            index.nearest(to: center, count: count, maxDistanceMeters: limit, model: model, filter: filter, stats: &stats)
+        }
+    }
+}
+
+/// `cairn containing`: which places' circles contain a point.
+struct ContainingCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "containing",
+        abstract: "Features whose circle (location + radiusMeters) contains a point: the check-in test. Nearest centre first."
+    )
+
+    @OptionGroup var point: PointOptions
+    @OptionGroup var query: QueryOptions
+
+    func run() throws {
+        let center = try point.coordinate(), model = point.model
+        try query.run { index, filter, stats in index.containing(center, model: model, filter: filter, stats: &stats) }
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import CairnCore
+import CairnStore
+
+/// How query results are printed.
+enum ResultFormat: String, ExpressibleByArgument, CaseIterable {
+    /// A GeoJSON FeatureCollection.
+    case geojson
+    /// A JSON array of flat objects.
+    case json
+    /// CSV with a header row.
+    case csv
+    /// One id per line, in result order.
+    case ids
+}
+
+/// The options every query command shares: the store, filters, output format and `--explain`.
+struct QueryOptions: ParsableArguments {
+    @OptionGroup var store: StoreOptions
+
+    @Option(name: .customLong("kind"), help: "Only features of this kind (repeat for several).")
+    var kinds: [FeatureKind] = []
+
+    @Option(name: .customLong("where"), help: ArgumentHelp(
+        "An attribute condition (repeatable, all must hold): NAME=VALUE, NAME!=VALUE, NAME<VALUE, NAME>=VALUE, NAME (true), !NAME, NAME~MEMBER.",
+        valueName: "condition"))
+    var conditions: [String] = []
+
+    @Option(help: "Output format.")
+    var format: ResultFormat = .geojson
+
+    @Flag(help: "Print on stderr how the query ran: nodes visited, candidates, exact checks, time.")
+    var explain = false
+
+    /// The filter from `--kind` and `--where`.
+    func filter() throws -> FeatureFilter {
+        var predicates: [AttributePredicate] = []
+        for condition in conditions {
+            do {
+                predicates.append(try AttributePredicate(parsing: condition))
+            } catch {
+                throw ValidationError("--where: \(error)")
+            }
+        }
+        return FeatureFilter(kinds: Set(kinds), predicates: predicates)
+    }
+
+    /// Loads the store's features and indexes them.
+    func loadIndex() throws -> FeatureIndex {
+        let opened = try store.open(create: false)
+        var features: [Feature] = []
+        try opened.forEachFeature { features.append($0) }
+        return FeatureIndex(features)
+    }
+
+    /// Runs `query` on the store's index and prints its results (and, with `--explain`, how it ran).
+    func run(_ query: (FeatureIndex, FeatureFilter, inout QueryStats) throws -> [QueryHit]) throws {
+        let filter = try filter()
+        let clock = ContinuousClock()
+        let loadStart = clock.now
+        let index = try loadIndex()
+        let loaded = clock.now
+        var stats = QueryStats()
+        let hits = try query(index, filter, &stats)
+        let queried = clock.now
+        ResultPrinter(format: format).print(hits, of: index)
+        if explain {
+            Terminal.printError("explain: \(Terminal.grouped(index.count)) features loaded and indexed in \(loaded - loadStart)")
+            Terminal.printError("explain: query took \(queried - loaded): \(stats)")
+        }
+    }
+}
+
+/// Parses numbers separated by commas, as in `--bbox -180,-85,180,85`.
+func parseNumbers(_ text: String, count: Int, option: String, shape: String) throws -> [Double] {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.filter { $0 != " " } }
+    let numbers = parts.compactMap { Double($0) }
+    guard parts.count == count, numbers.count == count else {
+        throw ValidationError("\(option) '\(text)': expected \(shape), \(count) numbers separated by commas")
+    }
+    return numbers
+}
+
+/// Parses a latitude/longitude pair of options into a checked coordinate.
+func parseCoordinate(latitude: Double, longitude: Double) throws -> Coordinate {
+    do {
+        return try Coordinate(latitude: latitude, longitude: longitude)
+    } catch {
+        throw ValidationError("--lat/--long: \(error)")
+    }
+}

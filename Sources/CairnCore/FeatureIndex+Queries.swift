@@ -1,0 +1,76 @@
+extension FeatureIndex {
+    /// The features inside `box` (edges inclusive; across the antimeridian when west > east) that pass `filter`,
+    /// in ascending item order.
+    /// - Complexity: O(√n + k log k) for k candidates in the box.
+    public func search(in box: BoundingBox, filter: FeatureFilter = .all, stats: inout QueryStats) -> [QueryHit] {
+        var items: [Int] = []
+        stats.add(points.search(in: box, into: &items))
+        items.sort()
+        return items.lazy.filter { filter.acceptsAll || filter.matches(features[$0]) }.map { QueryHit(item: $0, distanceMeters: nil) }
+    }
+
+    /// The features within `radiusMeters` of `center` under `model` (a feature at exactly the radius is inside)
+    /// that pass `filter`, nearest first, ties by item.
+    /// - Complexity: O(√n + k log k) for k candidates in the circle.
+    public func within(radiusMeters: Double, of center: Coordinate, model: DistanceModel = .wgs84,
+                       filter: FeatureFilter = .all, stats: inout QueryStats) -> [QueryHit] {
+        var neighbors: [Neighbor] = []
+        stats.add(points.neighbors(withinRadiusMeters: radiusMeters, of: center, model: model, into: &neighbors))
+        return neighbors.lazy.filter { filter.acceptsAll || filter.matches(features[$0.item]) }
+            .map { QueryHit(item: $0.item, distanceMeters: $0.distanceMeters) }
+    }
+
+    /// The `count` features nearest to `point` that pass `filter`, at most `maxDistanceMeters` away when given,
+    /// nearest first, ties by item.
+    ///
+    /// With a filter, the unfiltered search is repeated with a doubled count until enough features pass or the
+    /// index is exhausted, so the answer is exact whatever the filter's selectivity.
+    /// - Complexity: O((log n + m) log n) where m is the number of features examined.
+    public func nearest(to point: Coordinate, count: Int, maxDistanceMeters: Double? = nil, model: DistanceModel = .wgs84,
+                        filter: FeatureFilter = .all, stats: inout QueryStats) -> [QueryHit] {
+        guard count > 0 else { return [] }
+        var request = count
+        while true {
+            var neighbors: [Neighbor] = []
+            stats.add(points.nearest(to: point, count: request, maxDistance: maxDistanceMeters, model: model, into: &neighbors))
+            let passing = neighbors.lazy.filter { filter.acceptsAll || filter.matches(self.features[$0.item]) }
+            let hits = passing.prefix(count).map { QueryHit(item: $0.item, distanceMeters: $0.distanceMeters) }
+            if hits.count == count || neighbors.count < request || request >= features.count { return Array(hits) }
+            request = min(features.count, request * 2)
+        }
+    }
+
+    /// The features with a radius whose circle contains `point` (distance <= radius, edges inclusive) and that
+    /// pass `filter`, nearest centre first: the check-in question.
+    ///
+    /// Searches the circle centres within the largest radius of the point, then keeps each whose own radius
+    /// reaches it; geodesic distance is symmetric, so this is exact.
+    /// - Complexity: O(√n + k log k) for k centres within the largest radius.
+    public func containing(_ point: Coordinate, model: DistanceModel = .wgs84, filter: FeatureFilter = .all,
+                           stats: inout QueryStats) -> [QueryHit] {
+        guard !circleItems.isEmpty else { return [] }
+        var neighbors: [Neighbor] = []
+        stats.add(circleCentres.neighbors(withinRadiusMeters: largestRadiusMeters, of: point, model: model, into: &neighbors))
+        var hits: [QueryHit] = []
+        for neighbor in neighbors {
+            let item = circleItems[neighbor.item]
+            let feature = features[item]
+            guard let radius = feature.radiusMeters, neighbor.distanceMeters <= radius else { continue }
+            if filter.acceptsAll || filter.matches(feature) { hits.append(QueryHit(item: item, distanceMeters: neighbor.distanceMeters)) }
+        }
+        return hits
+    }
+
+    /// The features whose location encodes to a geohash starting with `prefix`, in ascending item order.
+    /// - Throws: `GeohashError` for an invalid prefix.
+    /// - Complexity: O(√n + k log k) for k candidates in the prefix's cell.
+    public func withGeohashPrefix(_ prefix: String, filter: FeatureFilter = .all, stats: inout QueryStats) throws(GeohashError) -> [QueryHit] {
+        let cell = try Geohash.decode(prefix)
+        let normalized = prefix.lowercased()
+        guard let box = try? BoundingBox(west: cell.west, south: cell.south, east: cell.east, north: cell.north) else { return [] }
+        return search(in: box, filter: filter, stats: &stats).filter { hit in
+            // The cell's box is closed; points on its north or east edge belong to the next cell.
+            (try? Geohash.encode(features[hit.item].location, precision: normalized.count)) == normalized
+        }
+    }
+}

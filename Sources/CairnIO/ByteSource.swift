@@ -1,0 +1,54 @@
+import CZlib
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a file's bytes in chunks, decompressing gzip transparently (zlib's `gzread` passes plain files through).
+///
+/// Memory is one chunk, whatever the file size. Not thread-safe: one reader per source.
+public final class ByteSource {
+    /// The path as given by the user.
+    public let path: String
+    /// The file's size on disk in bytes (compressed size for `.gz`), for progress.
+    public let fileSizeBytes: Int64
+    private let handle: gzFile
+
+    /// Opens a file for reading.
+    /// - Throws: `InputError` when the file cannot be opened (with the system's reason).
+    /// - Complexity: O(1).
+    public init(path: String) throws(InputError) {
+        self.path = path
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        guard (info.st_mode & S_IFMT) != S_IFDIR else { throw InputError(file: path, message: "is a directory, expected a file") }
+        fileSizeBytes = Int64(info.st_size)
+        // gzopen returns NULL on failure and sets errno (or not, for out-of-memory).
+        guard let handle = gzopen(path, "rb") else {
+            throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        gzbuffer(handle, 1 << 17)
+        self.handle = handle
+    }
+
+    deinit { gzclose_r(handle) }
+
+    /// Reads up to `buffer.count` bytes; returns 0 at the end of the file.
+    /// - Throws: `InputError` for a read error or a corrupt or truncated gzip stream.
+    /// - Complexity: O(n) in the bytes read.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        // gzread returns the number of bytes read, 0 at end of file, -1 on error (message from gzerror).
+        let count = gzread(handle, base, UInt32(min(buffer.count, Int(Int32.max))))
+        if count < 0 {
+            var code: Int32 = 0
+            let message = gzerror(handle, &code).map { String(cString: $0) } ?? "read error"
+            throw InputError(file: path, message: "cannot read (\(message)); is the file truncated or corrupt?")
+        }
+        return Int(count)
+    }
+
+    /// How far reading has got in the file on disk, in bytes (compressed bytes for `.gz`), for progress bars.
+    public var bytesConsumed: Int64 { Int64(gzoffset(handle)) }
+}

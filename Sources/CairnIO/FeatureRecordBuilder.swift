@@ -1,0 +1,221 @@
+import CairnCore
+
+/// Turns one input record (named raw fields) into a validated `Feature` or a `RowRejection`.
+///
+/// Shared by every reader so CSV, GeoJSON and JSON lines follow the same rules: aliases, required fields,
+/// distance units, ISO 8601 times (a time without a zone is UTC; a JSON number is seconds since 1970),
+/// typed attributes, and the kind-specific checks of `Feature`.
+public struct FeatureRecordBuilder: Sendable {
+    /// The file name used in rejections and in derived ids.
+    public let file: String
+    /// The import options.
+    public let options: ImportOptions
+    private let derivedIdPrefix: String
+
+    /// Attribute names whose text values are string sets, split on `;` or `|`.
+    public static let setValuedAttributes: Set<String> = ["ageGroups", "interests", "sports", "amenities", "tags"]
+
+    /// Creates a builder for one input file.
+    public init(file: String, options: ImportOptions) {
+        self.file = file
+        self.options = options
+        let base = file.split(separator: "/").last.map(String.init) ?? file
+        derivedIdPrefix = base
+    }
+
+    /// The required fields missing from a set of roles (latitude and longitude, and the id column when one was named).
+    /// Readers of tabular input check this once, against the header.
+    /// - Complexity: O(n).
+    public func missingRequiredFields(in roles: [FieldRole]) -> [String] {
+        var missing: [String] = []
+        if !roles.contains(.latitude) { missing.append("latitude (or lat)") }
+        if !roles.contains(.longitude) { missing.append("longitude (or lon, lng, long)") }
+        if let idColumn = options.idColumn, !roles.contains(.id) { missing.append(idColumn) }
+        return missing
+    }
+
+    /// Builds the feature for one record starting at `line`.
+    /// `location` is given by readers that take the position from elsewhere (a GeoJSON geometry).
+    /// - Complexity: O(n) in the number of fields.
+    public func build(_ fields: [RawField], line: Int, location presetLocation: Coordinate? = nil) -> ImportRecord {
+        do {
+            return .feature(try makeFeature(fields, line: line, presetLocation: presetLocation), line: line)
+        } catch {
+            return .rejected(error)
+        }
+    }
+
+    private func makeFeature(_ fields: [RawField], line: Int, presetLocation: Coordinate?) throws(RowRejection) -> Feature {
+        func reject(_ field: String?, _ reason: String) -> RowRejection {
+            RowRejection(file: file, line: line, field: field, reason: reason)
+        }
+        var id: String?
+        var kindText: String?
+        var latitude: Double?, longitude: Double?
+        var radiusMeters: Double? = options.defaultRadiusMeters
+        var start: Timestamp?, end: Timestamp?, instant: Timestamp?
+        var instantField: RawField?
+        var attributes: [String: AttributeValue] = [:]
+
+        for field in fields {
+            switch field.role {
+            case .id:
+                id = try text(field, line: line)
+            case .kind:
+                kindText = try text(field, line: line)
+            case .latitude:
+                latitude = try number(field, line: line)
+            case .longitude:
+                longitude = try number(field, line: line)
+            case .radius:
+                if let value = try distance(field, line: line) { radiusMeters = value }
+            case .startTime:
+                start = try time(field, line: line)
+            case .endTime:
+                end = try time(field, line: line)
+            case .time:
+                instant = try time(field, line: line)
+                instantField = field
+            case .attribute(let name):
+                if let value = try attribute(field, line: line) { attributes[name] = value }
+            }
+        }
+
+        let kind: FeatureKind
+        if let forced = options.kind {
+            kind = forced
+        } else if let kindText, !kindText.isEmpty {
+            guard let parsed = FeatureKind(rawValue: kindText.lowercased()) else {
+                throw reject("kind", "field 'kind': expected one of \(FeatureKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(kindText)'")
+            }
+            kind = parsed
+        } else {
+            kind = .place
+        }
+
+        let location: Coordinate
+        if let presetLocation {
+            location = presetLocation
+        } else {
+            guard let latitude else { throw reject("latitude", "field 'latitude': missing value (expected a number in [-90, 90])") }
+            guard let longitude else { throw reject("longitude", "field 'longitude': missing value (expected a number in [-180, 180])") }
+            do {
+                location = try Coordinate(latitude: latitude, longitude: longitude)
+            } catch {
+                throw reject(error.field.rawValue, "field '\(error.field.rawValue)': \(error)")
+            }
+        }
+
+        // A time field means "when it was seen" only for sightings; elsewhere it is an ordinary attribute.
+        var timeWindow: TimeWindow?
+        if kind == .sighting {
+            if let instant { timeWindow = TimeWindow(instant: instant) }
+        } else if let instant, let instantField {
+            attributes[instantField.name] = .time(instant)
+        }
+        if start != nil || end != nil {
+            guard let start else { throw reject("startTime", "field 'startTime': missing value (an event needs a start and an end)") }
+            guard let end else { throw reject("endTime", "field 'endTime': missing value (an event needs a start and an end)") }
+            do {
+                timeWindow = try TimeWindow(start: start, end: end)
+            } catch {
+                throw reject("endTime", error.description)
+            }
+        }
+
+        let resolvedId = id.flatMap { $0.isEmpty ? nil : $0 } ?? (options.idColumn == nil && !fields.contains { $0.role == .id } ? "\(derivedIdPrefix):\(line)" : "")
+        do {
+            return try Feature(id: resolvedId, kind: kind, location: location, radiusMeters: radiusMeters,
+                               timeWindow: timeWindow, attributes: attributes)
+        } catch {
+            throw reject(nil, error.description)
+        }
+    }
+
+    // MARK: - Typing one value
+
+    private func text(_ field: RawField, line: Int) throws(RowRejection) -> String? {
+        switch field.value {
+        case .text(let s): return s.trimmed
+        case .number(let n): return TextEscaping.jsonNumber(n)
+        case .bool(let b): return b ? "true" : "false"
+        case .null: return nil
+        case .strings, .json:
+            throw RowRejection(file: file, line: line, field: field.name, reason: "field '\(field.name)': expected text, got a list or object")
+        }
+    }
+
+    private func number(_ field: RawField, line: Int) throws(RowRejection) -> Double? {
+        let expected = field.role == .latitude ? "a number in [-90, 90]" : "a number in [-180, 180]"
+        switch field.value {
+        case .number(let n): return n
+        case .null: return nil
+        case .text(let raw):
+            let s = raw.trimmed
+            if s.isEmpty { return nil }
+            if let n = Double(s) { return n }
+            throw RowRejection(file: file, line: line, field: field.role.name, reason: "field '\(field.role.name)': expected \(expected), got '\(raw)'")
+        default:
+            throw RowRejection(file: file, line: line, field: field.role.name, reason: "field '\(field.role.name)': expected \(expected)")
+        }
+    }
+
+    private func distance(_ field: RawField, line: Int) throws(RowRejection) -> Double? {
+        let reason = "field '\(field.name)': expected a distance > 0 such as 150, 150m, 1.2km or 3mi"
+        switch field.value {
+        case .number(let n): return n
+        case .null: return nil
+        case .text(let raw):
+            let s = raw.trimmed
+            if s.isEmpty { return nil }
+            if let meters = DistanceText.meters(from: s) { return meters }
+            throw RowRejection(file: file, line: line, field: field.name, reason: reason + ", got '\(raw)'")
+        default:
+            throw RowRejection(file: file, line: line, field: field.name, reason: reason)
+        }
+    }
+
+    private func time(_ field: RawField, line: Int) throws(RowRejection) -> Timestamp? {
+        switch field.value {
+        case .number(let n) where n.isFinite: return Timestamp(secondsSince1970: n)
+        case .null: return nil
+        case .text(let raw):
+            let s = raw.trimmed
+            if s.isEmpty { return nil }
+            if let t = Timestamp(iso8601: s) { return t }
+            throw RowRejection(file: file, line: line, field: field.name,
+                               reason: "field '\(field.name)': expected an ISO 8601 time such as 2026-05-01T18:30:00Z, got '\(raw)'")
+        default:
+            throw RowRejection(file: file, line: line, field: field.name, reason: "field '\(field.name)': expected an ISO 8601 time")
+        }
+    }
+
+    private func attribute(_ field: RawField, line: Int) throws(RowRejection) -> AttributeValue? {
+        switch field.value {
+        case .text(let raw):
+            if FeatureRecordBuilder.setValuedAttributes.contains(field.name) {
+                let members = raw.split(whereSeparator: { $0 == ";" || $0 == "|" }).map { String($0).trimmed }.filter { !$0.isEmpty }
+                return members.isEmpty ? nil : .set(members)
+            }
+            return AttributeValue.inferred(from: raw)
+        case .number(let n):
+            guard n.isFinite else {
+                throw RowRejection(file: file, line: line, field: field.name, reason: "field '\(field.name)': expected a finite number")
+            }
+            return .number(n)
+        case .bool(let b): return .bool(b)
+        case .strings(let values): return .set(values)
+        case .null: return nil
+        case .json(let text): return .string(text)
+        }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    var trimmed: String {
+        guard let first = utf8.first, let last = utf8.last,
+              first == 32 || first == 9 || last == 32 || last == 9 else { return self }
+        return String(self.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

@@ -1,0 +1,228 @@
+import CairnCore
+
+/// Opens a GeoJSON file (a FeatureCollection, or one bare Feature) as a streaming reader.
+/// - Throws: `InputError` when the file cannot be opened, is empty, or does not start with a JSON object.
+/// - Complexity: O(1) (reads the first chunk).
+public func makeGeoJSONReader(path: String, options: ImportOptions) throws(InputError) -> any FeatureReader {
+    try GeoJSONReader(path: path, options: options)
+}
+
+/// Streams the features of a GeoJSON FeatureCollection with flat memory.
+///
+/// The file is scanned chunk by chunk; the top-level object's members are read one by one, and inside the
+/// `"features"` array each element is cut out into its own buffer (`JSONValueCutter`) and parsed alone, so memory
+/// holds one chunk and one feature whatever the file size. A feature's line is the line of its opening `{`.
+///
+/// - A malformed feature becomes a `RowRejection`; reading continues after it.
+/// - The end of the file inside the array yields the complete features, then a rejection at the incomplete one.
+/// - Other top-level members (`bbox`, `crs`, `name`, ...) are skipped. A `"type"` other than `FeatureCollection`
+///   is an `InputError` (reported where it is met, so after the features when it comes after them); a missing
+///   `"type"` is tolerated when there is a `"features"` array. A file whose type is `Feature` is read as one feature.
+/// - Structure errors outside the features (a missing `,` between features, text after the object) stop the file
+///   with an `InputError` carrying the line and column.
+final class GeoJSONReader: FeatureReader {
+    private enum Phase {
+        case members(first: Bool)
+        case features(first: Bool)
+        case trailer
+        case done
+    }
+
+    private let source: ByteSource
+    private let cursor: JSONByteCursor
+    private let decoder: GeoJSONFeatureDecoder
+    private var cutter = JSONValueCutter()
+    private var phase = Phase.members(first: true)
+    private var buffer: [UInt8] = []
+    private var sawFeatures = false
+    private var declaredType: String?
+    private var bareFeatureMembers: [JSONMember] = []
+    private let objectLine: Int
+
+    /// Opens `path`; `chunkSize` is the read size in bytes (tests use tiny chunks to cross chunk boundaries).
+    init(path: String, options: ImportOptions, chunkSize: Int = JSONByteCursor.defaultChunkSize) throws(InputError) {
+        source = try ByteSource(path: path)
+        cursor = JSONByteCursor(source: source, chunkSize: chunkSize)
+        decoder = GeoJSONFeatureDecoder(builder: FeatureRecordBuilder(file: path, options: options))
+        try skipJSONByteOrderMark(cursor)
+        guard let first = try cursor.skipWhitespace() else {
+            throw InputError(file: path, message: "the file is empty (expected a GeoJSON FeatureCollection)")
+        }
+        guard first == UInt8(ascii: "{") else {
+            let what = first == UInt8(ascii: "[") ? "a JSON array" : describeJSONByte(first)
+            throw InputError(file: path, line: cursor.line,
+                             message: "not a GeoJSON FeatureCollection: expected '{' at column \(cursor.column), got \(what)")
+        }
+        objectLine = cursor.line
+        cursor.position += 1
+    }
+
+    var bytesConsumed: Int64 { source.bytesConsumed }
+    var fileSizeBytes: Int64 { source.fileSizeBytes }
+
+    private func structureError(_ message: String) -> InputError {
+        InputError(file: source.path, line: cursor.line, message: "\(message) (column \(cursor.column))")
+    }
+
+    private func truncatedError(_ place: String) -> InputError {
+        InputError(file: source.path, line: cursor.line, message: "unexpected end of file \(place) (is the file truncated?)")
+    }
+
+    func next() throws(InputError) -> ImportRecord? {
+        while true {
+            switch phase {
+            case .done:
+                return nil
+            case .members(let first):
+                guard var byte = try cursor.skipWhitespace() else { throw truncatedError("inside the top-level object") }
+                if byte == UInt8(ascii: "}") {
+                    cursor.position += 1
+                    phase = .trailer
+                    continue
+                }
+                if !first {
+                    guard byte == UInt8(ascii: ",") else {
+                        throw structureError("expected ',' or '}' between top-level members, got \(describeJSONByte(byte))")
+                    }
+                    cursor.position += 1
+                    guard let after = try cursor.skipWhitespace() else { throw truncatedError("inside the top-level object") }
+                    byte = after
+                }
+                try readMember(startingWith: byte)
+            case .features(let first):
+                guard var byte = try cursor.skipWhitespace() else {
+                    phase = .done
+                    return .rejected(RowRejection(file: source.path, line: cursor.line, field: nil,
+                                                  reason: "unexpected end of file inside the \"features\" array (is the file truncated?)"))
+                }
+                if byte == UInt8(ascii: "]") && first {
+                    cursor.position += 1
+                    phase = .members(first: false)
+                    continue
+                }
+                if !first {
+                    if byte == UInt8(ascii: "]") {
+                        cursor.position += 1
+                        phase = .members(first: false)
+                        continue
+                    }
+                    guard byte == UInt8(ascii: ",") else {
+                        throw structureError("expected ',' or ']' after a feature, got \(describeJSONByte(byte))")
+                    }
+                    cursor.position += 1
+                    guard let after = try cursor.skipWhitespace() else {
+                        phase = .done
+                        return .rejected(RowRejection(file: source.path, line: cursor.line, field: nil,
+                                                      reason: "unexpected end of file inside the \"features\" array (is the file truncated?)"))
+                    }
+                    byte = after
+                    if byte == UInt8(ascii: "]") { throw structureError("trailing ',' before ']' in the \"features\" array") }
+                }
+                let line = cursor.line, column = cursor.column
+                buffer.removeAll(keepingCapacity: true)
+                let outcome = try cutter.cut(from: cursor, into: &buffer)
+                phase = .features(first: false)
+                if outcome == .endOfFile {
+                    phase = .done
+                    return .rejected(RowRejection(file: source.path, line: line, field: nil,
+                                                  reason: "unexpected end of file inside a feature (is the file truncated?)"))
+                }
+                return decodeBuffer(line: line, column: column)
+            case .trailer:
+                if let byte = try cursor.skipWhitespace() {
+                    throw structureError("unexpected \(describeJSONByte(byte)) after the end of the GeoJSON object")
+                }
+                phase = .done
+                if !sawFeatures {
+                    if declaredType == "Feature" {
+                        return decoder.decodeFeature(.object(bareFeatureMembers), line: objectLine)
+                    }
+                    throw InputError(file: source.path, line: objectLine,
+                                     message: "not a GeoJSON FeatureCollection: no \"features\" array")
+                }
+                return nil
+            }
+        }
+    }
+
+    private func decodeBuffer(line: Int, column: Int) -> ImportRecord {
+        do throws(JSONSyntaxError) {
+            let value = try JSONParser.parse(buffer, firstLine: line, firstColumn: column)
+            return decoder.decodeFeature(value, line: line)
+        } catch {
+            return .rejected(RowRejection(file: source.path, line: line, field: nil, reason: error.description))
+        }
+    }
+
+    /// Reads one top-level member `"key": value` starting at its key.
+    private func readMember(startingWith byte: UInt8) throws(InputError) {
+        guard byte == UInt8(ascii: "\"") else {
+            throw structureError("expected a member name in double quotes, got \(describeJSONByte(byte))")
+        }
+        let keyLine = cursor.line, keyColumn = cursor.column
+        buffer.removeAll(keepingCapacity: true)
+        guard try cutter.cut(from: cursor, into: &buffer) == .complete else { throw truncatedError("inside the top-level object") }
+        let parsedKey: JSONValue
+        do throws(JSONSyntaxError) {
+            parsedKey = try JSONParser.parse(buffer, firstLine: keyLine, firstColumn: keyColumn)
+        } catch {
+            throw InputError(file: source.path, line: error.line, message: error.description)
+        }
+        guard case .string(let key) = parsedKey else { throw structureError("expected a member name") }
+        guard let colon = try cursor.skipWhitespace() else { throw truncatedError("inside the top-level object") }
+        guard colon == UInt8(ascii: ":") else { throw structureError("expected ':' after \"\(key)\", got \(describeJSONByte(colon))") }
+        cursor.position += 1
+        guard let valueStart = try cursor.skipWhitespace() else { throw truncatedError("inside the top-level object") }
+        phase = .members(first: false)
+
+        if key == "features" {
+            guard valueStart == UInt8(ascii: "[") else {
+                throw structureError("\"features\" must be an array, got \(describeJSONByte(valueStart))")
+            }
+            cursor.position += 1
+            sawFeatures = true
+            phase = .features(first: true)
+            return
+        }
+        let valueLine = cursor.line, valueColumn = cursor.column
+        buffer.removeAll(keepingCapacity: true)
+        guard try cutter.cut(from: cursor, into: &buffer) == .complete else { throw truncatedError("inside the top-level object") }
+        let relevant = ["type", "id", "geometry", "properties"]
+        guard relevant.contains(key) else { return } // bbox, crs, name, ...: skipped unparsed
+        let value: JSONValue
+        do throws(JSONSyntaxError) {
+            value = try JSONParser.parse(buffer, firstLine: valueLine, firstColumn: valueColumn)
+        } catch {
+            throw InputError(file: source.path, line: error.line, message: "in the top-level \"\(key)\": \(error.description)")
+        }
+        if key == "type" {
+            guard case .string(let type) = value, type == "FeatureCollection" || (type == "Feature" && !sawFeatures) else {
+                let got = if case .string(let type) = value { "'\(type)'" } else { value.kindPhrase }
+                throw InputError(file: source.path, line: valueLine,
+                                 message: "not a GeoJSON FeatureCollection: \"type\" is \(got)")
+            }
+            declaredType = type
+        }
+        if declaredType != "FeatureCollection" && !sawFeatures {
+            bareFeatureMembers.append(JSONMember(key: key, value: value))
+        }
+    }
+}
+
+/// Skips a UTF-8 byte order mark at the start of a file.
+func skipJSONByteOrderMark(_ cursor: JSONByteCursor) throws(InputError) {
+    guard try cursor.peek() == 0xEF else { return }
+    // A BOM is 3 bytes; with a tiny chunk it can straddle chunks, so consume byte by byte.
+    for expected: UInt8 in [0xEF, 0xBB, 0xBF] {
+        guard try cursor.peek() == expected else { return }
+        cursor.position += 1
+    }
+}
+
+/// A byte as a phrase for messages: `'x'` for printable ASCII, `byte 0xNN` otherwise.
+func describeJSONByte(_ byte: UInt8) -> String {
+    if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+    if byte == 0x1E { return "record separator byte 0x1E" }
+    let hex = String(byte, radix: 16, uppercase: true)
+    return "byte 0x" + (hex.count == 1 ? "0" + hex : hex)
+}

@@ -1,0 +1,55 @@
+import CairnCore
+
+/// Opens a JSON lines file (`.jsonl`, `.ndjson`) as a streaming reader.
+/// - Throws: `InputError` when the file cannot be opened.
+/// - Complexity: O(1) (reads the first chunk).
+public func makeJSONLinesReader(path: String, options: ImportOptions) throws(InputError) -> any FeatureReader {
+    try JSONLinesReader(path: path, options: options)
+}
+
+/// Streams JSON lines: one JSON object per line, either a GeoJSON Feature (`"type": "Feature"`) or a flat record
+/// whose members are the fields (`{"id": "a", "lat": 60.17, "lon": 24.94, "name": "Esplanadi"}`).
+///
+/// Blank lines are skipped; a line that is not a valid record is rejected with its line number and the rest
+/// continue. Files framed with RS bytes (RFC 7464) are accepted too.
+final class JSONLinesReader: FeatureReader {
+    private let source: ByteSource
+    private let splitter: DelimitedRecordSplitter
+    private let decoder: GeoJSONFeatureDecoder
+
+    /// Opens `path`; `chunkSize` is the read size in bytes (tests use tiny chunks to cross chunk boundaries).
+    init(path: String, options: ImportOptions, chunkSize: Int = JSONByteCursor.defaultChunkSize) throws(InputError) {
+        source = try ByteSource(path: path)
+        splitter = try DelimitedRecordSplitter(cursor: JSONByteCursor(source: source, chunkSize: chunkSize))
+        decoder = GeoJSONFeatureDecoder(builder: FeatureRecordBuilder(file: path, options: options))
+    }
+
+    var bytesConsumed: Int64 { source.bytesConsumed }
+    var fileSizeBytes: Int64 { source.fileSizeBytes }
+
+    func next() throws(InputError) -> ImportRecord? {
+        while let record = try splitter.next() {
+            if splitter.isBlank { continue }
+            let line = splitter.contentLine(from: record)
+            let value: JSONValue
+            switch parseDelimitedRecord(splitter, record, line: line, file: source.path) {
+            case .success(let parsed): value = parsed
+            case .failure(let rejection): return .rejected(rejection)
+            }
+            guard case .object(let members) = value else {
+                return .rejected(RowRejection(file: source.path, line: line, field: nil,
+                                              reason: "expected a JSON object, got \(value.kindPhrase)"))
+            }
+            switch value["type"] {
+            case .string("Feature")?:
+                return decoder.decodeFeature(value, line: line)
+            case .string("FeatureCollection")?:
+                return .rejected(RowRejection(file: source.path, line: line, field: "type",
+                                              reason: "a FeatureCollection is not a JSON lines record; read the file as .geojson"))
+            default:
+                return decoder.decodeFlatRecord(members, line: line)
+            }
+        }
+        return nil
+    }
+}

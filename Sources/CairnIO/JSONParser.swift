@@ -1,0 +1,367 @@
+/// Where and why a JSON text is not valid JSON. Lines and columns are 1-based; columns count bytes.
+struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    var message: String
+    var line: Int
+    var column: Int
+
+    var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
+}
+
+/// A strict RFC 8259 JSON parser over UTF-8 bytes.
+///
+/// Strict means: no comments, no trailing commas, no leading zeros, no `NaN`, no raw control characters in
+/// strings, `\u` surrogates must pair, strings must be valid UTF-8, and nothing but whitespace may follow the value.
+/// Nesting is limited to `maxDepth` so hostile input cannot exhaust the stack.
+/// Numbers use Clinger's fast path (exact when the decimal significand fits in 2^53 and |exponent| <= 22) and
+/// fall back to the standard library's correctly rounded conversion otherwise.
+struct JSONParser {
+    /// The deepest nesting of arrays and objects accepted.
+    static let maxDepth = 512
+
+    private let base: UnsafePointer<UInt8>
+    private let count: Int
+    private var index = 0
+    private var line: Int
+    /// The (possibly negative) index at which the current line starts, so that column = index - lineStart + 1.
+    private var lineStart: Int
+    private var depth = 0
+
+    private init(base: UnsafePointer<UInt8>, count: Int, firstLine: Int, firstColumn: Int) {
+        self.base = base
+        self.count = count
+        self.line = firstLine
+        self.lineStart = -(firstColumn - 1)
+    }
+
+    /// Parses one JSON text. `firstLine` and `firstColumn` place the first byte in the file for error messages.
+    /// - Throws: `JSONSyntaxError` with the line and column of the first problem.
+    /// - Complexity: O(n) in the number of bytes.
+    static func parse(_ bytes: UnsafeRawBufferPointer, firstLine: Int = 1, firstColumn: Int = 1) throws(JSONSyntaxError) -> JSONValue {
+        guard let raw = bytes.baseAddress, bytes.count > 0 else {
+            throw JSONSyntaxError(message: "empty input, expected a JSON value", line: firstLine, column: firstColumn)
+        }
+        var parser = JSONParser(base: raw.assumingMemoryBound(to: UInt8.self), count: bytes.count,
+                                firstLine: firstLine, firstColumn: firstColumn)
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        if parser.index < parser.count {
+            throw parser.error("unexpected \(describeJSONByte(parser.base[parser.index])) after the JSON value")
+        }
+        return value
+    }
+
+    /// Parses a byte array; see `parse(_:firstLine:firstColumn:)`.
+    /// - Complexity: O(n) in the number of bytes.
+    static func parse(_ bytes: [UInt8], firstLine: Int = 1, firstColumn: Int = 1) throws(JSONSyntaxError) -> JSONValue {
+        let result: Result<JSONValue, JSONSyntaxError> = bytes.withUnsafeBytes { buffer in
+            do throws(JSONSyntaxError) {
+                return .success(try parse(buffer, firstLine: firstLine, firstColumn: firstColumn))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    // MARK: - Helpers
+
+    private func error(_ message: String, at position: Int? = nil) -> JSONSyntaxError {
+        JSONSyntaxError(message: message, line: line, column: (position ?? index) - lineStart + 1)
+    }
+
+    private mutating func skipWhitespace() {
+        while index < count {
+            switch base[index] {
+            case 0x20, 0x09, 0x0D: index += 1
+            case 0x0A:
+                index += 1
+                line += 1
+                lineStart = index
+            default: return
+            }
+        }
+    }
+
+    // MARK: - Values
+
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        skipWhitespace()
+        guard index < count else { throw error("unexpected end of input, expected a value") }
+        switch base[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case let byte: throw error("unexpected \(describeJSONByte(byte)), expected a value")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+        let length = literal.utf8CodeUnitCount
+        let start = literal.utf8Start
+        for offset in 0..<length {
+            guard index + offset < count, base[index + offset] == start[offset] else {
+                throw error("invalid literal, expected '\(literal)'")
+            }
+        }
+        index += length
+    }
+
+    private mutating func enter() throws(JSONSyntaxError) {
+        depth += 1
+        if depth > JSONParser.maxDepth { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
+    }
+
+    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        index += 1 // '{'
+        var members: [JSONMember] = []
+        skipWhitespace()
+        if index < count, base[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < count else { throw error("unexpected end of input inside an object") }
+            guard base[index] == UInt8(ascii: "\"") else {
+                throw error("expected a string key in double quotes, got \(describeJSONByte(base[index]))")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < count, base[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after the key \"\(key)\"")
+            }
+            index += 1
+            let value = try parseValue()
+            members.append(JSONMember(key: key, value: value))
+            skipWhitespace()
+            guard index < count else { throw error("unexpected end of input inside an object") }
+            switch base[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                depth -= 1
+                return .object(members)
+            case let byte: throw error("expected ',' or '}' in an object, got \(describeJSONByte(byte))")
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        index += 1 // '['
+        var values: [JSONValue] = []
+        skipWhitespace()
+        if index < count, base[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(values)
+        }
+        while true {
+            values.append(try parseValue())
+            skipWhitespace()
+            guard index < count else { throw error("unexpected end of input inside an array") }
+            switch base[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                depth -= 1
+                return .array(values)
+            case let byte: throw error("expected ',' or ']' in an array, got \(describeJSONByte(byte))")
+            }
+        }
+    }
+
+    // MARK: - Strings
+
+    /// Parses a string starting at its opening quote.
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        let quote = index
+        index += 1
+        let start = index
+        // Fast path: no escapes.
+        var union: UInt8 = 0
+        while index < count {
+            let byte = base[index]
+            union |= byte
+            if byte == UInt8(ascii: "\"") {
+                let bytes = UnsafeBufferPointer(start: base + start, count: index - start)
+                index += 1
+                guard let text = JSONParser.makeString(bytes, isASCII: union < 0x80) else {
+                    throw error("invalid UTF-8 in a string", at: quote)
+                }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error("control character \(describeJSONByte(byte)) in a string must be escaped") }
+            index += 1
+        }
+        guard index < count else { throw error("unterminated string", at: quote) }
+        // Slow path: decode escapes into a byte buffer.
+        var bytes = [UInt8](UnsafeBufferPointer(start: base + start, count: index - start))
+        while index < count {
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                let text = bytes.withUnsafeBufferPointer { JSONParser.makeString($0, isASCII: false) }
+                guard let text else { throw error("invalid UTF-8 in a string", at: quote) }
+                return text
+            }
+            if byte < 0x20 { throw error("control character \(describeJSONByte(byte)) in a string must be escaped") }
+            if byte != UInt8(ascii: "\\") {
+                bytes.append(byte)
+                index += 1
+                continue
+            }
+            let escapeStart = index
+            index += 1
+            guard index < count else { break }
+            let code = base[index]
+            index += 1
+            switch code {
+            case UInt8(ascii: "\""): bytes.append(0x22)
+            case UInt8(ascii: "\\"): bytes.append(0x5C)
+            case UInt8(ascii: "/"): bytes.append(0x2F)
+            case UInt8(ascii: "b"): bytes.append(0x08)
+            case UInt8(ascii: "f"): bytes.append(0x0C)
+            case UInt8(ascii: "n"): bytes.append(0x0A)
+            case UInt8(ascii: "r"): bytes.append(0x0D)
+            case UInt8(ascii: "t"): bytes.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalarValue = try parseHex4(escapeStart: escapeStart)
+                if (0xD800..<0xDC00).contains(scalarValue) {
+                    guard index + 1 < count, base[index] == UInt8(ascii: "\\"), base[index + 1] == UInt8(ascii: "u") else {
+                        throw error("unpaired surrogate in a \\u escape (a high surrogate must be followed by a low one)", at: escapeStart)
+                    }
+                    let lowStart = index
+                    index += 2
+                    let low = try parseHex4(escapeStart: lowStart)
+                    guard (0xDC00..<0xE000).contains(low) else {
+                        throw error("unpaired surrogate in a \\u escape (expected a low surrogate)", at: lowStart)
+                    }
+                    scalarValue = 0x10000 + ((scalarValue - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00..<0xE000).contains(scalarValue) {
+                    throw error("unpaired low surrogate in a \\u escape", at: escapeStart)
+                }
+                guard let scalar = Unicode.Scalar(scalarValue) else { throw error("invalid \\u escape", at: escapeStart) }
+                bytes.append(contentsOf: UTF8.encode(scalar).map { Array($0) } ?? [])
+            default:
+                throw error("invalid escape '\\\(Character(Unicode.Scalar(code)))' in a string", at: escapeStart)
+            }
+        }
+        throw error("unterminated string", at: quote)
+    }
+
+    /// A string from UTF-8 bytes, or nil when they are not valid UTF-8.
+    /// (`String(decoding:)` repairs invalid input with U+FFFD, so the input was valid exactly when the result's
+    /// bytes equal it; this avoids the generic `String(validating:)`, which is slow here.)
+    private static func makeString(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if isASCII { return text }
+        return text.utf8.elementsEqual(bytes) ? text : nil
+    }
+
+    private mutating func parseHex4(escapeStart: Int) throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= count else { throw error("incomplete \\u escape (expected 4 hex digits)", at: escapeStart) }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = base[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid \\u escape (expected 4 hex digits)", at: escapeStart)
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    // MARK: - Numbers
+
+    private static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    private func isDigit(_ position: Int) -> Bool {
+        position < count && base[position] >= UInt8(ascii: "0") && base[position] <= UInt8(ascii: "9")
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
+        let start = index
+        var negative = false
+        if base[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        var significand: UInt64 = 0
+        var significantDigits = 0
+        var decimalExponent = 0
+        guard isDigit(index) else { throw error("expected a digit in a number") }
+        if base[index] == UInt8(ascii: "0") {
+            index += 1
+            if isDigit(index) { throw error("numbers must not have leading zeros", at: start) }
+        } else {
+            while isDigit(index) {
+                if significantDigits < 19 {
+                    significand = significand &* 10 &+ UInt64(base[index] - UInt8(ascii: "0"))
+                    significantDigits += 1
+                } else {
+                    decimalExponent += 1
+                    significantDigits += 1
+                }
+                index += 1
+            }
+        }
+        if index < count, base[index] == UInt8(ascii: ".") {
+            index += 1
+            guard isDigit(index) else { throw error("expected a digit after the decimal point") }
+            while isDigit(index) {
+                let digit = UInt64(base[index] - UInt8(ascii: "0"))
+                if significantDigits < 19 {
+                    if significand != 0 || digit != 0 { significantDigits += 1 }
+                    significand = significand &* 10 &+ digit
+                    decimalExponent -= 1
+                } else {
+                    significantDigits += 1
+                }
+                index += 1
+            }
+        }
+        var exponentTooLarge = false
+        if index < count, base[index] == UInt8(ascii: "e") || base[index] == UInt8(ascii: "E") {
+            index += 1
+            var exponentNegative = false
+            if index < count, base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-") {
+                exponentNegative = base[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            guard isDigit(index) else { throw error("expected a digit in the exponent") }
+            var exponent = 0
+            while isDigit(index) {
+                if exponent < 100_000 { exponent = exponent * 10 + Int(base[index] - UInt8(ascii: "0")) } else { exponentTooLarge = true }
+                index += 1
+            }
+            decimalExponent += exponentNegative ? -exponent : exponent
+        }
+        // Clinger's fast path: both the significand and the power of ten are exact doubles, so one
+        // correctly rounded multiplication or division gives the correctly rounded result.
+        if significantDigits <= 19, !exponentTooLarge, significand < (1 << 53), abs(decimalExponent) <= 22 {
+            let magnitude = decimalExponent >= 0
+                ? Double(significand) * JSONParser.exactPowersOfTen[decimalExponent]
+                : Double(significand) / JSONParser.exactPowersOfTen[-decimalExponent]
+            return negative ? -magnitude : magnitude
+        }
+        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
+        guard let value = Double(text) else { throw error("invalid number '\(text)'", at: start) }
+        return value
+    }
+}

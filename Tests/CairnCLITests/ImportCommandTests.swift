@@ -1,0 +1,118 @@
+import ArgumentParser
+import CairnCore
+import CairnIO
+import CairnStore
+import Testing
+@testable import CairnCLI
+
+@Suite struct ImportCommandTests {
+    /// Runs the importer on `files` and returns the summary, the rejections and the warnings.
+    func importFiles(_ files: [String], db: String, strict: Bool = false, options: ImportOptions = ImportOptions())
+        throws -> (summary: ImportSummary, rejections: [RowRejection], warnings: [String])
+    {
+        var rejections: [RowRejection] = []
+        var warnings: [String] = []
+        let importer = Importer(options: options, strict: strict, reportRejection: { rejections.append($0) },
+                                warn: { warnings.append($0) }, showProgress: false)
+        let summary = try importer.run(files: files, format: nil, into: try FeatureStore(path: db))
+        return (summary, rejections, warnings)
+    }
+
+    @Test func badRowsAreReportedByLineAndGoodRowsAreKept() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.path + "/t.sqlite"
+        let file = packageRoot + "/Data/examples/bad-rows.csv"
+        let result = try importFiles([file], db: db)
+        #expect(result.summary.imported == 5)
+        #expect(result.summary.rejected == 8)
+        #expect(result.summary.duplicateIds == 1)
+        #expect(result.summary.line.hasPrefix("imported 5, rejected 8"))
+        let lines = result.rejections.map(\.line)
+        #expect(lines == [3, 4, 5, 9, 10, 11, 14, 15])
+        for rejection in result.rejections { #expect(rejection.description.hasPrefix("\(file):\(rejection.line): ")) }
+        #expect(result.rejections[0].reason.contains("latitude"))
+        #expect(result.rejections[2].reason.contains("swapped"))
+        #expect(result.rejections[3].reason.contains("radius"))
+        #expect(result.rejections[4].reason.contains("longitude"))
+        #expect(result.warnings.contains { $0.contains("duplicate id 'dup'") && $0.contains("line 7") })
+
+        let store = try FeatureStore(path: db)
+        #expect(try store.count() == 4)
+        let dup = try #require(try store.feature(id: "dup"))
+        #expect(dup.attributes["name"] == .string("The second wins"))
+        let good3 = try #require(try store.feature(id: "good-3"))
+        #expect(good3.radiusMeters == 1200)
+        #expect(good3.attributes["name"] == .string("A name on\ntwo lines"))
+    }
+
+    @Test func strictImportWritesNothing() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.path + "/t.sqlite"
+        #expect(throws: Importer.StrictStop.self) {
+            _ = try importFiles([packageRoot + "/Data/examples/bad-rows.csv"], db: db, strict: true)
+        }
+        #expect(try FeatureStore(path: db).count() == 0)
+    }
+
+    @Test func anUnreadableFileWritesNothingFromAnyFile() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.path + "/t.sqlite"
+        let good = try folder.write("good.csv", "id,lat,lon\na,1,2\nb,3,4\n")
+        #expect(throws: InputError.self) {
+            _ = try importFiles([good, folder.path + "/missing.csv"], db: db)
+        }
+        #expect(try FeatureStore(path: db).count() == 0)
+    }
+
+    @Test func reimportingAnIdReplacesIt() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.path + "/t.sqlite"
+        let first = try folder.write("a.csv", "id,lat,lon,name\na,1,2,old\n")
+        let second = try folder.write("b.csv", "id,lat,lon,name\na,5,6,new\n")
+        _ = try importFiles([first], db: db)
+        _ = try importFiles([second], db: db)
+        let store = try FeatureStore(path: db)
+        #expect(try store.count() == 1)
+        let feature = try #require(try store.feature(id: "a"))
+        #expect(feature.location == (try Coordinate(latitude: 5, longitude: 6)))
+        #expect(feature.attributes["name"] == .string("new"))
+    }
+
+    @Test func commandExitsThreeWhenRowsWereRejected() throws {
+        let folder = try TemporaryFolder()
+        var command = try CairnCommand.parseAsRoot(["import", packageRoot + "/Data/examples/bad-rows.csv", "--db", folder.path + "/t.sqlite", "--no-progress"])
+        #expect(throws: ExitCode(3)) { try command.run() }
+    }
+
+    @Test func commandValidatesItsArguments() throws {
+        #expect(throws: (any Error).self) { _ = try CairnCommand.parseAsRoot(["import", "x.csv", "--radius", "wide"]) }
+        #expect(throws: (any Error).self) { _ = try CairnCommand.parseAsRoot(["import", "x.unknown"]) }
+        #expect(throws: (any Error).self) { _ = try CairnCommand.parseAsRoot(["import", "x.csv", "--kind", "castle"]) }
+        _ = try CairnCommand.parseAsRoot(["import", "x.csv", "--radius", "1.2km", "--kind", "park"])
+    }
+
+    @Test func helpNamesEveryOption() {
+        let help = CairnCommand.helpMessage(for: ImportCommand.self)
+        for option in ["--kind", "--id-column", "--radius", "--db", "--strict", "--format"] {
+            #expect(help.contains(option), "help lacks \(option)")
+        }
+    }
+
+    @Test func infoReportsCountsPerKindAsJSON() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.path + "/t.sqlite"
+        let file = try folder.write("mixed.csv", "id,kind,lat,lon\na,park,1,2\nb,park,3,4\nc,user,-5,-6\n")
+        _ = try importFiles([file], db: db)
+        let info = try FeatureStore(path: db).info()
+        let json = InfoCommand.json(info, path: db)
+        #expect(json.contains("\"features\":3"))
+        #expect(json.contains("\"byKind\":{\"park\":2,\"trailhead\":0,\"place\":0,\"event\":0,\"user\":1,\"sighting\":0}"))
+        #expect(json.contains("\"west\":-6,\"south\":-5,\"east\":4,\"north\":3"))
+    }
+
+    @Test func readCommandsRefuseAMissingStore() throws {
+        let folder = try TemporaryFolder()
+        var command = try CairnCommand.parseAsRoot(["info", "--db", folder.path + "/none.sqlite"])
+        #expect(throws: CLIError.self) { try command.run() }
+    }
+}

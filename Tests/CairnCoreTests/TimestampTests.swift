@@ -1,0 +1,90 @@
+import CairnCore
+import Testing
+
+@Suite struct TimestampTests {
+    @Test(arguments: [
+        ("1970-01-01T00:00:00Z", 0.0),
+        ("2026-06-01", 1_780_272_000.0),
+        ("2026-06-01T18:30", 1_780_272_000.0 + 18.5 * 3600),
+        ("2026-06-01T18:30:00+02:00", 1_780_272_000.0 + 16.5 * 3600),
+        ("2026-06-01 18:30:00.250-05:30", 1_780_272_000.0 + 24 * 3600 + 0.25),
+        ("2000-02-29T23:59:59Z", 951_868_799.0),
+        ("1969-12-31T23:59:59Z", -1.0),
+    ])
+    func parsesISO8601(text: String, seconds: Double) throws {
+        let parsed = try #require(Timestamp(iso8601: text))
+        #expect(parsed.secondsSince1970 == seconds)
+    }
+
+    @Test(arguments: ["", "2026-13-01", "2026-02-30", "2026-06-01T24:00", "2026-06-01T10:00Zjunk", "yesterday", "2026-6-1", "2026-06-01T10:00+2"])
+    func refusesMalformedTimes(text: String) {
+        #expect(Timestamp(iso8601: text) == nil)
+    }
+
+    @Test func formatsRoundTrip() throws {
+        var random = SeededRandom(seed: 1)
+        for _ in 0..<1_000 {
+            let seconds = (random.uniform(-2e9...4e9) * 1000).rounded() / 1000
+            let text = Timestamp(secondsSince1970: seconds).iso8601
+            let back = try #require(Timestamp(iso8601: text))
+            #expect(abs(back.secondsSince1970 - seconds) < 1e-3, "\(text)")
+        }
+    }
+}
+
+@Suite struct ModelValidationTests {
+    @Test(arguments: [(91.0, 0.0), (-90.5, 0.0), (0.0, 180.5), (0.0, -181.0), (.nan, 0.0), (0.0, .infinity)])
+    func coordinatesOutOfRangeAreRefused(latitude: Double, longitude: Double) {
+        #expect(throws: CoordinateError.self) { try Coordinate(latitude: latitude, longitude: longitude) }
+    }
+
+    @Test func edgesAreValid() throws {
+        for (lat, lon) in [(90.0, 180.0), (-90.0, -180.0), (0.0, 0.0)] {
+            _ = try Coordinate(latitude: lat, longitude: lon)
+        }
+    }
+
+    @Test func swappedCoordinatesAreSuspected() {
+        #expect(throws: CoordinateError.outOfRange(field: .latitude, value: 151.2, swapSuspected: true)) {
+            try Coordinate(latitude: 151.2, longitude: -33.8)
+        }
+    }
+
+    @Test func featuresAreValidated() throws {
+        let here = try Coordinate(latitude: 1, longitude: 2)
+        #expect(throws: FeatureError.emptyId) { try Feature(id: "", kind: .place, location: here) }
+        #expect(throws: FeatureError.invalidRadius(0)) { try Feature(id: "a", kind: .place, location: here, radiusMeters: 0) }
+        #expect(throws: FeatureError.missingTime(kind: .event)) { try Feature(id: "a", kind: .event, location: here) }
+        #expect(throws: FeatureError.self) {
+            try Feature(id: "a", kind: .trailhead, location: here, attributes: ["difficulty": .string("extreme")])
+        }
+        #expect(throws: FeatureError.self) {
+            try Feature(id: "a", kind: .trailhead, location: here, attributes: ["ageGroups": .set(["baby", "teen"])])
+        }
+        #expect(throws: FeatureError.self) {
+            try TimeWindow(start: Timestamp(secondsSince1970: 10), end: Timestamp(secondsSince1970: 5))
+        }
+        _ = try Feature(id: "a", kind: .trailhead, location: here, attributes: ["ageGroups": .set(["baby", "toddler"]), "difficulty": .string("casual")])
+    }
+
+    @Test func attributeInferenceKeepsIdentifiersAsText() {
+        #expect(AttributeValue.inferred(from: "08") == .string("08"))
+        #expect(AttributeValue.inferred(from: "0.5") == .number(0.5))
+        #expect(AttributeValue.inferred(from: "-12") == .number(-12))
+        #expect(AttributeValue.inferred(from: "1e3") == .number(1000))
+        #expect(AttributeValue.inferred(from: "true") == .bool(true))
+        #expect(AttributeValue.inferred(from: "nan") == .string("nan"))
+        #expect(AttributeValue.inferred(from: "2026-06-01T10:00:00Z") == .time(Timestamp(secondsSince1970: 1_780_308_000)))
+        #expect(AttributeValue.inferred(from: "Asia/Tehran") == .string("Asia/Tehran"))
+        #expect(AttributeValue.inferred(from: "") == nil)
+    }
+
+    @Test func distancesAcceptUnits() {
+        #expect(DistanceText.meters(from: "500") == 500)
+        #expect(DistanceText.meters(from: "500m") == 500)
+        #expect(DistanceText.meters(from: "1.2km") == 1200)
+        #expect(DistanceText.meters(from: "3mi") == 3 * 1609.344)
+        #expect(DistanceText.meters(from: "wide") == nil)
+        #expect(DistanceText.meters(from: "-5") == nil)
+    }
+}

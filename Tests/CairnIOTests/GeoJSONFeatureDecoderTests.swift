@@ -1,0 +1,113 @@
+import CairnCore
+import Testing
+@testable import CairnIO
+
+/// One GeoJSON object at a time through the decoder: ids, geometry types and their error messages.
+struct GeoJSONFeatureDecoderTests {
+    private func decode(_ text: String, options: ImportOptions = ImportOptions()) throws -> ImportRecord {
+        let decoder = GeoJSONFeatureDecoder(builder: FeatureRecordBuilder(file: "t.geojson", options: options))
+        return decoder.decodeFeature(try JSONParser.parse(Array(text.utf8)), line: 9)
+    }
+
+    private func reason(_ text: String) throws -> String? {
+        if case .rejected(let rejection) = try decode(text) {
+            #expect(rejection.line == 9)
+            return rejection.reason
+        }
+        return nil
+    }
+
+    private func feature(_ text: String, options: ImportOptions = ImportOptions()) throws -> Feature? {
+        if case .feature(let feature, let line) = try decode(text, options: options) {
+            #expect(line == 9)
+            return feature
+        }
+        return nil
+    }
+
+    private func point(_ coordinates: String, properties: String = "{}", id: String = "") -> String {
+        #"{"type": "Feature", \#(id) "geometry": {"type": "Point", "coordinates": \#(coordinates)}, "properties": \#(properties)}"#
+    }
+
+    @Test func topLevelIdWinsOverThePropertyUnlessAnIdColumnIsNamed() throws {
+        let text = point("[1, 2]", properties: #"{"id": "inner", "code": "C7"}"#, id: #""id": "outer","#)
+        #expect(try feature(text)?.id == "outer")
+        #expect(try feature(text, options: ImportOptions(idColumn: "code"))?.id == "C7")
+        #expect(try feature(point("[1, 2]", properties: #"{"id": "inner"}"#, id: #""id": null,"#))?.id == "inner")
+        #expect(try reason(point("[1, 2]", id: #""id": [1],"#)) == "id: expected a string or a number, got an array")
+    }
+
+    @Test func pointErrorsNameTheField() throws {
+        #expect(try reason(point("[200, 10]")) == "geometry.coordinates: longitude 200 is out of range [-180, 180]")
+        #expect(try reason(point("[10]"))?.hasPrefix("geometry.coordinates: expected a position [longitude, latitude]") == true)
+        #expect(try reason(point(#"["1", "2"]"#))?.hasPrefix("geometry.coordinates: expected a position") == true)
+        #expect(try reason(#"{"type": "Feature", "geometry": {"type": "Point"}, "properties": {}}"#) == "geometry.coordinates: missing")
+        #expect(try reason(#"{"type": "Feature", "geometry": {"coordinates": [1, 2]}}"#) == "geometry.type: missing")
+        #expect(try reason(#"{"type": "Feature", "geometry": [1, 2]}"#) == "geometry: expected an object or null, got an array")
+        #expect(try feature(point("[-180, 90, 100]"))?.location == (try Coordinate(latitude: 90, longitude: -180)))
+    }
+
+    @Test func unsupportedGeometryTypesAreNamed() throws {
+        for type in ["LineString", "MultiPoint", "MultiLineString", "GeometryCollection", "Circle"] {
+            let text = #"{"type": "Feature", "geometry": {"type": "\#(type)", "coordinates": [[1, 2], [3, 4]], "geometries": []}}"#
+            #expect(try reason(text) == "geometry type '\(type)' is not supported (expected Point, Polygon or MultiPolygon)")
+        }
+        #expect(try reason(#"{"type": "Feature", "geometry": {"type": "GeometryCollection", "geometries": []}}"#)?
+            .contains("'GeometryCollection' is not supported") == true)
+    }
+
+    @Test func polygonCentroids() throws {
+        // A triangle: the centroid is the mean of its vertices; orientation does not matter.
+        let ccw = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [3, 0], [0, 3], [0, 0]]]}}"#
+        let cw = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [0, 3], [3, 0], [0, 0]]]}}"#
+        for text in [ccw, cw] {
+            let location = try #require(try feature(text)?.location)
+            #expect(abs(location.latitude - 1) < 1e-12 && abs(location.longitude - 1) < 1e-12)
+        }
+        // An L shape, decomposed by hand: area 2 centred at (1, 0.5) plus area 1 centred at (0.5, 1.5),
+        // so x = (2 * 1 + 0.5) / 3 and y = (2 * 0.5 + 1.5) / 3.
+        let l = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0,0],[2,0],[2,1],[1,1],[1,2],[0,2],[0,0]]]}}"#
+        let location = try #require(try feature(l)?.location)
+        #expect(abs(location.longitude - 2.5 / 3) < 1e-12 && abs(location.latitude - 2.5 / 3) < 1e-12)
+        // The same L without the closing position gives the same point.
+        let open = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0,0],[2,0],[2,1],[1,1],[1,2],[0,2]]]}}"#
+        #expect(try feature(open)?.location == location)
+        // A degenerate ring (zero area) falls back to the mean of its vertices.
+        let flat = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0,0],[2,0],[4,0],[0,0]]]}}"#
+        let mean = try #require(try feature(flat)?.location)
+        #expect(abs(mean.longitude - 2) < 1e-12 && mean.latitude == 0)
+    }
+
+    @Test func polygonErrors() throws {
+        let short = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0,0],[1,0],[0,0]]]}}"#
+        #expect(try reason(short) == "geometry.coordinates[0]: a linear ring needs at least 4 positions, got 3")
+        let empty = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": []}}"#
+        #expect(try reason(empty) == "geometry.coordinates: a polygon needs at least one linear ring")
+        let badHole = #"{"type": "Feature", "geometry": {"type": "MultiPolygon", "coordinates": [[[[0,0],[1,0],[1,1],[0,0]]], [[[0,0],[1,0],[1,1],[0,0]], [[0,0],[1,0],[1,91],[0,0]]]]}}"#
+        #expect(try reason(badHole)?.hasPrefix("geometry.coordinates[1][1][2]: latitude 91 is out of range") == true)
+        let none = #"{"type": "Feature", "geometry": {"type": "MultiPolygon", "coordinates": []}}"#
+        #expect(try reason(none) == "geometry.coordinates: a MultiPolygon needs at least one polygon")
+    }
+
+    @Test func missingGeometryUsesLatitudeAndLongitudeProperties() throws {
+        let text = #"{"type": "Feature", "properties": {"latitude": "60.5", "longitude": 25}}"#
+        #expect(try feature(text)?.location == (try Coordinate(latitude: 60.5, longitude: 25)))
+        #expect(try reason(#"{"type": "Feature", "geometry": null, "properties": {"lat": null, "lon": 3}}"#)
+            == "geometry is null and the properties have no latitude and longitude")
+        #expect(try reason(#"{"type": "Feature", "geometry": null, "properties": null}"#)
+            == "geometry is null and the properties have no latitude and longitude")
+        #expect(try reason(#"{"geometry": null}"#) == "missing \"type\": \"Feature\"")
+    }
+
+    @Test func propertyValuesKeepTheirJSONTypes() throws {
+        let properties = #"{"n": 3, "b": false, "s": "08", "list": ["x", "y", "x"], "mixed": ["x", 1], "obj": {"k": [true, null]}, "z": null}"#
+        let attributes = try #require(try feature(point("[1, 2]", properties: properties))?.attributes)
+        #expect(attributes["n"] == .number(3))
+        #expect(attributes["b"] == .bool(false))
+        #expect(attributes["s"] == .string("08"))
+        #expect(attributes["list"] == .set(["x", "y"]))
+        #expect(attributes["mixed"] == .string(#"["x",1]"#))
+        #expect(attributes["obj"] == .string(#"{"k":[true,null]}"#))
+        #expect(attributes["z"] == nil)
+    }
+}
