@@ -70,7 +70,7 @@ public enum AttributeValue: Hashable, Sendable, CustomStringConvertible {
             case 101, 69: // 'e', 'E'
                 if seenExponent { return false }
                 seenExponent = true
-            case 43, 45 where previous == 101 || previous == 69: break
+            case 43 where previous == 101 || previous == 69, 45 where previous == 101 || previous == 69: break
             default: return false
             }
             previous = c

@@ -15,6 +15,22 @@ public struct FeatureRecordBuilder: Sendable {
     /// Attribute names whose text values are string sets, split on `;` or `|`.
     public static let setValuedAttributes: Set<String> = ["ageGroups", "interests", "sports", "amenities", "tags"]
 
+    /// A cheap pre-check for `setValuedAttributes`: per first byte, a bit per name length (mod 64).
+    private static let setValuedShapes: [UInt64] = {
+        var shapes = [UInt64](repeating: 0, count: 256)
+        for name in setValuedAttributes {
+            if let first = name.utf8.first { shapes[Int(first)] |= 1 << UInt64(name.utf8.count & 63) }
+        }
+        return shapes
+    }()
+
+    /// Whether `name` is in `setValuedAttributes`; most names are ruled out without hashing.
+    static func isSetValued(_ name: String) -> Bool {
+        guard let first = name.utf8.first,
+              setValuedShapes[Int(first)] & (1 << UInt64(name.utf8.count & 63)) != 0 else { return false }
+        return setValuedAttributes.contains(name)
+    }
+
     /// Creates a builder for one input file.
     public init(file: String, options: ImportOptions) {
         self.file = file
@@ -56,6 +72,7 @@ public struct FeatureRecordBuilder: Sendable {
         var start: Timestamp?, end: Timestamp?, instant: Timestamp?
         var instantField: RawField?
         var attributes: [String: AttributeValue] = [:]
+        attributes.reserveCapacity(fields.count)
 
         for field in fields {
             switch field.role {
@@ -153,7 +170,7 @@ public struct FeatureRecordBuilder: Sendable {
         case .text(let raw):
             let s = raw.trimmed
             if s.isEmpty { return nil }
-            if let n = Double(s) { return n }
+            if let n = parseDecimal(s) { return n }
             throw RowRejection(file: file, line: line, field: field.role.name, reason: "field '\(field.role.name)': expected \(expected), got '\(raw)'")
         default:
             throw RowRejection(file: file, line: line, field: field.role.name, reason: "field '\(field.role.name)': expected \(expected)")
@@ -193,7 +210,7 @@ public struct FeatureRecordBuilder: Sendable {
     private func attribute(_ field: RawField, line: Int) throws(RowRejection) -> AttributeValue? {
         switch field.value {
         case .text(let raw):
-            if FeatureRecordBuilder.setValuedAttributes.contains(field.name) {
+            if FeatureRecordBuilder.isSetValued(field.name) {
                 let members = raw.split(whereSeparator: { $0 == ";" || $0 == "|" }).map { String($0).trimmed }.filter { !$0.isEmpty }
                 return members.isEmpty ? nil : .set(members)
             }

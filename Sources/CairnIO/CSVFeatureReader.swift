@@ -1,0 +1,142 @@
+import CairnCore
+
+/// Reads features from a CSV file with a header row (RFC 4180), streaming, with flat memory for any file size.
+///
+/// The header's names are resolved once (aliases such as `lat`, `lng`, `rad`; `ImportOptions.idColumn`);
+/// a header without latitude and longitude, with duplicate columns, or an empty file is an `InputError`.
+/// Each row then becomes a feature through `FeatureRecordBuilder`, or a `RowRejection` naming its first line:
+/// a wrong number of fields, invalid UTF-8 in a field, an unterminated quoted field at the end of the file,
+/// or any value the builder refuses. Empty lines are skipped. Columns with an empty name are ignored.
+/// A record longer than 64 MiB (usually a quote left open early in a big file) stops reading with an `InputError`,
+/// so memory stays bounded.
+/// A `.tsv` file (optionally `.tsv.gz`) is read with a tab separator.
+public final class CSVFeatureReader: FeatureReader {
+    private let tokenizer: CSVTokenizer
+    private let source: ByteSource
+    private let builder: FeatureRecordBuilder
+    private let file: String
+    /// Header names as written (trimmed), one per column.
+    private let names: [String]
+    /// Resolved roles, one per column.
+    private let roles: [FieldRole]
+    /// Indices of the columns that carry a value (those with a non-empty name).
+    private let usedColumns: [Int]
+
+    /// Opens a CSV reader on a byte source and reads its header.
+    /// - Throws: `InputError` for an empty file, a header without latitude and longitude (or the id column named
+    ///   in `options`), duplicate columns, or a read error.
+    /// - Complexity: O(h) in the size of the header.
+    public convenience init(source: ByteSource, options: ImportOptions) throws(InputError) {
+        try self.init(source: source, options: options, chunkSize: 1 << 18)
+    }
+
+    /// Opens a CSV reader with a given chunk size (tests use tiny chunks to exercise records that straddle chunks)
+    /// and record size limit.
+    init(source: ByteSource, options: ImportOptions, chunkSize: Int, maxRecordBytes: Int = 64 << 20) throws(InputError) {
+        var base = source.path.lowercased()
+        if base.hasSuffix(".gz") { base.removeLast(3) }
+        let separator: UInt8 = base.hasSuffix(".tsv") ? 0x09 : 0x2C
+        self.source = source
+        file = source.path
+        tokenizer = CSVTokenizer(source: source, separator: separator, chunkSize: chunkSize, maxRecordBytes: maxRecordBytes)
+        builder = FeatureRecordBuilder(file: source.path, options: options)
+
+        // The header is the first non-empty record.
+        var headerFound = false
+        while try tokenizer.nextRecord() {
+            if !Self.isBlank(tokenizer) { headerFound = true; break }
+        }
+        guard headerFound else {
+            throw InputError(file: file, message: "the file is empty; expected a header row such as id,name,latitude,longitude")
+        }
+        let headerLine = tokenizer.recordLine
+        if tokenizer.recordHasUnterminatedQuote {
+            throw InputError(file: file, line: headerLine, message: "unterminated quoted field in the header row")
+        }
+        var names: [String] = []
+        for index in 0..<tokenizer.fieldCount {
+            guard let name = Self.decodeField(tokenizer, index) else {
+                throw InputError(file: file, line: headerLine, message: "the header's column \(index + 1) is not valid UTF-8 text")
+            }
+            names.append(name.trimmed)
+        }
+        let roles = names.map { FieldRole.resolve($0, idColumn: options.idColumn) }
+        let usedColumns = names.indices.filter { !names[$0].isEmpty }
+        let headerList = names.map { "'\($0)'" }.joined(separator: ", ")
+
+        var firstColumnByRole: [FieldRole: Int] = [:]
+        for column in usedColumns {
+            if let earlier = firstColumnByRole[roles[column]] {
+                let what = names[earlier] == names[column]
+                    ? "duplicate column name '\(names[column])' (columns \(earlier + 1) and \(column + 1))"
+                    : "columns '\(names[earlier])' and '\(names[column])' both mean \(roles[column].name) (columns \(earlier + 1) and \(column + 1))"
+                throw InputError(file: file, line: headerLine, message: "\(what); rename or remove one of them. The header has: \(headerList)")
+            }
+            firstColumnByRole[roles[column]] = column
+        }
+        let missing = builder.missingRequiredFields(in: usedColumns.map { roles[$0] })
+        if !missing.isEmpty {
+            let columns = missing.count == 1 ? "column" : "columns"
+            throw InputError(file: file, line: headerLine,
+                             message: "missing required \(columns) \(missing.joined(separator: ", ")); the header has: \(headerList)")
+        }
+        self.names = names
+        self.roles = roles
+        self.usedColumns = usedColumns
+    }
+
+    /// The next feature or rejected row, or nil at the end of the file.
+    /// - Throws: `InputError` when the file cannot be read further (I/O error, corrupt gzip).
+    /// - Complexity: O(n) in the bytes of the row.
+    public func next() throws(InputError) -> ImportRecord? {
+        while try tokenizer.nextRecord() {
+            if Self.isBlank(tokenizer) { continue }
+            return record()
+        }
+        return nil
+    }
+
+    /// Bytes of the file on disk consumed so far (compressed bytes for `.gz`).
+    /// - Complexity: O(1).
+    public var bytesConsumed: Int64 { source.bytesConsumed }
+
+    /// The size of the file on disk in bytes.
+    /// - Complexity: O(1).
+    public var fileSizeBytes: Int64 { source.fileSizeBytes }
+
+    /// Turns the tokenizer's current record into a feature or a rejection.
+    private func record() -> ImportRecord {
+        let line = tokenizer.recordLine
+        if tokenizer.recordHasUnterminatedQuote {
+            return .rejected(RowRejection(file: file, line: line, field: nil, reason: "unterminated quoted field starting on this line"))
+        }
+        let count = tokenizer.fieldCount
+        guard count == names.count else {
+            return .rejected(RowRejection(file: file, line: line, field: nil,
+                                          reason: "expected \(names.count) fields as in the header, found \(count)"))
+        }
+        var fields: [RawField] = []
+        fields.reserveCapacity(usedColumns.count)
+        for column in usedColumns {
+            guard let value = Self.decodeField(tokenizer, column) else {
+                return .rejected(RowRejection(file: file, line: line, field: names[column],
+                                              reason: "field '\(names[column])': not valid UTF-8 text"))
+            }
+            fields.append(RawField(name: names[column], role: roles[column], value: .text(value)))
+        }
+        return builder.build(fields, line: line)
+    }
+
+    /// The text of field `index` of the tokenizer's current record, or nil when it is not valid UTF-8.
+    private static func decodeField(_ tokenizer: CSVTokenizer, _ index: Int) -> String? {
+        let bytes = tokenizer.field(index)
+        if bytes.isEmpty { return "" }
+        return decodeUTF8(bytes)
+    }
+
+    /// Whether the current record is an empty line (one unquoted field of spaces and tabs at most).
+    private static func isBlank(_ tokenizer: CSVTokenizer) -> Bool {
+        guard tokenizer.fieldCount == 1, !tokenizer.recordHasQuotes else { return false }
+        return tokenizer.field(0).allSatisfy { $0 == 0x20 || $0 == 0x09 }
+    }
+}

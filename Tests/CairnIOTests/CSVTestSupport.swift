@@ -1,0 +1,105 @@
+import CairnCore
+@testable import CairnIO
+import Foundation
+import Testing
+
+/// A seedable PRNG (SplitMix64, Steele, Lea and Flood 2014) so random tests are repeatable.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Temporary files for one test, removed when the value goes away.
+final class ScratchDirectory {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-csv-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// Writes `bytes` to a file named `name` and returns its path.
+    func write(_ bytes: [UInt8], name: String) throws -> String {
+        let file = url.appendingPathComponent(name)
+        try Data(bytes).write(to: file)
+        return file.path
+    }
+
+    /// Writes UTF-8 text to a file named `name` and returns its path.
+    func write(_ text: String, name: String) throws -> String {
+        try write(Array(text.utf8), name: name)
+    }
+}
+
+/// The folder of committed fixture files.
+func fixturesDirectory() throws -> URL {
+    try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil), "the Fixtures resource folder is missing")
+}
+
+/// Reads every record of a CSV file.
+func readAllRecords(path: String, options: ImportOptions = ImportOptions(), chunkSize: Int = 1 << 18) throws(InputError) -> [ImportRecord] {
+    let reader = try CSVFeatureReader(source: ByteSource(path: path), options: options, chunkSize: chunkSize)
+    var records: [ImportRecord] = []
+    while let record = try reader.next() { records.append(record) }
+    return records
+}
+
+/// Reads every record of CSV text written to a scratch file called `name`.
+func readAllRecords(csv text: String, name: String = "t.csv", options: ImportOptions = ImportOptions(), chunkSize: Int = 1 << 18) throws -> [ImportRecord] {
+    let scratch = try ScratchDirectory()
+    return try readAllRecords(path: scratch.write(text, name: name), options: options, chunkSize: chunkSize)
+}
+
+/// Reads CSV text and expects a file-level error.
+func inputError(csv text: String, name: String = "t.csv", options: ImportOptions = ImportOptions()) throws -> InputError? {
+    let scratch = try ScratchDirectory()
+    let path = try scratch.write(text, name: name)
+    do {
+        _ = try readAllRecords(path: path, options: options)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+extension ImportRecord {
+    /// The feature, or nil for a rejection.
+    var feature: Feature? {
+        if case .feature(let feature, _) = self { return feature }
+        return nil
+    }
+
+    /// The rejection, or nil for a feature.
+    var rejection: RowRejection? {
+        if case .rejected(let rejection) = self { return rejection }
+        return nil
+    }
+
+    /// The record's first line.
+    var line: Int {
+        switch self {
+        case .feature(_, let line): line
+        case .rejected(let rejection): rejection.line
+        }
+    }
+
+    /// A complete, comparable summary of the record.
+    var summary: String {
+        switch self {
+        case .feature(let f, let line):
+            let attributes = f.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+            let window = f.timeWindow.map { "\($0.start)..\($0.end)" } ?? "-"
+            return "\(line) \(f.id) \(f.kind.rawValue) \(f.location.latitude) \(f.location.longitude) \(f.radiusMeters.map { "\($0)" } ?? "-") \(window) [\(attributes)]"
+        case .rejected(let r):
+            let base = r.file.split(separator: "/").last.map(String.init) ?? r.file
+            return "REJECTED \(base):\(r.line): \(r.reason) [\(r.field ?? "-")]"
+        }
+    }
+}
