@@ -1,0 +1,282 @@
+/// The built levels of a `ClusterIndex`, stored flat.
+///
+/// Entries `0..<leafCount` are the input points in input order; the rest are clusters, created level by level
+/// from `maxZoom + 1` (groups of identical points) down to `minZoom`, each level in its origins' order. An entry is
+/// shown at the zooms `lowZoom...topZoom` (an empty range for points inside a group of identical points).
+struct ClusterHierarchy: Sendable {
+    static let noParent = UInt32.max
+
+    let leafCount: Int
+    /// The lowest zoom built: entries never absorbed show down to it.
+    let minZoom: UInt8
+    /// Web Mercator position (a cluster's weighted centroid, wrapped into [0, 1)).
+    var x: [Double] = []
+    var y: [Double] = []
+    /// Points held.
+    var weight: [UInt32] = []
+    /// The highest zoom at which the entry shows (`maxZoom + 1` for points).
+    var topZoom: [UInt8] = []
+    /// The lowest zoom at which the entry shows (one above its parent's zoom, or `minZoom`).
+    var lowZoom: [UInt8] = []
+    /// The entry of the cluster that absorbed this one, or `noParent`.
+    var parent: [UInt32] = []
+    /// Per cluster (entry - leafCount): its origin's position in the level above.
+    var origin: [UInt32] = []
+    /// Per cluster: where its children start in `children` (one more than there are clusters).
+    var childStart: [UInt32] = [0]
+    /// Children of every cluster, each cluster's in the order of the level above.
+    var children: [UInt32] = []
+    /// Per zoom (0...zoomLimit + 1): the first cluster created at that zoom and one past its last.
+    var clustersAtZoom: [Range<Int>] = Array(repeating: 0..<0, count: ClusterOptions.zoomLimit + 2)
+    /// Aggregates per cluster.
+    var aggregates: ClusterAggregateTable
+    /// The query tree over all entries that show at some zoom.
+    var tree = ClusterTree()
+
+    var clusterCount: Int { x.count - leafCount }
+
+    var memoryBytes: Int {
+        x.capacity * 8 + y.capacity * 8 + weight.capacity * 4 + topZoom.capacity + lowZoom.capacity
+            + parent.capacity * 4 + origin.capacity * 4 + childStart.capacity * 4 + children.capacity * 4
+            + aggregates.memoryBytes + tree.memoryBytes
+    }
+
+    /// The entry of a cluster id, found by binary search among the clusters of its zoom.
+    /// - Complexity: O(log c) in the number of clusters at that zoom.
+    func entry(of id: ClusterID) -> Int? {
+        let zoom = id.zoom
+        guard zoom < clustersAtZoom.count else { return nil }
+        var lo = clustersAtZoom[zoom].lowerBound, hi = clustersAtZoom[zoom].upperBound
+        let target = UInt32(truncatingIfNeeded: id.origin)
+        guard id.origin <= Int(UInt32.max) else { return nil }
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if origin[mid] < target { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < clustersAtZoom[zoom].upperBound, origin[lo] == target else { return nil }
+        return leafCount + lo
+    }
+
+    /// The id of a cluster entry.
+    func id(ofEntry e: Int) -> ClusterID {
+        ClusterID(zoom: Int(topZoom[e]), origin: Int(origin[e - leafCount]))
+    }
+
+    /// The children entries of cluster entry `e`.
+    func childEntries(of e: Int) -> ArraySlice<UInt32> {
+        let c = e - leafCount
+        return children[Int(childStart[c])..<Int(childStart[c + 1])]
+    }
+
+    /// Builds every level for the points.
+    /// - Complexity: O(n) expected per level for n points; levels shrink as clusters form.
+    init(points: ClusterPoints, options: ClusterOptions) {
+        let n = points.count
+        leafCount = n
+        minZoom = UInt8(options.minZoom)
+        aggregates = ClusterAggregateTable(points: points)
+        let topLevel = options.maxZoom + 1
+        x = points.x
+        y = points.y
+        weight = [UInt32](repeating: 1, count: n)
+        topZoom = [UInt8](repeating: UInt8(topLevel), count: n)
+        lowZoom = [UInt8](repeating: UInt8(options.minZoom), count: n)
+        parent = [UInt32](repeating: Self.noParent, count: n)
+
+        var level = ClusterLevel(leaves: points)
+        var grid = ClusterNeighbourGrid(x: level.x, y: level.y, radius: options.unitRadius(zoom: options.maxZoom))
+        var builder = ClusterLevelBuilder(points: points, options: options)
+        if let grouped = builder.groupIdentical(level, grid: grid, into: &self) {
+            level = grouped
+            grid = ClusterNeighbourGrid(x: level.x, y: level.y, radius: options.unitRadius(zoom: options.maxZoom))
+        }
+        for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
+            if zoom != options.maxZoom {
+                grid = ClusterNeighbourGrid(x: level.x, y: level.y, radius: options.unitRadius(zoom: zoom))
+            }
+            level = builder.cluster(level, grid: grid, zoom: zoom, into: &self)
+        }
+        tree = ClusterTree(hierarchy: self)
+    }
+
+    /// Appends a cluster entry (the caller then appends its children and closes it).
+    mutating func appendCluster(x cx: Double, y cy: Double, weight w: UInt32, zoom: Int, origin o: Int) -> Int {
+        let e = x.count
+        x.append(cx)
+        y.append(cy)
+        weight.append(w)
+        topZoom.append(UInt8(zoom))
+        lowZoom.append(minZoom)
+        parent.append(Self.noParent)
+        origin.append(UInt32(o))
+        if clustersAtZoom[zoom].isEmpty { clustersAtZoom[zoom] = (e - leafCount)..<(e - leafCount) }
+        clustersAtZoom[zoom] = clustersAtZoom[zoom].lowerBound..<(e - leafCount + 1)
+        return e
+    }
+
+    /// Records `child` as a child of cluster entry `e` formed at `zoom`.
+    mutating func adopt(_ child: Int, by e: Int, zoom: Int) {
+        parent[child] = UInt32(e)
+        lowZoom[child] = UInt8(zoom + 1)
+        children.append(UInt32(child))
+    }
+
+    /// Closes the child list of the cluster appended last.
+    mutating func closeCluster() {
+        childStart.append(UInt32(children.count))
+    }
+}
+
+/// One transient level while building: entries in visiting order with copies of their positions and weights.
+struct ClusterLevel {
+    var entry: [UInt32] = []
+    var x: [Double] = []
+    var y: [Double] = []
+    var weight: [UInt32] = []
+
+    init() {}
+
+    init(leaves points: ClusterPoints) {
+        entry = (0..<UInt32(points.count)).map { $0 }
+        x = points.x
+        y = points.y
+        weight = [UInt32](repeating: 1, count: points.count)
+    }
+
+    var count: Int { entry.count }
+
+    mutating func reserve(_ n: Int) {
+        entry.reserveCapacity(n)
+        x.reserveCapacity(n)
+        y.reserveCapacity(n)
+        weight.reserveCapacity(n)
+    }
+
+    mutating func append(entry e: UInt32, x px: Double, y py: Double, weight w: UInt32) {
+        entry.append(e)
+        x.append(px)
+        y.append(py)
+        weight.append(w)
+    }
+}
+
+/// The greedy pass that turns one level into the next, with its scratch buffers.
+struct ClusterLevelBuilder {
+    let options: ClusterOptions
+    let points: ClusterPoints
+    private var neighbours: [Int] = []
+    private var visited: [Bool] = []
+
+    init(points: ClusterPoints, options: ClusterOptions) {
+        self.points = points
+        self.options = options
+    }
+
+    /// The x of `other` shifted by a whole turn when that brings it nearer to `x` (across the antimeridian).
+    @inline(__always)
+    static func unwrap(_ other: Double, near x: Double) -> Double {
+        let d = other - x
+        return d > 0.5 ? other - 1 : (d < -0.5 ? other + 1 : other)
+    }
+
+    /// Squared unit-square distance with x wrapping around.
+    @inline(__always)
+    static func distanceSquared(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
+        var dx = abs(x1 - x2)
+        if dx > 0.5 { dx = 1 - dx }
+        let dy = y1 - y2
+        return dx * dx + dy * dy
+    }
+
+    /// Groups points at identical projected coordinates into clusters at `maxZoom + 1`; nil when there are none.
+    mutating func groupIdentical(_ level: ClusterLevel, grid: ClusterNeighbourGrid, into h: inout ClusterHierarchy) -> ClusterLevel? {
+        let n = level.count
+        // For each slot, the first slot at the same position (itself when it is the first).
+        var first = [Int32](repeating: -1, count: n)
+        var any = false
+        for i in 0..<n where first[i] < 0 {
+            first[i] = Int32(i)
+            let xi = level.x[i], yi = level.y[i]
+            grid.forEachCandidate(x: xi, y: yi) { j in
+                if j > i, first[j] < 0, level.x[j] == xi, level.y[j] == yi {
+                    first[j] = Int32(i)
+                    any = true
+                }
+            }
+        }
+        guard any else { return nil }
+        var members: [Int: [Int]] = [:]
+        for i in 0..<n where first[i] != Int32(i) { members[Int(first[i]), default: []].append(i) }
+        let zoom = options.maxZoom + 1
+        var next = ClusterLevel()
+        next.reserve(n)
+        for i in 0..<n {
+            if first[i] != Int32(i) { continue }
+            guard let rest = members[i] else {
+                next.append(entry: level.entry[i], x: level.x[i], y: level.y[i], weight: level.weight[i])
+                continue
+            }
+            let w = UInt32(rest.count + 1)
+            let e = h.appendCluster(x: level.x[i], y: level.y[i], weight: w, zoom: zoom, origin: i)
+            h.adopt(Int(level.entry[i]), by: e, zoom: zoom)
+            for j in rest { h.adopt(Int(level.entry[j]), by: e, zoom: zoom) }
+            h.closeCluster()
+            h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount)
+            next.append(entry: UInt32(e), x: level.x[i], y: level.y[i], weight: w)
+        }
+        return next
+    }
+
+    /// One greedy pass: the level for `zoom` from the level above it.
+    mutating func cluster(_ level: ClusterLevel, grid: ClusterNeighbourGrid, zoom: Int, into h: inout ClusterHierarchy) -> ClusterLevel {
+        let n = level.count
+        let r = options.unitRadius(zoom: zoom)
+        let r2 = r * r
+        let minPoints = UInt64(options.minPoints)
+        visited = [Bool](repeating: false, count: n)
+        var next = ClusterLevel()
+        next.reserve(n)
+        for i in 0..<n {
+            if visited[i] { continue }
+            visited[i] = true
+            let xi = level.x[i], yi = level.y[i]
+            neighbours.removeAll(keepingCapacity: true)
+            grid.forEachCandidate(x: xi, y: yi) { j in
+                if !visited[j], Self.distanceSquared(xi, yi, level.x[j], level.y[j]) <= r2 { neighbours.append(j) }
+            }
+            let wi = UInt64(level.weight[i])
+            if neighbours.isEmpty {
+                next.append(entry: level.entry[i], x: xi, y: yi, weight: level.weight[i])
+                continue
+            }
+            if neighbours.count > 1 { neighbours.sort() }
+            var total = wi
+            for j in neighbours { total += UInt64(level.weight[j]) }
+            for j in neighbours { visited[j] = true }
+            if total >= minPoints {
+                var wx = xi * Double(wi), wy = yi * Double(wi)
+                for j in neighbours {
+                    let wj = Double(level.weight[j])
+                    wx += Self.unwrap(level.x[j], near: xi) * wj
+                    wy += level.y[j] * wj
+                }
+                var cx = wx / Double(total)
+                if cx < 0 { cx += 1 } else if cx >= 1 { cx -= 1 }
+                let cy = wy / Double(total)
+                let w = UInt32(truncatingIfNeeded: total)
+                let e = h.appendCluster(x: cx, y: cy, weight: w, zoom: zoom, origin: i)
+                h.adopt(Int(level.entry[i]), by: e, zoom: zoom)
+                for j in neighbours { h.adopt(Int(level.entry[j]), by: e, zoom: zoom) }
+                h.closeCluster()
+                h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount)
+                next.append(entry: UInt32(e), x: cx, y: cy, weight: w)
+            } else {
+                next.append(entry: level.entry[i], x: xi, y: yi, weight: level.weight[i])
+                for j in neighbours {
+                    next.append(entry: level.entry[j], x: level.x[j], y: level.y[j], weight: level.weight[j])
+                }
+            }
+        }
+        return next
+    }
+}
