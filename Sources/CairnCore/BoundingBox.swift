@@ -41,7 +41,7 @@ public struct BoundingBox: Hashable, Sendable, CustomStringConvertible {
                       east: northEast.longitude, north: northEast.latitude)
     }
 
-    /// The box covering the whole Earth.
+    /// The box covering the whole Earth: west -180, south -90, east 180, north 90.
     public static let world = BoundingBox(unchecked: -180, -90, 180, 90)
 
     init(unchecked west: Double, _ south: Double, _ east: Double, _ north: Double) {
@@ -52,6 +52,7 @@ public struct BoundingBox: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the box crosses the antimeridian (`west > east`).
+    /// - Complexity: O(1).
     public var crossesAntimeridian: Bool { west > east }
 
     /// Whether the coordinate is inside the box or on its edge.

@@ -40,24 +40,22 @@ extension FeatureIndex {
         }
     }
 
-    /// The features with a radius whose circle contains `point` (distance <= radius, edges inclusive) and that
-    /// pass `filter`, nearest centre first: the check-in question.
-    ///
-    /// Searches the circle centres within the largest radius of the point, then keeps each whose own radius
-    /// reaches it; geodesic distance is symmetric, so this is exact.
-    /// - Complexity: O(√n + k log k) for k centres within the largest radius.
+    /// The features with a radius whose circle contains `point` (distance from the centre <= radius, edges
+    /// inclusive) and that pass `filter`, nearest centre first, ties by item: the check-in question.
+    /// - Complexity: O(√n + k log k) for k candidate circles (see `CircleIndex`).
     public func containing(_ point: Coordinate, model: DistanceModel = .wgs84, filter: FeatureFilter = .all,
                            stats: inout QueryStats) -> [QueryHit] {
-        guard !circleItems.isEmpty else { return [] }
-        var neighbors: [Neighbor] = []
-        stats.add(circleCentres.neighbors(withinRadiusMeters: largestRadiusMeters, of: point, model: model, into: &neighbors))
+        var found: [Int] = []
+        stats.add(circles.containing(point, model: model, into: &found))
         var hits: [QueryHit] = []
-        for neighbor in neighbors {
-            let item = circleItems[neighbor.item]
+        hits.reserveCapacity(found.count)
+        for circle in found {
+            let item = circleItems[circle]
             let feature = features[item]
-            guard let radius = feature.radiusMeters, neighbor.distanceMeters <= radius else { continue }
-            if filter.acceptsAll || filter.matches(feature) { hits.append(QueryHit(item: item, distanceMeters: neighbor.distanceMeters)) }
+            guard filter.acceptsAll || filter.matches(feature) else { continue }
+            hits.append(QueryHit(item: item, distanceMeters: distanceMeters(from: feature.location, to: point, model: model)))
         }
+        hits.sort { ($0.distanceMeters ?? 0, $0.item) < ($1.distanceMeters ?? 0, $1.item) }
         return hits
     }
 

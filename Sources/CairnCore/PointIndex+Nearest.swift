@@ -30,15 +30,35 @@ extension PointIndex {
         to point: Coordinate, count: Int, maxDistance: Double? = nil, model: DistanceModel = .wgs84,
         into results: inout [Neighbor]
     ) -> QueryStats {
+        var scratch = NearestScratch()
+        return nearest(to: point, count: count, maxDistance: maxDistance, model: model, into: &results, scratch: &scratch)
+    }
+
+    /// Appends the `count` items nearest to `point` (see `nearest(to:count:maxDistance:model:)`) to
+    /// `results`, nearest first, using `scratch` for the queue: repeated queries with the same scratch and a
+    /// `results` array with capacity allocate nothing once the scratch has grown. Returns the query's counters.
+    /// - Complexity: O((log n + count) log n) node visits on typical data.
+    @discardableResult
+    public func nearest(
+        to point: Coordinate, count: Int, maxDistance: Double? = nil, model: DistanceModel = .wgs84,
+        into results: inout [Neighbor], scratch: inout NearestScratch
+    ) -> QueryStats {
         var stats = QueryStats()
         let limit = maxDistance ?? .infinity
         guard count > 0, limit >= 0, !ids.isEmpty else { return stats }
         let bounds = DistanceBounds(model)
         let latitude = point.latitude, longitude = point.longitude
         let cosLatitude = cos(latitude * Spherical.radiansPerDegree)
+        scratch.queue.removeAll()
+        scratch.frames.removeAll(keepingCapacity: true)
         var queue = NearestQueue()
         var frames = ContiguousArray<Frame>()
-        frames.reserveCapacity(64)
+        swap(&queue, &scratch.queue)
+        swap(&frames, &scratch.frames)
+        defer {
+            swap(&queue, &scratch.queue)
+            swap(&frames, &scratch.frames)
+        }
         frames.append(Frame.root(count: ids.count))
         queue.push(QueueEntry(key: 0, kind: .node, payload: 0))
         let start = results.count
@@ -116,6 +136,19 @@ extension PointIndex {
     }
 }
 
+/// Reusable working memory for nearest queries (the priority queue and the pending nodes).
+///
+/// Pass the same scratch to repeated `nearest(to:count:maxDistance:model:into:scratch:)` calls on one thread
+/// to avoid allocating per query; its contents between calls mean nothing.
+public struct NearestScratch {
+    var queue = NearestQueue()
+    var frames = ContiguousArray<PointIndex.Frame>()
+
+    /// Empty scratch; it grows to what the largest query needs and keeps that capacity.
+    /// - Complexity: O(1).
+    public init() {}
+}
+
 /// An entry of the nearest-neighbour queue.
 struct QueueEntry {
     /// What the entry holds; at equal keys, nodes and bounded items come before exact items, so an exact item
@@ -146,7 +179,10 @@ struct QueueEntry {
 struct NearestQueue {
     private var storage = ContiguousArray<QueueEntry>()
 
-    init() { storage.reserveCapacity(256) }
+    init() {}
+
+    /// Empties the queue, keeping its capacity.
+    mutating func removeAll() { storage.removeAll(keepingCapacity: true) }
 
     mutating func push(_ entry: QueueEntry) {
         storage.append(entry)

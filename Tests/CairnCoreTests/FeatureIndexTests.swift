@@ -75,7 +75,7 @@ import Testing
             let containingExpected = features.indices
                 .compactMap { i -> (Int, Double)? in
                     guard let r = features[i].radiusMeters else { return nil }
-                    let d = distanceMeters(from: point, to: features[i].location, model: model)
+                    let d = distanceMeters(from: features[i].location, to: point, model: model)
                     return d <= r && filter.matches(features[i]) ? (i, d) : nil
                 }
                 .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
@@ -85,7 +85,7 @@ import Testing
 
     @Test func containmentIncludesAPointExactlyOnTheRadius() throws {
         let centre = try Coordinate(latitude: 60.17, longitude: 24.94)
-        let edge = destination(from: centre, bearingDegrees: 37, distanceMeters: 150)
+        let edge = try destination(from: centre, bearingDegrees: 37, distanceMeters: 150)
         let exact = distanceMeters(from: centre, to: edge)
         let place = try Feature(id: "p", kind: .place, location: centre, radiusMeters: exact)
         let index = FeatureIndex([place])

@@ -116,6 +116,7 @@ struct PointIndexOracleTests {
         let points = random.awkwardPoints(1_500)
         let index = PointIndex(points, bucketSize: 8)
         var buffer: [Neighbor] = []
+        var scratch = NearestScratch()
         for _ in 0..<250 {
             let center = random.chance(0.2) ? points[random.int(0...(points.count - 1))] : random.awkwardCoordinate()
             let count = random.int(0...40)
@@ -126,6 +127,9 @@ struct PointIndexOracleTests {
             buffer.removeAll(keepingCapacity: true)
             let stats = index.nearest(to: center, count: count, maxDistance: maxDistance, model: model, into: &buffer)
             #expect(buffer == expected && stats.results == expected.count)
+            buffer.removeAll(keepingCapacity: true)
+            index.nearest(to: center, count: count, maxDistance: maxDistance, model: model, into: &buffer, scratch: &scratch)
+            #expect(buffer == expected, "with a reused scratch")
         }
         // Every point, in order.
         let center = try Coordinate(latitude: 12, longitude: -179.9)

@@ -9,9 +9,20 @@ enum Terminal {
 
     /// Writes a line to standard error, unbuffered.
     static func printError(_ text: String) {
-        var line = text
-        line += "\n"
-        _ = line.withCString { fputs($0, stderr) }
+        writeError(text + "\n")
+    }
+
+    /// Writes text to standard error as is, unbuffered.
+    static func writeError(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            // write returns the bytes written, or -1 with errno set (EINTR: retry).
+            let written = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
     }
 
     /// Formats an integer with thousands separators: 234908 -> "234,908".
