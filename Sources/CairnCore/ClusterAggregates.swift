@@ -46,6 +46,9 @@ struct ClusterAggregateTable: Sendable {
         scratch = [UInt32](repeating: 0, count: points.categoryNames.count)
     }
 
+    /// Whether any aggregate is kept.
+    var isActive: Bool { numericCount > 0 || countsCategories }
+
     var memoryBytes: Int {
         stats.capacity * 8 + categoryStart.capacity * 4 + categoryCodes.capacity * 4 + categoryCounts.capacity * 4
     }

@@ -165,7 +165,6 @@ struct ClusterLevelBuilder {
     let options: ClusterOptions
     let points: ClusterPoints
     private var neighbours: [Int] = []
-    private var visited: [Bool] = []
 
     init(points: ClusterPoints, options: ClusterOptions) {
         self.points = points
@@ -179,15 +178,6 @@ struct ClusterLevelBuilder {
         return d > 0.5 ? other - 1 : (d < -0.5 ? other + 1 : other)
     }
 
-    /// Squared unit-square distance with x wrapping around.
-    @inline(__always)
-    static func distanceSquared(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
-        var dx = abs(x1 - x2)
-        if dx > 0.5 { dx = 1 - dx }
-        let dy = y1 - y2
-        return dx * dx + dy * dy
-    }
-
     /// Groups points at identical projected coordinates into clusters at `maxZoom + 1`; nil when there are none.
     mutating func groupIdentical(_ level: ClusterLevel, grid: ClusterNeighbourGrid, into h: inout ClusterHierarchy) -> ClusterLevel? {
         let n = level.count
@@ -196,8 +186,9 @@ struct ClusterLevelBuilder {
         var any = false
         for i in 0..<n where first[i] < 0 {
             first[i] = Int32(i)
+            guard grid.hasNeighbour[i] else { continue }
             let xi = level.x[i], yi = level.y[i]
-            grid.forEachCandidate(x: xi, y: yi) { j in
+            grid.forEachNeighbour(of: i) { j in
                 if j > i, first[j] < 0, level.x[j] == xi, level.y[j] == yi {
                     first[j] = Int32(i)
                     any = true
@@ -230,19 +221,24 @@ struct ClusterLevelBuilder {
     /// One greedy pass: the level for `zoom` from the level above it.
     mutating func cluster(_ level: ClusterLevel, grid: ClusterNeighbourGrid, zoom: Int, into h: inout ClusterHierarchy) -> ClusterLevel {
         let n = level.count
-        let r = options.unitRadius(zoom: zoom)
-        let r2 = r * r
         let minPoints = UInt64(options.minPoints)
-        visited = [Bool](repeating: false, count: n)
+        let aggregating = h.aggregates.isActive
+        var visited = [Bool](repeating: false, count: n)
+        var neighbours = self.neighbours
+        defer { self.neighbours = neighbours }
         var next = ClusterLevel()
         next.reserve(n)
         for i in 0..<n {
             if visited[i] { continue }
             visited[i] = true
             let xi = level.x[i], yi = level.y[i]
+            if !grid.hasNeighbour[i] {
+                next.append(entry: level.entry[i], x: xi, y: yi, weight: level.weight[i])
+                continue
+            }
             neighbours.removeAll(keepingCapacity: true)
-            grid.forEachCandidate(x: xi, y: yi) { j in
-                if !visited[j], Self.distanceSquared(xi, yi, level.x[j], level.y[j]) <= r2 { neighbours.append(j) }
+            grid.forEachNeighbour(of: i) { j in
+                if !visited[j] { neighbours.append(j) }
             }
             let wi = UInt64(level.weight[i])
             if neighbours.isEmpty {
@@ -268,7 +264,7 @@ struct ClusterLevelBuilder {
                 h.adopt(Int(level.entry[i]), by: e, zoom: zoom)
                 for j in neighbours { h.adopt(Int(level.entry[j]), by: e, zoom: zoom) }
                 h.closeCluster()
-                h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount)
+                if aggregating { h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount) }
                 next.append(entry: UInt32(e), x: cx, y: cy, weight: w)
             } else {
                 next.append(entry: level.entry[i], x: xi, y: yi, weight: level.weight[i])

@@ -1,141 +1,181 @@
-/// A uniform grid over the unit square for fixed-radius neighbour searches while building one zoom level.
+/// Fixed-radius neighbour search over one transient level while building a `ClusterIndex`.
 ///
-/// Cells are `1 / side` wide with `side = floor(1 / radius)`, so every neighbour within `radius` lies in the 3×3
-/// block of cells around a point; columns wrap across the antimeridian (x = 0 and x = 1 meet). Cells are stored
-/// compressed: slots grouped per cell, ascending within a cell. When the grid has few cells they are addressed
-/// directly; otherwise an open-addressing hash maps a cell key to its group.
+/// A uniform grid of `side × side` cells over the unit square, `side = floor(1 / radius)`, so every neighbour within
+/// `radius` lies in the 3×3 block of cells around a point; columns wrap across the antimeridian (x = 0 meets x = 1).
+/// Nothing is hashed: the level's entries are radix-sorted by cell (row-major), and one linear sweep records, per
+/// entry, where the rows above and below start and whether the entry has any neighbour at all. Entries without one
+/// (most of them at high zooms) then cost the greedy pass nothing, and the others scan short runs of the sorted
+/// arrays, with good locality.
 struct ClusterNeighbourGrid {
     /// Cells per side.
     let side: Int
-    /// Start of each cell's group in `slots` (one more entry than there are cells).
-    private var cellStart: [Int32]
-    /// Slots grouped by cell.
-    private var slots: [Int32]
-    /// Hash keys (cell keys, `UInt64.max` when empty); empty when cells are addressed directly.
-    private var hashKeys: [UInt64]
-    /// Group number per hash slot.
-    private var hashCells: [Int32]
-    private let hashShift: UInt64
-
-    private static let emptyKey = UInt64.max
+    private let radiusSquared: Double
+    /// Slots in cell order (row-major), ascending within a cell.
+    private var order: [Int32]
+    /// Cell keys (`row * side + column`) in cell order.
+    private var keys: [UInt64]
+    /// Positions in cell order.
+    private var sx: [Double]
+    private var sy: [Double]
+    /// Sorted position of each slot.
+    private var position: [Int32]
+    /// Per sorted position: the first position whose key is at least (row - 1, first column of the block), and
+    /// the same for row + 1.
+    private var upStart: [Int32]
+    private var downStart: [Int32]
+    /// Per slot: whether some other entry lies within the radius.
+    private(set) var hasNeighbour: [Bool]
 
     init(x: [Double], y: [Double], radius: Double) {
         let n = x.count
         let perSide = 1 / radius
         side = perSide >= Double(1 << 30) ? 1 << 30 : max(1, Int(perSide))
+        radiusSquared = radius * radius
         let side = self.side
         let sideD = Double(side)
-        @inline(__always) func key(_ i: Int) -> UInt64 {
+        var unsortedKeys = [UInt64](repeating: 0, count: n)
+        for i in 0..<n {
             let cx = min(Int(x[i] * sideD), side - 1)
             let cy = min(Int(y[i] * sideD), side - 1)
-            return UInt64(cy) * UInt64(side) + UInt64(cx)
+            unsortedKeys[i] = UInt64(cy) * UInt64(side) + UInt64(cx)
         }
-        var cellOf = [Int32](repeating: 0, count: n)
-        var counts: [Int32]
-        if side * side <= max(4 * n, 1 << 12) {
-            hashKeys = []
-            hashCells = []
-            hashShift = 0
-            counts = [Int32](repeating: 0, count: side * side + 1)
-            for i in 0..<n {
-                let k = Int(key(i))
-                cellOf[i] = Int32(k)
-                counts[k] += 1
+        var bits = 0
+        while bits < 64, (UInt64(side) * UInt64(side) - 1) >> UInt64(bits) != 0 { bits += 1 }
+        (keys, order) = Self.radixSort(unsortedKeys, bits: bits)
+        sx = order.map { x[Int($0)] }
+        sy = order.map { y[Int($0)] }
+        position = [Int32](repeating: 0, count: n)
+        for p in 0..<n { position[Int(order[p])] = Int32(p) }
+        upStart = [Int32](repeating: 0, count: n)
+        downStart = [Int32](repeating: 0, count: n)
+        hasNeighbour = [Bool](repeating: false, count: n)
+        // Monotone pointers to the block's first cell in the rows above and below.
+        var up = 0, down = 0
+        for p in 0..<n {
+            let (row, column) = (Int(keys[p] / UInt64(side)), Int(keys[p] % UInt64(side)))
+            let first = side <= 3 ? 0 : max(column - 1, 0)
+            if row > 0 {
+                let target = UInt64(row - 1) * UInt64(side) + UInt64(first)
+                while up < n, keys[up] < target { up += 1 }
             }
-        } else {
-            var bits: UInt64 = 4
-            while (1 << bits) < 2 * n { bits += 1 }
-            hashShift = 64 - bits
-            hashKeys = [UInt64](repeating: Self.emptyKey, count: 1 << bits)
-            hashCells = [Int32](repeating: -1, count: 1 << bits)
-            counts = []
-            counts.reserveCapacity(n + 1)
-            let mask = (1 << Int(bits)) - 1
-            for i in 0..<n {
-                let k = key(i)
-                var h = Int(truncatingIfNeeded: (k &* 0x9E37_79B9_7F4A_7C15) >> hashShift)
-                while true {
-                    let stored = hashKeys[h]
-                    if stored == k {
-                        let c = hashCells[h]
-                        cellOf[i] = c
-                        counts[Int(c)] += 1
-                        break
-                    }
-                    if stored == Self.emptyKey {
-                        hashKeys[h] = k
-                        let c = Int32(counts.count)
-                        hashCells[h] = c
-                        cellOf[i] = c
-                        counts.append(1)
-                        break
-                    }
-                    h = (h + 1) & mask
-                }
+            let target = UInt64(row + 1) * UInt64(side) + UInt64(first)
+            while down < n, keys[down] < target { down += 1 }
+            upStart[p] = Int32(row > 0 ? up : n)
+            downStart[p] = Int32(row + 1 < side ? down : n)
+        }
+        var found = [Bool](repeating: false, count: n)
+        for p in 0..<n {
+            found[p] = anyCandidate(at: p) { q in
+                q != p && Self.distanceSquared(sx[p], sy[p], sx[q], sy[q]) <= radiusSquared
             }
-            counts.append(0)
         }
-        // Exclusive prefix sums, then a stable scatter (slots ascend within each cell).
-        var total: Int32 = 0
-        for c in counts.indices {
-            let k = counts[c]
-            counts[c] = total
-            total += k
-        }
-        slots = [Int32](repeating: 0, count: n)
-        var fill = counts
-        for i in 0..<n {
-            let c = Int(cellOf[i])
-            slots[Int(fill[c])] = Int32(i)
-            fill[c] += 1
-        }
-        cellStart = counts
+        for p in 0..<n { hasNeighbour[Int(order[p])] = found[p] }
     }
 
-    /// The group number of cell (cx, cy), or nil when it is empty.
     @inline(__always)
-    private func cell(_ cx: Int, _ cy: Int) -> Int? {
-        let k = UInt64(cy) * UInt64(side) + UInt64(cx)
-        if hashKeys.isEmpty { return Int(k) }
-        let mask = hashKeys.count - 1
-        var h = Int(truncatingIfNeeded: (k &* 0x9E37_79B9_7F4A_7C15) >> hashShift)
-        while true {
-            let stored = hashKeys[h]
-            if stored == k { return Int(hashCells[h]) }
-            if stored == Self.emptyKey { return nil }
-            h = (h + 1) & mask
+    static func distanceSquared(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
+        var dx = abs(x1 - x2)
+        if dx > 0.5 { dx = 1 - dx }
+        let dy = y1 - y2
+        return dx * dx + dy * dy
+    }
+
+    /// Calls `body` with the slot, position and coordinates of every entry within the radius of `slot`
+    /// (itself excluded), in no particular order.
+    @inline(__always)
+    func forEachNeighbour(of slot: Int, _ body: (_ slot: Int) -> Void) {
+        let p = Int(position[slot])
+        let px = sx[p], py = sy[p], r2 = radiusSquared
+        _ = anyCandidate(at: p) { q in
+            if q != p, Self.distanceSquared(px, py, sx[q], sy[q]) <= r2 { body(Int(order[q])) }
+            return false
         }
     }
 
-    /// Calls `body` with every slot in the 3×3 cells around (x, y) (each slot once, in no particular order).
+    /// Visits the sorted positions of every entry in the 3×3 block around position `p` until `visit` returns true.
     @inline(__always)
-    func forEachCandidate(x: Double, y: Double, _ body: (Int) -> Void) {
-        let sideD = Double(side)
-        let cx = min(Int(x * sideD), side - 1)
-        let cy = min(Int(y * sideD), side - 1)
-        let y0 = max(0, cy - 1), y1 = min(side - 1, cy + 1)
-        // Distinct columns around cx, wrapping; fewer than three when the grid is narrower.
-        var columns = (cx, cx, cx)
-        var columnCount = 1
-        if side == 2 {
-            columns.1 = 1 - cx
-            columnCount = 2
-        } else if side >= 3 {
-            columns.1 = cx == 0 ? side - 1 : cx - 1
-            columns.2 = cx == side - 1 ? 0 : cx + 1
-            columnCount = 3
+    private func anyCandidate(at p: Int, _ visit: (Int) -> Bool) -> Bool {
+        let n = keys.count
+        let side64 = UInt64(side)
+        let row = keys[p] / side64, column = Int(keys[p] % side64)
+        let (first, last) = side <= 3 ? (0, side - 1) : (max(column - 1, 0), min(column + 1, side - 1))
+        // This row: around p.
+        let rowLow = row * side64 + UInt64(first), rowHigh = row * side64 + UInt64(last)
+        var q = p
+        while q >= 0, keys[q] >= rowLow {
+            if visit(q) { return true }
+            q -= 1
         }
-        for row in y0...y1 {
-            for n in 0..<columnCount {
-                let column = n == 0 ? columns.0 : (n == 1 ? columns.1 : columns.2)
-                guard let c = cell(column, row) else { continue }
-                var s = Int(cellStart[c])
-                let end = Int(cellStart[c + 1])
-                while s < end {
-                    body(Int(slots[s]))
-                    s += 1
+        q = p + 1
+        while q < n, keys[q] <= rowHigh {
+            if visit(q) { return true }
+            q += 1
+        }
+        // Rows above and below, from their recorded starts.
+        if row > 0 {
+            let high = (row - 1) * side64 + UInt64(last)
+            q = Int(upStart[p])
+            while q < n, keys[q] <= high {
+                if visit(q) { return true }
+                q += 1
+            }
+        }
+        if row + 1 < side64 {
+            let high = (row + 1) * side64 + UInt64(last)
+            q = Int(downStart[p])
+            while q < n, keys[q] <= high {
+                if visit(q) { return true }
+                q += 1
+            }
+        }
+        // Across the antimeridian: the column on the other edge, in the three rows.
+        if side > 3, column == 0 || column == side - 1 {
+            let other = UInt64(column == 0 ? side - 1 : 0)
+            for r in (row == 0 ? 0 : row - 1)...min(row + 1, side64 - 1) {
+                let k = r * side64 + other
+                q = lowerBound(k)
+                while q < n, keys[q] == k {
+                    if visit(q) { return true }
+                    q += 1
                 }
             }
         }
+        return false
+    }
+
+    private func lowerBound(_ key: UInt64) -> Int {
+        var lo = 0, hi = keys.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Keys sorted with their slots (stable, so slots ascend within a key), by 11-bit least-significant-digit passes.
+    private static func radixSort(_ keys: [UInt64], bits: Int) -> ([UInt64], [Int32]) {
+        let n = keys.count
+        var k = keys, k2 = keys
+        var v = (0..<Int32(n)).map { $0 }, v2 = v
+        var shift: UInt64 = 0
+        let digit = 11
+        while shift < UInt64(bits) {
+            var counts = [Int](repeating: 0, count: (1 << digit) + 1)
+            let mask = UInt64((1 << digit) - 1)
+            for key in k { counts[Int((key >> shift) & mask) + 1] += 1 }
+            if counts[1...].contains(n) { shift += UInt64(digit); continue } // one bucket: already in order
+            for i in 1..<counts.count { counts[i] += counts[i - 1] }
+            for i in 0..<n {
+                let b = Int((k[i] >> shift) & mask)
+                let to = counts[b]
+                k2[to] = k[i]
+                v2[to] = v[i]
+                counts[b] = to + 1
+            }
+            swap(&k, &k2)
+            swap(&v, &v2)
+            shift += UInt64(digit)
+        }
+        return (k, v)
     }
 }
