@@ -84,6 +84,10 @@ import Testing
     @Test func distancesAcceptUnits() {
         #expect(DistanceText.meters(from: "500") == 500)
         #expect(DistanceText.meters(from: "500m") == 500)
+        #expect(DistanceText.meters(from: " 500 ") == 500)
+        #expect(DistanceText.meters(from: "1.5 KM") == 1500)
+        #expect(DistanceText.meters(from: "250ft") == 250 * 0.3048)
+        #expect(DistanceText.meters(from: "m") == nil)
         #expect(DistanceText.meters(from: "1.2km") == 1200)
         #expect(DistanceText.meters(from: "3mi") == 3 * 1609.344)
         #expect(DistanceText.meters(from: "wide") == nil)

@@ -36,6 +36,14 @@ enum Terminal {
         return value < 0 ? "-" + out : out
     }
 
+    /// Formats a duration in the unit that suits it: "87.6 µs", "12.3 ms", "1.3 s".
+    static func duration(_ duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        if seconds < 1e-3 { return String(format1: seconds * 1e6) + " µs" }
+        if seconds < 1 { return String(format1: seconds * 1e3) + " ms" }
+        return String(format1: seconds) + " s"
+    }
+
     /// Formats a byte count as B, KB, MB or GB (powers of 1000).
     static func bytes(_ count: Int64) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]
