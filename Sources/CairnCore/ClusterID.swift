@@ -66,6 +66,14 @@ public struct ClusterNode: Hashable, Sendable {
     /// How many input points it holds (1 for a point).
     public let pointCount: Int
 
+    /// Creates an entry (for callers presenting their own points alongside clusters, e.g. a cluster's leaves).
+    /// - Complexity: O(1).
+    public init(content: Content, coordinate: Coordinate, pointCount: Int) {
+        self.content = content
+        self.coordinate = coordinate
+        self.pointCount = pointCount
+    }
+
     /// The cluster's id, or nil for a single point.
     public var clusterID: ClusterID? {
         if case .cluster(let id) = content { id } else { nil }
