@@ -9,9 +9,12 @@ struct ClusterHierarchy: Sendable {
     let leafCount: Int
     /// The lowest zoom built: entries never absorbed show down to it.
     let minZoom: UInt8
-    /// Web Mercator position (a cluster's weighted centroid, wrapped into [0, 1)).
-    var x: [Double] = []
-    var y: [Double] = []
+    /// Web Mercator position of the points (shared with `ClusterPoints`, not copied).
+    let leafX: [Double]
+    let leafY: [Double]
+    /// Web Mercator position of the clusters (weighted centroids, x wrapped into [0, 1)).
+    var clusterX: [Double] = []
+    var clusterY: [Double] = []
     /// Points held.
     var weight: [UInt32] = []
     /// The highest zoom at which the entry shows (`maxZoom + 1` for points).
@@ -33,10 +36,21 @@ struct ClusterHierarchy: Sendable {
     /// The query tree over all entries that show at some zoom.
     var tree = ClusterTree()
 
-    var clusterCount: Int { x.count - leafCount }
+    var clusterCount: Int { clusterX.count }
+
+    /// Points and clusters.
+    var entryCount: Int { leafCount + clusterX.count }
+
+    /// Web Mercator x of entry `e`.
+    @inline(__always)
+    func x(_ e: Int) -> Double { e < leafCount ? leafX[e] : clusterX[e - leafCount] }
+
+    /// Web Mercator y of entry `e`.
+    @inline(__always)
+    func y(_ e: Int) -> Double { e < leafCount ? leafY[e] : clusterY[e - leafCount] }
 
     var memoryBytes: Int {
-        x.capacity * 8 + y.capacity * 8 + weight.capacity * 4 + topZoom.capacity + lowZoom.capacity
+        clusterX.capacity * 8 + clusterY.capacity * 8 + weight.capacity * 4 + topZoom.capacity + lowZoom.capacity
             + parent.capacity * 4 + origin.capacity * 4 + childStart.capacity * 4 + children.capacity * 4
             + aggregates.memoryBytes + tree.memoryBytes
     }
@@ -76,34 +90,49 @@ struct ClusterHierarchy: Sendable {
         minZoom = UInt8(options.minZoom)
         aggregates = ClusterAggregateTable(points: points)
         let topLevel = options.maxZoom + 1
-        x = points.x
-        y = points.y
+        leafX = points.x
+        leafY = points.y
         weight = [UInt32](repeating: 1, count: n)
         topZoom = [UInt8](repeating: UInt8(topLevel), count: n)
         lowZoom = [UInt8](repeating: UInt8(options.minZoom), count: n)
         parent = [UInt32](repeating: Self.noParent, count: n)
 
         var level = ClusterLevel(leaves: points)
-        var grid = ClusterNeighbourGrid(x: level.x, y: level.y, radius: options.unitRadius(zoom: options.maxZoom))
+        var grid = ClusterNeighbourGrid(level: level, radius: options.unitRadius(zoom: options.maxZoom))
         var builder = ClusterLevelBuilder(points: points, options: options)
         if let grouped = builder.groupIdentical(level, grid: grid, into: &self) {
             level = grouped
-            grid = ClusterNeighbourGrid(x: level.x, y: level.y, radius: options.unitRadius(zoom: options.maxZoom))
+            grid = ClusterNeighbourGrid(level: level, radius: options.unitRadius(zoom: options.maxZoom))
         }
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
             if zoom != options.maxZoom {
-                grid = ClusterNeighbourGrid(x: level.x, y: level.y, radius: options.unitRadius(zoom: zoom))
+                grid = ClusterNeighbourGrid(level: level, radius: options.unitRadius(zoom: zoom))
             }
             level = builder.cluster(level, grid: grid, zoom: zoom, into: &self)
         }
+        compact()
         tree = ClusterTree(hierarchy: self)
+    }
+
+    /// Drops the spare capacity the appends left.
+    private mutating func compact() {
+        func exact<T>(_ a: [T]) -> [T] { a.withUnsafeBufferPointer { Array($0) } }
+        clusterX = exact(clusterX)
+        clusterY = exact(clusterY)
+        weight = exact(weight)
+        topZoom = exact(topZoom)
+        lowZoom = exact(lowZoom)
+        parent = exact(parent)
+        origin = exact(origin)
+        childStart = exact(childStart)
+        children = exact(children)
     }
 
     /// Appends a cluster entry (the caller then appends its children and closes it).
     mutating func appendCluster(x cx: Double, y cy: Double, weight w: UInt32, zoom: Int, origin o: Int) -> Int {
-        let e = x.count
-        x.append(cx)
-        y.append(cy)
+        let e = entryCount
+        clusterX.append(cx)
+        clusterY.append(cy)
         weight.append(w)
         topZoom.append(UInt8(zoom))
         lowZoom.append(minZoom)
@@ -164,7 +193,7 @@ struct ClusterLevel {
 struct ClusterLevelBuilder {
     let options: ClusterOptions
     let points: ClusterPoints
-    private var neighbours: [Int] = []
+    private var found: [(slot: Int, position: Int)] = []
 
     init(points: ClusterPoints, options: ClusterOptions) {
         self.points = points
@@ -188,7 +217,7 @@ struct ClusterLevelBuilder {
             first[i] = Int32(i)
             guard grid.hasNeighbour[i] else { continue }
             let xi = level.x[i], yi = level.y[i]
-            grid.forEachNeighbour(of: i) { j in
+            grid.forEachNeighbour(of: i) { j, _ in
                 if j > i, first[j] < 0, level.x[j] == xi, level.y[j] == yi {
                     first[j] = Int32(i)
                     any = true
@@ -219,42 +248,49 @@ struct ClusterLevelBuilder {
     }
 
     /// One greedy pass: the level for `zoom` from the level above it.
+    ///
+    /// Entries are visited in level order; whether an entry is taken is kept by its position in the grid's cell
+    /// order, so neighbour scans read memory in order.
     mutating func cluster(_ level: ClusterLevel, grid: ClusterNeighbourGrid, zoom: Int, into h: inout ClusterHierarchy) -> ClusterLevel {
         let n = level.count
         let minPoints = UInt64(options.minPoints)
         let aggregating = h.aggregates.isActive
-        var visited = [Bool](repeating: false, count: n)
-        var neighbours = self.neighbours
-        defer { self.neighbours = neighbours }
+        var taken = [Bool](repeating: false, count: n)
+        var found = self.found
+        defer { self.found = found }
         var next = ClusterLevel()
         next.reserve(n)
         for i in 0..<n {
-            if visited[i] { continue }
-            visited[i] = true
-            let xi = level.x[i], yi = level.y[i]
+            // An entry without neighbours is never taken by another and takes none.
             if !grid.hasNeighbour[i] {
+                next.append(entry: level.entry[i], x: level.x[i], y: level.y[i], weight: level.weight[i])
+                continue
+            }
+            let p = Int(grid.position[i])
+            if taken[p] { continue }
+            taken[p] = true
+            let xi = level.x[i], yi = level.y[i]
+            found.removeAll(keepingCapacity: true)
+            grid.forEachNeighbour(of: i) { j, q in
+                if !taken[q] { found.append((j, q)) }
+            }
+            if found.isEmpty {
                 next.append(entry: level.entry[i], x: xi, y: yi, weight: level.weight[i])
                 continue
             }
-            neighbours.removeAll(keepingCapacity: true)
-            grid.forEachNeighbour(of: i) { j in
-                if !visited[j] { neighbours.append(j) }
-            }
+            if found.count > 1 { found.sort { $0.slot < $1.slot } }
             let wi = UInt64(level.weight[i])
-            if neighbours.isEmpty {
-                next.append(entry: level.entry[i], x: xi, y: yi, weight: level.weight[i])
-                continue
-            }
-            if neighbours.count > 1 { neighbours.sort() }
             var total = wi
-            for j in neighbours { total += UInt64(level.weight[j]) }
-            for j in neighbours { visited[j] = true }
+            for f in found {
+                total += UInt64(grid.sw[f.position])
+                taken[f.position] = true
+            }
             if total >= minPoints {
                 var wx = xi * Double(wi), wy = yi * Double(wi)
-                for j in neighbours {
-                    let wj = Double(level.weight[j])
-                    wx += Self.unwrap(level.x[j], near: xi) * wj
-                    wy += level.y[j] * wj
+                for f in found {
+                    let wj = Double(grid.sw[f.position])
+                    wx += Self.unwrap(grid.sx[f.position], near: xi) * wj
+                    wy += grid.sy[f.position] * wj
                 }
                 var cx = wx / Double(total)
                 if cx < 0 { cx += 1 } else if cx >= 1 { cx -= 1 }
@@ -262,14 +298,14 @@ struct ClusterLevelBuilder {
                 let w = UInt32(truncatingIfNeeded: total)
                 let e = h.appendCluster(x: cx, y: cy, weight: w, zoom: zoom, origin: i)
                 h.adopt(Int(level.entry[i]), by: e, zoom: zoom)
-                for j in neighbours { h.adopt(Int(level.entry[j]), by: e, zoom: zoom) }
+                for f in found { h.adopt(Int(grid.sentry[f.position]), by: e, zoom: zoom) }
                 h.closeCluster()
                 if aggregating { h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount) }
                 next.append(entry: UInt32(e), x: cx, y: cy, weight: w)
             } else {
                 next.append(entry: level.entry[i], x: xi, y: yi, weight: level.weight[i])
-                for j in neighbours {
-                    next.append(entry: level.entry[j], x: level.x[j], y: level.y[j], weight: level.weight[j])
+                for f in found {
+                    next.append(entry: grid.sentry[f.position], x: grid.sx[f.position], y: grid.sy[f.position], weight: grid.sw[f.position])
                 }
             }
         }

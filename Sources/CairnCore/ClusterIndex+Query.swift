@@ -108,8 +108,8 @@ extension ClusterIndex {
         var result: [ClusterTileFeature] = []
         func add(_ ranges: UnitXRanges, xOffset: Double) {
             hierarchy.tree.search(x: ranges, y0: top, y1: bottom, zoom: zoom, hierarchy: hierarchy) { e in
-                let tx = floor(options.extent * (hierarchy.x[e] * z2 - xOffset) + 0.5)
-                let ty = floor(options.extent * (hierarchy.y[e] * z2 - Double(y)) + 0.5)
+                let tx = floor(options.extent * (hierarchy.x(e) * z2 - xOffset) + 0.5)
+                let ty = floor(options.extent * (hierarchy.y(e) * z2 - Double(y)) + 0.5)
                 result.append(ClusterTileFeature(node: node(ofEntry: e), tileX: Int(tx), tileY: Int(ty)))
             }
         }
@@ -129,7 +129,7 @@ extension ClusterIndex {
         if e < h.leafCount {
             return ClusterNode(content: .point(e), coordinate: points.coordinates[e], pointCount: 1)
         }
-        return ClusterNode(content: .cluster(h.id(ofEntry: e)), coordinate: WebMercator.coordinate(x: h.x[e], y: h.y[e]),
+        return ClusterNode(content: .cluster(h.id(ofEntry: e)), coordinate: WebMercator.coordinate(x: h.x(e), y: h.y(e)),
                            pointCount: Int(h.weight[e]))
     }
 }

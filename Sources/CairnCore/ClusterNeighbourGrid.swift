@@ -14,11 +14,13 @@ struct ClusterNeighbourGrid {
     private var order: [Int32]
     /// Cell keys (`row * side + column`) in cell order.
     private var keys: [UInt64]
-    /// Positions in cell order.
-    private var sx: [Double]
-    private var sy: [Double]
+    /// Positions, weights and entries in cell order (copies, so scans read memory in order).
+    private(set) var sx: [Double]
+    private(set) var sy: [Double]
+    private(set) var sw: [UInt32]
+    private(set) var sentry: [UInt32]
     /// Sorted position of each slot.
-    private var position: [Int32]
+    private(set) var position: [Int32]
     /// Per sorted position: the first position whose key is at least (row - 1, first column of the block), and
     /// the same for row + 1.
     private var upStart: [Int32]
@@ -26,7 +28,8 @@ struct ClusterNeighbourGrid {
     /// Per slot: whether some other entry lies within the radius.
     private(set) var hasNeighbour: [Bool]
 
-    init(x: [Double], y: [Double], radius: Double) {
+    init(level: ClusterLevel, radius: Double) {
+        let x = level.x, y = level.y
         let n = x.count
         let perSide = 1 / radius
         side = perSide >= Double(1 << 30) ? 1 << 30 : max(1, Int(perSide))
@@ -39,11 +42,17 @@ struct ClusterNeighbourGrid {
             let cy = min(Int(y[i] * sideD), side - 1)
             unsortedKeys[i] = UInt64(cy) * UInt64(side) + UInt64(cx)
         }
-        var bits = 0
-        while bits < 64, (UInt64(side) * UInt64(side) - 1) >> UInt64(bits) != 0 { bits += 1 }
-        (keys, order) = Self.radixSort(unsortedKeys, bits: bits)
+        if side <= 1 << 21 {
+            (keys, order) = Self.countingSort(unsortedKeys, side: side)
+        } else {
+            var bits = 0
+            while bits < 64, (UInt64(side) * UInt64(side) - 1) >> UInt64(bits) != 0 { bits += 1 }
+            (keys, order) = Self.radixSort(unsortedKeys, bits: bits)
+        }
         sx = order.map { x[Int($0)] }
         sy = order.map { y[Int($0)] }
+        sw = order.map { level.weight[Int($0)] }
+        sentry = order.map { level.entry[Int($0)] }
         position = [Int32](repeating: 0, count: n)
         for p in 0..<n { position[Int(order[p])] = Int32(p) }
         upStart = [Int32](repeating: 0, count: n)
@@ -80,14 +89,14 @@ struct ClusterNeighbourGrid {
         return dx * dx + dy * dy
     }
 
-    /// Calls `body` with the slot, position and coordinates of every entry within the radius of `slot`
+    /// Calls `body` with the slot and sorted position of every entry within the radius of `slot`
     /// (itself excluded), in no particular order.
     @inline(__always)
-    func forEachNeighbour(of slot: Int, _ body: (_ slot: Int) -> Void) {
+    func forEachNeighbour(of slot: Int, _ body: (_ slot: Int, _ position: Int) -> Void) {
         let p = Int(position[slot])
         let px = sx[p], py = sy[p], r2 = radiusSquared
         _ = anyCandidate(at: p) { q in
-            if q != p, Self.distanceSquared(px, py, sx[q], sy[q]) <= r2 { body(Int(order[q])) }
+            if q != p, Self.distanceSquared(px, py, sx[q], sy[q]) <= r2 { body(Int(order[q]), q) }
             return false
         }
     }
@@ -150,6 +159,35 @@ struct ClusterNeighbourGrid {
             if keys[mid] < key { lo = mid + 1 } else { hi = mid }
         }
         return lo
+    }
+
+    /// Keys sorted with their slots (stable), by two counting passes: columns, then rows.
+    private static func countingSort(_ keys: [UInt64], side: Int) -> ([UInt64], [Int32]) {
+        let n = keys.count
+        let side64 = UInt64(side)
+        var byColumn = [Int32](repeating: 0, count: n)
+        var counts = [Int32](repeating: 0, count: side + 1)
+        for key in keys { counts[Int(key % side64) + 1] += 1 }
+        for i in 1...side { counts[i] += counts[i - 1] }
+        for i in 0..<n {
+            let c = Int(keys[i] % side64)
+            byColumn[Int(counts[c])] = Int32(i)
+            counts[c] += 1
+        }
+        for i in 0...side { counts[i] = 0 }
+        for key in keys { counts[Int(key / side64) + 1] += 1 }
+        for i in 1...side { counts[i] += counts[i - 1] }
+        var order = [Int32](repeating: 0, count: n)
+        var sorted = [UInt64](repeating: 0, count: n)
+        for slot in byColumn {
+            let key = keys[Int(slot)]
+            let r = Int(key / side64)
+            let to = Int(counts[r])
+            order[to] = slot
+            sorted[to] = key
+            counts[r] += 1
+        }
+        return (sorted, order)
     }
 
     /// Keys sorted with their slots (stable, so slots ascend within a key), by 11-bit least-significant-digit passes.

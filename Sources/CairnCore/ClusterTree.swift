@@ -21,14 +21,14 @@ struct ClusterTree: Sendable {
     /// Builds the tree over every entry that shows at some zoom.
     /// - Complexity: O(e) for e entries (a radix sort on 32-bit Morton keys).
     init(hierarchy h: ClusterHierarchy) {
-        let total = h.x.count
+        let total = h.entryCount
         var keys: [UInt32] = []
         var order: [UInt32] = []
         keys.reserveCapacity(total)
         order.reserveCapacity(total)
         for e in 0..<total where h.lowZoom[e] <= h.topZoom[e] {
-            let qx = UInt32(min(65535, max(0, h.x[e] * 65536)))
-            let qy = UInt32(min(65535, max(0, h.y[e] * 65536)))
+            let qx = UInt32(min(65535, max(0, h.x(e) * 65536)))
+            let qy = UInt32(min(65535, max(0, h.y(e) * 65536)))
             keys.append(Self.interleave(qx) | Self.interleave(qy) << 1)
             order.append(UInt32(e))
         }
@@ -42,7 +42,7 @@ struct ClusterTree: Sendable {
             var lo = UInt8.max, top = UInt8(0)
             for i in start..<min(start + Self.nodeSize, count) {
                 let e = Int(items[i])
-                b = (min(b.0, h.x[e]), min(b.1, h.y[e]), max(b.2, h.x[e]), max(b.3, h.y[e]))
+                b = (min(b.0, h.x(e)), min(b.1, h.y(e)), max(b.2, h.x(e)), max(b.3, h.y(e)))
                 lo = min(lo, h.lowZoom[e])
                 top = max(top, h.topZoom[e])
             }
@@ -93,8 +93,8 @@ struct ClusterTree: Sendable {
                 for i in first..<min(first + Self.nodeSize, items.count) {
                     let e = Int(items[i])
                     if h.lowZoom[e] > z || h.topZoom[e] < z { continue }
-                    let py = h.y[e]
-                    if py < y0 || py > y1 || !ranges.contains(h.x[e]) { continue }
+                    let py = h.y(e)
+                    if py < y0 || py > y1 || !ranges.contains(h.x(e)) { continue }
                     body(e)
                 }
             } else {

@@ -199,7 +199,7 @@ extension ClusterIndex {
         var grid = GridClustering(viewport: viewport, options: gridOptions)
         let y0 = WebMercator.y(latitude: viewport.box.north), y1 = WebMercator.y(latitude: viewport.box.south)
         hierarchy.tree.search(x: UnitXRanges(viewport.box), y0: y0, y1: y1, zoom: level, hierarchy: hierarchy) { e in
-            grid.add(x: hierarchy.x[e], y: hierarchy.y[e], weight: Int(hierarchy.weight[e]), member: node(ofEntry: e))
+            grid.add(x: hierarchy.x(e), y: hierarchy.y(e), weight: Int(hierarchy.weight[e]), member: node(ofEntry: e))
         }
         return grid.clusters()
     }

@@ -108,7 +108,7 @@ extension ClusterIndex {
                     case .cluster(let cid): return try leaves(of: cid, limit: .max).sorted()
                     }
                 }
-                result[members] = .init(x: hierarchy.x[e], y: hierarchy.y[e], weight: node.pointCount, members: members, id: id, children: kids)
+                result[members] = .init(x: hierarchy.x(e), y: hierarchy.y(e), weight: node.pointCount, members: members, id: id, children: kids)
             }
         }
         return result
