@@ -1,7 +1,9 @@
 /// The identifier of a cluster in a `ClusterIndex`: its zoom and its origin, packed as `origin * 32 + zoom`.
 ///
-/// The origin is the position, in the level one zoom above, of the entry whose neighbourhood formed the cluster
-/// (supercluster packs the same two numbers as `(origin << 5) + zoom + 1 + pointCount`). Zooms are at most 25
+/// The origin is the input position of the point the cluster grew from: the entry whose neighbourhood formed the
+/// cluster, followed down through the clusters it came from to a point (supercluster packs the entry's position
+/// in the level above instead, as `(position << 5) + zoom + 1 + pointCount`). A point is the origin of at most
+/// one cluster per zoom, so the pair is unique, and it stays put when points after it change. Zooms are at most 25
 /// (`ClusterOptions.zoomLimit` + 1, the level of groups of identical points), so they fit in 5 bits, and origins
 /// are below 2^32, so raw values stay below 2^37: exact in JSON numbers and JavaScript. Ids are stable for a
 /// given build over the same points in the same order.
@@ -25,7 +27,7 @@ public struct ClusterID: Hashable, Comparable, Sendable, CustomStringConvertible
     /// - Complexity: O(1).
     public var zoom: Int { Int(rawValue & 31) }
 
-    /// The origin's position in the level one zoom above.
+    /// The input position of the point the cluster grew from.
     /// - Complexity: O(1).
     public var origin: Int { Int(rawValue >> 5) }
 

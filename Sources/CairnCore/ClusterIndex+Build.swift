@@ -23,8 +23,12 @@ struct ClusterHierarchy: Sendable {
     var lowZoom: [UInt8] = []
     /// The entry of the cluster that absorbed this one, or `noParent`.
     var parent: [UInt32] = []
-    /// Per cluster (entry - leafCount): its origin's position in the level above.
+    /// Per cluster (entry - leafCount): its origin, the input position of the point it grew from (the origin
+    /// entry's own origin, down to a point).
     var origin: [UInt32] = []
+    /// Clusters (entry - leafCount) ordered by origin within each zoom's range; empty when creation order already
+    /// is (always so with `minPoints` <= 2, where every level is in origin order).
+    var byOrigin: [UInt32] = []
     /// Per cluster: where its children start in `children` (one more than there are clusters).
     var childStart: [UInt32] = [0]
     /// Children of every cluster, each cluster's in the order of the level above.
@@ -51,7 +55,7 @@ struct ClusterHierarchy: Sendable {
 
     var memoryBytes: Int {
         clusterX.capacity * 8 + clusterY.capacity * 8 + weight.capacity * 4 + topZoom.capacity + lowZoom.capacity
-            + parent.capacity * 4 + origin.capacity * 4 + childStart.capacity * 4 + children.capacity * 4
+            + parent.capacity * 4 + origin.capacity * 4 + byOrigin.capacity * 4 + childStart.capacity * 4 + children.capacity * 4
             + aggregates.memoryBytes + tree.memoryBytes
     }
 
@@ -63,12 +67,30 @@ struct ClusterHierarchy: Sendable {
         var lo = clustersAtZoom[zoom].lowerBound, hi = clustersAtZoom[zoom].upperBound
         let target = UInt32(truncatingIfNeeded: id.origin)
         guard id.origin <= Int(UInt32.max) else { return nil }
+        @inline(__always) func at(_ k: Int) -> Int { byOrigin.isEmpty ? k : Int(byOrigin[k]) }
         while lo < hi {
             let mid = (lo + hi) / 2
-            if origin[mid] < target { lo = mid + 1 } else { hi = mid }
+            if origin[at(mid)] < target { lo = mid + 1 } else { hi = mid }
         }
-        guard lo < clustersAtZoom[zoom].upperBound, origin[lo] == target else { return nil }
-        return leafCount + lo
+        guard lo < clustersAtZoom[zoom].upperBound, origin[at(lo)] == target else { return nil }
+        return leafCount + at(lo)
+    }
+
+    /// The origin of entry `e`: its own input position for a point, the stored origin for a cluster.
+    @inline(__always)
+    func originKey(ofEntry e: Int) -> Int { e < leafCount ? e : Int(origin[e - leafCount]) }
+
+    /// Fills `byOrigin` when some zoom's clusters were not created in origin order.
+    private mutating func indexOrigins() {
+        let sorted = clustersAtZoom.allSatisfy { range in
+            range.count < 2 || zip(range.dropLast(), range.dropFirst()).allSatisfy { origin[$0] < origin[$1] }
+        }
+        guard !sorted else { return }
+        var permutation = (0..<UInt32(origin.count)).map { $0 }
+        for range in clustersAtZoom where range.count > 1 {
+            permutation[range].sort { origin[Int($0)] < origin[Int($1)] }
+        }
+        byOrigin = permutation
     }
 
     /// The id of a cluster entry.
@@ -111,6 +133,7 @@ struct ClusterHierarchy: Sendable {
             level = builder.cluster(level, grid: grid, zoom: zoom, into: &self)
         }
         compact()
+        indexOrigins()
         tree = ClusterTree(hierarchy: self)
     }
 
@@ -237,7 +260,7 @@ struct ClusterLevelBuilder {
                 continue
             }
             let w = UInt32(rest.count + 1)
-            let e = h.appendCluster(x: level.x[i], y: level.y[i], weight: w, zoom: zoom, origin: i)
+            let e = h.appendCluster(x: level.x[i], y: level.y[i], weight: w, zoom: zoom, origin: Int(level.entry[i]))
             h.adopt(Int(level.entry[i]), by: e, zoom: zoom)
             for j in rest { h.adopt(Int(level.entry[j]), by: e, zoom: zoom) }
             h.closeCluster()
@@ -296,7 +319,7 @@ struct ClusterLevelBuilder {
                 if cx < 0 { cx += 1 } else if cx >= 1 { cx -= 1 }
                 let cy = wy / Double(total)
                 let w = UInt32(truncatingIfNeeded: total)
-                let e = h.appendCluster(x: cx, y: cy, weight: w, zoom: zoom, origin: i)
+                let e = h.appendCluster(x: cx, y: cy, weight: w, zoom: zoom, origin: h.originKey(ofEntry: Int(level.entry[i])))
                 h.adopt(Int(level.entry[i]), by: e, zoom: zoom)
                 for f in found { h.adopt(Int(grid.sentry[f.position]), by: e, zoom: zoom) }
                 h.closeCluster()

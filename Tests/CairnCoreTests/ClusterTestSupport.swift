@@ -14,6 +14,8 @@ struct ClusterOracle {
         var id: ClusterID?
         /// Children's member lists, in order (clusters only).
         var children: [[Int]]
+        /// The input position of the point the entry grew from (itself for a point).
+        var origin: Int = -1
     }
 
     /// Levels by zoom, from `maxZoom + 1` down to `minZoom`.
@@ -25,7 +27,7 @@ struct ClusterOracle {
             if x >= 1 { x = 0 }
             let s = sin(c.latitude * .pi / 180)
             let y = min(1, max(0, 0.5 - 0.25 * log((1 + s) / (1 - s)) / .pi))
-            return Entry(x: x, y: y, weight: 1, members: [i], id: nil, children: [])
+            return Entry(x: x, y: y, weight: 1, members: [i], id: nil, children: [], origin: i)
         }
         let top = options.maxZoom + 1
         if groupIdentical {
@@ -39,7 +41,7 @@ struct ClusterOracle {
                     taken.formUnion(same)
                     let members = [i] + same
                     grouped.append(Entry(x: level[i].x, y: level[i].y, weight: members.count, members: members,
-                                         id: ClusterID(zoom: top, origin: i), children: members.map { [$0] }))
+                                         id: ClusterID(zoom: top, origin: i), children: members.map { [$0] }, origin: i))
                 }
             }
             level = grouped
@@ -74,7 +76,8 @@ struct ClusterOracle {
                     let kids = [i] + neighbours
                     next.append(Entry(x: cx, y: wy / Double(total), weight: total,
                                       members: kids.flatMap { level[$0].members }.sorted(),
-                                      id: ClusterID(zoom: zoom, origin: i), children: kids.map { level[$0].members.sorted() }))
+                                      id: ClusterID(zoom: zoom, origin: e.origin), children: kids.map { level[$0].members.sorted() },
+                                      origin: e.origin))
                 } else {
                     next.append(e)
                     for j in neighbours { next.append(level[j]) }
