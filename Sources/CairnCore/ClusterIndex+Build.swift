@@ -126,11 +126,12 @@ struct ClusterHierarchy: Sendable {
             level = grouped
             grid = ClusterNeighbourGrid(level: level, radius: options.unitRadius(zoom: options.maxZoom))
         }
+        var slotMap: [Int32] = []
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
             if zoom != options.maxZoom {
-                grid = ClusterNeighbourGrid(level: level, radius: options.unitRadius(zoom: zoom))
+                grid = ClusterNeighbourGrid.derived(from: grid, level: level, radius: options.unitRadius(zoom: zoom), slotMap: slotMap)
             }
-            level = builder.cluster(level, grid: grid, zoom: zoom, into: &self)
+            (level, slotMap) = builder.cluster(level, grid: grid, zoom: zoom, into: &self)
         }
         compact()
         indexOrigins()
@@ -274,8 +275,10 @@ struct ClusterLevelBuilder {
     ///
     /// Entries are visited in level order; whether an entry is taken is kept by its position in the grid's cell
     /// order, so neighbour scans read memory in order.
-    mutating func cluster(_ level: ClusterLevel, grid: ClusterNeighbourGrid, zoom: Int, into h: inout ClusterHierarchy) -> ClusterLevel {
+    /// Also returns, for each slot of `level`, its slot in the new level when it is carried unchanged, else -1.
+    mutating func cluster(_ level: ClusterLevel, grid: ClusterNeighbourGrid, zoom: Int, into h: inout ClusterHierarchy) -> (ClusterLevel, [Int32]) {
         let n = level.count
+        var slotMap = [Int32](repeating: -1, count: n)
         let minPoints = UInt64(options.minPoints)
         let aggregating = h.aggregates.isActive
         var taken = [Bool](repeating: false, count: n)
@@ -286,6 +289,7 @@ struct ClusterLevelBuilder {
         for i in 0..<n {
             // An entry without neighbours is never taken by another and takes none.
             if !grid.hasNeighbour[i] {
+                slotMap[i] = Int32(next.count)
                 next.append(entry: level.entry[i], x: level.x[i], y: level.y[i], weight: level.weight[i])
                 continue
             }
@@ -298,6 +302,7 @@ struct ClusterLevelBuilder {
                 if !taken[q] { found.append((j, q)) }
             }
             if found.isEmpty {
+                slotMap[i] = Int32(next.count)
                 next.append(entry: level.entry[i], x: xi, y: yi, weight: level.weight[i])
                 continue
             }
@@ -326,12 +331,14 @@ struct ClusterLevelBuilder {
                 if aggregating { h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount) }
                 next.append(entry: UInt32(e), x: cx, y: cy, weight: w)
             } else {
+                slotMap[i] = Int32(next.count)
                 next.append(entry: level.entry[i], x: xi, y: yi, weight: level.weight[i])
                 for f in found {
+                    slotMap[f.slot] = Int32(next.count)
                     next.append(entry: grid.sentry[f.position], x: grid.sx[f.position], y: grid.sy[f.position], weight: grid.sw[f.position])
                 }
             }
         }
-        return next
+        return (next, slotMap)
     }
 }

@@ -28,20 +28,26 @@ struct ClusterNeighbourGrid {
     /// Per slot: whether some other entry lies within the radius.
     private(set) var hasNeighbour: [Bool]
 
+    /// Cells per side for a radius: the largest power of two whose cells are at least `radius` wide, so the
+    /// grids of successive zooms (radius doubling) nest: each cell is four cells of the zoom above.
+    static func side(forRadius radius: Double) -> Int {
+        var side = 1
+        while side < 1 << 30, Double(side * 2) * radius <= 1 { side *= 2 }
+        return side
+    }
+
+    /// Sorts the level's entries into cells from scratch.
     init(level: ClusterLevel, radius: Double) {
-        let x = level.x, y = level.y
-        let n = x.count
-        let perSide = 1 / radius
-        side = perSide >= Double(1 << 30) ? 1 << 30 : max(1, Int(perSide))
-        radiusSquared = radius * radius
-        let side = self.side
+        let n = level.count
+        let side = Self.side(forRadius: radius)
         let sideD = Double(side)
         var unsortedKeys = [UInt64](repeating: 0, count: n)
         for i in 0..<n {
-            let cx = min(Int(x[i] * sideD), side - 1)
-            let cy = min(Int(y[i] * sideD), side - 1)
+            let cx = min(Int(level.x[i] * sideD), side - 1)
+            let cy = min(Int(level.y[i] * sideD), side - 1)
             unsortedKeys[i] = UInt64(cy) * UInt64(side) + UInt64(cx)
         }
+        let keys: [UInt64], order: [Int32]
         if side <= 1 << 21 {
             (keys, order) = Self.countingSort(unsortedKeys, side: side)
         } else {
@@ -49,10 +55,90 @@ struct ClusterNeighbourGrid {
             while bits < 64, (UInt64(side) * UInt64(side) - 1) >> UInt64(bits) != 0 { bits += 1 }
             (keys, order) = Self.radixSort(unsortedKeys, bits: bits)
         }
-        sx = order.map { x[Int($0)] }
-        sy = order.map { y[Int($0)] }
-        sw = order.map { level.weight[Int($0)] }
-        sentry = order.map { level.entry[Int($0)] }
+        self.init(side: side, radius: radius, keys: keys, order: order,
+                  sx: order.map { level.x[Int($0)] }, sy: order.map { level.y[Int($0)] },
+                  sw: order.map { level.weight[Int($0)] }, sentry: order.map { level.entry[Int($0)] })
+    }
+
+    /// The grid of the next zoom down, derived from this zoom's without sorting again: each pair of rows merges
+    /// into one row of cells twice as large, entries gone are dropped, and the few new ones (sorted) are merged in.
+    /// `slotMap` gives each slot of the previous level its slot in `level`, or -1 when it was absorbed; slots of
+    /// `level` that no previous slot maps to are new.
+    static func derived(from previous: ClusterNeighbourGrid, level: ClusterLevel, radius: Double, slotMap: [Int32]) -> ClusterNeighbourGrid {
+        let side = Self.side(forRadius: radius)
+        guard previous.side == 2 * side else { return ClusterNeighbourGrid(level: level, radius: radius) }
+        let n = level.count
+        let oldSide = UInt64(previous.side)
+        let side64 = UInt64(side)
+        var keys = [UInt64](repeating: 0, count: n), order = [Int32](repeating: 0, count: n)
+        var sx = [Double](repeating: 0, count: n), sy = [Double](repeating: 0, count: n)
+        var sw = [UInt32](repeating: 0, count: n), sentry = [UInt32](repeating: 0, count: n)
+        // New entries, sorted by cell.
+        var carried = [Bool](repeating: false, count: n)
+        for t in slotMap where t >= 0 { carried[Int(t)] = true }
+        let sideD = Double(side)
+        var fresh: [(key: UInt64, slot: Int32)] = []
+        for t in 0..<n where !carried[t] {
+            let cx = min(Int(level.x[t] * sideD), side - 1)
+            let cy = min(Int(level.y[t] * sideD), side - 1)
+            fresh.append((UInt64(cy) * side64 + UInt64(cx), Int32(t)))
+        }
+        fresh.sort { ($0.key, $0.slot) < ($1.key, $1.slot) }
+        fresh.append((.max, -1)) // sentinel
+        var f = 0, w = 0
+        // Merge the previous level's rows pairwise (2R and 2R + 1 make row R), by coarse key.
+        let old = previous.keys
+        let shift = UInt64(previous.side.trailingZeroBitCount)
+        let mask = oldSide - 1
+        let m = old.count
+        var a = 0
+        while a < m {
+            let fineRow = old[a] >> shift
+            var aEnd = a
+            while aEnd < m, old[aEnd] >> shift == fineRow { aEnd += 1 }
+            var b = aEnd, bEnd = aEnd
+            if fineRow & 1 == 0 {
+                while bEnd < m, old[bEnd] >> shift == fineRow + 1 { bEnd += 1 }
+            }
+            let rowBase = (fineRow >> 1) * side64
+            while a < aEnd || b < bEnd {
+                let keyA = a < aEnd ? rowBase + ((old[a] & mask) >> 1) : .max
+                let keyB = b < bEnd ? rowBase + ((old[b] & mask) >> 1) : .max
+                let p: Int, key: UInt64
+                if keyA <= keyB { p = a; key = keyA; a += 1 } else { p = b; key = keyB; b += 1 }
+                let t = slotMap[Int(previous.order[p])]
+                if t < 0 { continue }
+                while fresh[f].key <= key {
+                    let s = Int(fresh[f].slot)
+                    keys[w] = fresh[f].key; order[w] = fresh[f].slot
+                    sx[w] = level.x[s]; sy[w] = level.y[s]; sw[w] = level.weight[s]; sentry[w] = level.entry[s]
+                    w += 1; f += 1
+                }
+                keys[w] = key; order[w] = t
+                sx[w] = previous.sx[p]; sy[w] = previous.sy[p]; sw[w] = previous.sw[p]; sentry[w] = previous.sentry[p]
+                w += 1
+            }
+            a = bEnd
+        }
+        while f < fresh.count - 1 {
+            let s = Int(fresh[f].slot)
+            keys[w] = fresh[f].key; order[w] = fresh[f].slot
+            sx[w] = level.x[s]; sy[w] = level.y[s]; sw[w] = level.weight[s]; sentry[w] = level.entry[s]
+            w += 1; f += 1
+        }
+        return ClusterNeighbourGrid(side: side, radius: radius, keys: keys, order: order, sx: sx, sy: sy, sw: sw, sentry: sentry)
+    }
+
+    private init(side: Int, radius: Double, keys: [UInt64], order: [Int32], sx: [Double], sy: [Double], sw: [UInt32], sentry: [UInt32]) {
+        let n = keys.count
+        self.side = side
+        radiusSquared = radius * radius
+        self.keys = keys
+        self.order = order
+        self.sx = sx
+        self.sy = sy
+        self.sw = sw
+        self.sentry = sentry
         position = [Int32](repeating: 0, count: n)
         for p in 0..<n { position[Int(order[p])] = Int32(p) }
         upStart = [Int32](repeating: 0, count: n)
