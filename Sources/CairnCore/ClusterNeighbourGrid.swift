@@ -48,7 +48,8 @@ struct ClusterNeighbourGrid {
             unsortedKeys[i] = UInt64(cy) * UInt64(side) + UInt64(cx)
         }
         let keys: [UInt64], order: [Int32]
-        if side <= 1 << 21 {
+        if side <= 2 * n {
+            // Two counting passes cost O(n + side): worth it only when the rows are not much sparser than the entries.
             (keys, order) = Self.countingSort(unsortedKeys, side: side)
         } else {
             var bits = 0
