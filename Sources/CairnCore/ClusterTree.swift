@@ -1,10 +1,15 @@
-/// A packed R-tree over the entries of a `ClusterHierarchy` (in Morton order, 16 per node) whose nodes also
-/// bound the zooms at which their entries show, so a query at one zoom skips subtrees of other zooms.
+/// A packed R-tree over the entries of a `ClusterHierarchy` (grouped by the zoom at which they were created, in
+/// Morton order within a group, 16 per node) whose nodes also bound the zooms at which their entries show, so a
+/// query at one zoom skips subtrees of other zooms.
 struct ClusterTree: Sendable {
     static let nodeSize = 16
 
-    /// Entries in Morton order of their position.
+    /// Entries in tree order.
     private(set) var items: [UInt32] = []
+    /// The zooms each item shows at, in tree order (so most items of other zooms are skipped without reading
+    /// the entry table).
+    private var itemLow: [UInt8] = []
+    private var itemTop: [UInt8] = []
     /// Node boxes, four numbers each (min x, min y, max x, max y), level by level from the leaves up.
     private var boxes: [Double] = []
     /// Lowest zoom shown by any entry below each node.
@@ -16,7 +21,9 @@ struct ClusterTree: Sendable {
 
     init() {}
 
-    var memoryBytes: Int { items.capacity * 4 + boxes.capacity * 8 + zoomLow.capacity + zoomTop.capacity }
+    var memoryBytes: Int {
+        items.capacity * 4 + itemLow.capacity + itemTop.capacity + boxes.capacity * 8 + zoomLow.capacity + zoomTop.capacity
+    }
 
     /// Builds the tree over every entry that shows at some zoom.
     /// - Complexity: O(e) for e entries (a radix sort on 32-bit Morton keys).
@@ -32,7 +39,20 @@ struct ClusterTree: Sendable {
             keys.append(Self.interleave(qx) | Self.interleave(qy) << 1)
             order.append(UInt32(e))
         }
-        items = Self.radixSort(keys: keys, values: order)
+        // Morton order within groups of equal creation zoom: a query at zoom z skips the groups created below z,
+        // and the points (created at maxZoom + 1) form one group, so deep zooms read one spatial tree.
+        let spatial = Self.radixSort(keys: keys, values: order)
+        var groupStart = [Int](repeating: 0, count: 258)
+        for e in spatial { groupStart[Int(h.topZoom[Int(e)]) + 1] += 1 }
+        for i in 1..<groupStart.count { groupStart[i] += groupStart[i - 1] }
+        items = spatial
+        for e in spatial {
+            let g = Int(h.topZoom[Int(e)])
+            items[groupStart[g]] = e
+            groupStart[g] += 1
+        }
+        itemLow = items.map { h.lowZoom[Int($0)] }
+        itemTop = items.map { h.topZoom[Int($0)] }
         // Leaf-level nodes over items, then levels up to a single root.
         var count = items.count
         levelStart = [0]
@@ -91,8 +111,8 @@ struct ClusterTree: Sendable {
             if level == 0 {
                 let first = (n - levelStart[0]) * Self.nodeSize
                 for i in first..<min(first + Self.nodeSize, items.count) {
+                    if itemLow[i] > z || itemTop[i] < z { continue }
                     let e = Int(items[i])
-                    if h.lowZoom[e] > z || h.topZoom[e] < z { continue }
                     let py = h.y(e)
                     if py < y0 || py > y1 || !ranges.contains(h.x(e)) { continue }
                     body(e)
