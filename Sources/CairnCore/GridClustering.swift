@@ -181,13 +181,13 @@ public struct GridClustering {
 
 extension ClusterIndex {
     /// Grid clusters of the viewport, fed from the hierarchy instead of every point: from the coarsest level whose
-    /// cluster radius is at most `precisionPixels` on this screen (the points themselves when none is), each entry
+    /// cluster radius is at most `precisionPixels` on this screen (default: a quarter of a cell) (the points themselves when none is), each entry
     /// is placed whole by its centroid. Counts and means are exact; an entry near a cell edge may land in the
     /// neighbouring cell. A `precisionPixels` of 0 uses the points themselves (exact, but it reads every point in view).
     /// - Complexity: O(log e + k) for k entries of the chosen level in view, plus the grid's own cost.
     public func gridClusters(in viewport: Viewport, options gridOptions: GridClusterOptions = .standard,
                              precisionPixels: Double? = nil) -> [GridCluster] {
-        let precision = precisionPixels ?? gridOptions.cellSizePixels / 8
+        let precision = precisionPixels ?? gridOptions.cellSizePixels / 4
         let scale = viewport.pixelsPerUnit
         var level = options.maxZoom + 1
         if precision > 0, scale.isFinite {
