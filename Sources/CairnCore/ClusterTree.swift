@@ -103,11 +103,12 @@ struct ClusterTree: Sendable {
         var pending = [(level: Int, node: Int)]()
         pending.reserveCapacity(levelStart.count * Self.nodeSize)
         let top = levelStart.count - 1
-        pending.append((top, levelStart[top]))
+        @inline(__always) func passes(_ n: Int) -> Bool {
+            zoomLow[n] <= z && zoomTop[n] >= z && boxes[4 * n + 1] <= y1 && boxes[4 * n + 3] >= y0
+                && ranges.overlaps(boxes[4 * n], boxes[4 * n + 2])
+        }
+        if passes(levelStart[top]) { pending.append((top, levelStart[top])) }
         while let (level, n) = pending.popLast() {
-            if zoomLow[n] > z || zoomTop[n] < z { continue }
-            if boxes[4 * n + 1] > y1 || boxes[4 * n + 3] < y0 { continue }
-            if !ranges.overlaps(boxes[4 * n], boxes[4 * n + 2]) { continue }
             if level == 0 {
                 let first = (n - levelStart[0]) * Self.nodeSize
                 for i in first..<min(first + Self.nodeSize, items.count) {
@@ -118,10 +119,11 @@ struct ClusterTree: Sendable {
                     body(e)
                 }
             } else {
+                // Children are contiguous: test them here, push only those that pass.
                 let childLevelStart = levelStart[level - 1]
                 let childLevelEnd = levelStart[level]
                 let first = childLevelStart + (n - levelStart[level]) * Self.nodeSize
-                for c in stride(from: min(first + Self.nodeSize, childLevelEnd) - 1, through: first, by: -1) {
+                for c in stride(from: min(first + Self.nodeSize, childLevelEnd) - 1, through: first, by: -1) where passes(c) {
                     pending.append((level - 1, c))
                 }
             }
