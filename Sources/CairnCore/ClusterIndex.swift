@@ -39,6 +39,13 @@ public struct ClusterIndex: Sendable {
         hierarchy = ClusterHierarchy(points: points, options: options)
     }
 
+    /// Clusters points already projected (a subset of another index's input).
+    init(points: ClusterPoints, options: ClusterOptions) {
+        self.options = options
+        self.points = points
+        hierarchy = ClusterHierarchy(points: points, options: options)
+    }
+
     /// The number of input points.
     public var count: Int { points.count }
 

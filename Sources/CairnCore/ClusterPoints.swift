@@ -33,6 +33,19 @@ struct ClusterPoints: Sendable {
         for f in features { append(f, options: options) }
     }
 
+    /// The points at `indices` (ascending), in that order, sharing category codes.
+    func subset(_ indices: [Int]) -> ClusterPoints {
+        var result = self
+        result.coordinates = indices.map { coordinates[$0] }
+        result.x = indices.map { x[$0] }
+        result.y = indices.map { y[$0] }
+        result.numbers = []
+        result.numbers.reserveCapacity(indices.count * numericCount)
+        for i in indices { result.numbers.append(contentsOf: numbers[i * numericCount ..< (i + 1) * numericCount]) }
+        if countsCategories { result.categories = indices.map { categories[$0] } }
+        return result
+    }
+
     private mutating func reserve(_ n: Int) {
         coordinates.reserveCapacity(n)
         x.reserveCapacity(n)

@@ -139,3 +139,35 @@ struct ClusterIndexTests {
 extension Double {
     func isApproximately(_ other: Double, tolerance: Double = 1e-9) -> Bool { abs(self - other) <= tolerance }
 }
+
+@Suite("ClusterFilterCache")
+struct ClusterFilterCacheTests {
+    @Test("a filtered clustering equals a build over the passing features, and is kept for the same filter")
+    func filtered() throws {
+        var random = ClusterRandom(seed: 77)
+        let kinds: [FeatureKind] = [.park, .place, .trailhead]
+        let features = try random.clumpedCoordinates(250).enumerated().map { i, c in
+            try Feature(id: "f\(i)", kind: kinds[i % 3], location: c, attributes: ["rating": .number(Double(i % 5))])
+        }
+        let options = try ClusterOptions(numericAttributes: ["rating"])
+        let cache = ClusterFilterCache(features: features, options: options, capacity: 2)
+        let filters = [FeatureFilter(kinds: [.park]),
+                       FeatureFilter(predicates: [try AttributePredicate(parsing: "rating>=3")]),
+                       FeatureFilter.all]
+        for filter in filters {
+            let filtered = cache.clusters(matching: filter)
+            let passing = features.indices.filter { filter.matches(features[$0]) }
+            #expect(filtered.sourceIndices == passing)
+            let direct = ClusterIndex(features: passing.map { features[$0] }, options: options)
+            for zoom in [0, 5, 10, 17] {
+                #expect(clusterDifferences(try filtered.index.oracleShaped(zoom: zoom), Array(try direct.oracleShaped(zoom: zoom).values), tolerance: 0).isEmpty)
+                for node in filtered.index.clusters(in: .world, zoom: zoom) {
+                    #expect(try filtered.index.aggregates(of: node) == (try direct.aggregates(of: node)))
+                }
+            }
+        }
+        #expect(cache.keptCount == 2)
+        let again = cache.clusters(matching: filters[2])
+        #expect(again.sourceIndices.count == features.count)
+    }
+}
