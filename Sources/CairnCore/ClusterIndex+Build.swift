@@ -121,7 +121,7 @@ struct ClusterHierarchy: Sendable {
 
         var level = ClusterLevel(leaves: points)
         var grid = ClusterNeighbourGrid(level: level, radius: options.unitRadius(zoom: options.maxZoom))
-        var builder = ClusterLevelBuilder(points: points, options: options)
+        var builder = ClusterLevelBuilder(options: options)
         if let grouped = builder.groupIdentical(level, grid: grid, into: &self) {
             level = grouped
             grid = ClusterNeighbourGrid(level: level, radius: options.unitRadius(zoom: options.maxZoom))
@@ -216,11 +216,9 @@ struct ClusterLevel {
 /// The greedy pass that turns one level into the next, with its scratch buffers.
 struct ClusterLevelBuilder {
     let options: ClusterOptions
-    let points: ClusterPoints
     private var found: [(slot: Int, position: Int)] = []
 
-    init(points: ClusterPoints, options: ClusterOptions) {
-        self.points = points
+    init(options: ClusterOptions) {
         self.options = options
     }
 
