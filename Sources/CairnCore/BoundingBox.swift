@@ -1,0 +1,129 @@
+/// A latitude/longitude rectangle in WGS84 degrees: the map viewfinder.
+///
+/// Edges are inclusive. When `west > east` the box crosses the antimeridian and means the wrap-around region
+/// (from `west` eastwards across 180° to `east`). Longitudes 180 and -180 are the same meridian, so a point at
+/// -180 is inside a box whose east edge is 180, and vice versa.
+public struct BoundingBox: Hashable, Sendable, CustomStringConvertible {
+    /// Western edge, degrees in [-180, 180].
+    public let west: Double
+    /// Southern edge, degrees in [-90, 90].
+    public let south: Double
+    /// Eastern edge, degrees in [-180, 180]; less than `west` for a box across the antimeridian.
+    public let east: Double
+    /// Northern edge, degrees in [-90, 90], not below `south`.
+    public let north: Double
+
+    /// Creates a box from its four edges, checking each.
+    /// - Throws: `BoundingBoxError` naming the edge at fault.
+    /// - Complexity: O(1).
+    public init(west: Double, south: Double, east: Double, north: Double) throws(BoundingBoxError) {
+        func check(_ edge: BoundingBoxError.Edge, _ value: Double, limit: Double) throws(BoundingBoxError) {
+            guard value.isFinite else { throw .notFinite(edge: edge, value: value) }
+            guard value >= -limit, value <= limit else { throw .outOfRange(edge: edge, value: value) }
+        }
+        try check(.west, west, limit: 180)
+        try check(.south, south, limit: 90)
+        try check(.east, east, limit: 180)
+        try check(.north, north, limit: 90)
+        guard south <= north else { throw .southAboveNorth(south: south, north: north) }
+        self.west = west
+        self.south = south
+        self.east = east
+        self.north = north
+    }
+
+    /// Creates a box from its south-west and north-east corners (a west corner east of the north-east one
+    /// gives a box across the antimeridian).
+    /// - Throws: `BoundingBoxError.southAboveNorth` when the south-west corner is north of the north-east one.
+    /// - Complexity: O(1).
+    public init(southWest: Coordinate, northEast: Coordinate) throws(BoundingBoxError) {
+        try self.init(west: southWest.longitude, south: southWest.latitude,
+                      east: northEast.longitude, north: northEast.latitude)
+    }
+
+    /// The box covering the whole Earth: west -180, south -90, east 180, north 90.
+    public static let world = BoundingBox(unchecked: -180, -90, 180, 90)
+
+    init(unchecked west: Double, _ south: Double, _ east: Double, _ north: Double) {
+        self.west = west
+        self.south = south
+        self.east = east
+        self.north = north
+    }
+
+    /// Whether the box crosses the antimeridian (`west > east`).
+    /// - Complexity: O(1).
+    public var crossesAntimeridian: Bool { west > east }
+
+    /// Whether the coordinate is inside the box or on its edge.
+    /// - Complexity: O(1).
+    public func contains(_ coordinate: Coordinate) -> Bool {
+        coordinate.latitude >= south && coordinate.latitude <= north
+            && longitudeRanges.contains(coordinate.longitude)
+    }
+
+    /// The box's longitudes as at most two disjoint closed ranges, with 180 and -180 identified.
+    var longitudeRanges: LongitudeRanges { LongitudeRanges(west: west, east: east) }
+
+    public var description: String { "[west \(west), south \(south), east \(east), north \(north)]" }
+}
+
+/// Why a bounding box was refused.
+public enum BoundingBoxError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The four edges.
+    public enum Edge: String, Sendable { case west, south, east, north }
+
+    /// An edge is NaN or infinite.
+    case notFinite(edge: Edge, value: Double)
+    /// An edge is outside [-180, 180] (west, east) or [-90, 90] (south, north).
+    case outOfRange(edge: Edge, value: Double)
+    /// The southern edge is north of the northern one (swap them).
+    case southAboveNorth(south: Double, north: Double)
+
+    public var description: String {
+        switch self {
+        case .notFinite(let edge, let value): "\(edge.rawValue) edge must be a finite number, got \(value)"
+        case .outOfRange(let edge, let value):
+            "\(edge.rawValue) edge \(formatNumber(value)) is out of range \(edge == .west || edge == .east ? "[-180, 180]" : "[-90, 90]")"
+        case .southAboveNorth(let south, let north):
+            "south edge \(formatNumber(south)) is north of north edge \(formatNumber(north)) (swap them)"
+        }
+    }
+}
+
+/// A set of longitudes as at most two disjoint closed ranges, with 180 and -180 treated as one meridian.
+///
+/// A range touching one side of the antimeridian also gets the single-meridian range on the other side, so
+/// a coordinate stored as -180 matches a box ending at 180; an empty second range has `lower > upper`.
+struct LongitudeRanges {
+    var first: ClosedRange<Double>
+    var second: (lower: Double, upper: Double)
+
+    /// Ranges for the region from `west` eastwards to `east` (wrapping when west > east).
+    init(west: Double, east: Double) {
+        if west > east {
+            first = west...180
+            second = (-180, east)
+        } else {
+            first = west...east
+            if west == -180, east < 180 {
+                second = (180, 180)
+            } else if east == 180, west > -180 {
+                second = (-180, -180)
+            } else {
+                second = (1, 0)
+            }
+        }
+    }
+
+    /// All longitudes.
+    static let all = LongitudeRanges(west: -180, east: 180)
+
+    /// Whether the second range is non-empty.
+    var hasSecond: Bool { second.lower <= second.upper }
+
+    @inline(__always)
+    func contains(_ longitude: Double) -> Bool {
+        first.contains(longitude) || (longitude >= second.lower && longitude <= second.upper)
+    }
+}

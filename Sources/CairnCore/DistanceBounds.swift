@@ -1,0 +1,165 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Provably conservative bounds on a model's distance from the central angle σ between two points, where σ
+/// is computed on the unit sphere with the points' geodetic latitudes and longitudes (the angle between the
+/// surface normals).
+///
+/// The bound for `.wgs84`: for any two points, `Rmin · σ ≤ s ≤ Rmax · σ`, with `s` the ellipsoidal geodesic
+/// distance and `Rmin = a(1 - e²)`, `Rmax = a / √(1 - e²)` the smallest and largest principal radii of
+/// curvature of the ellipsoid. Proof: the inverse Gauss map (unit normal → surface point) has a symmetric
+/// differential whose eigenvalues are the principal radii, so it stretches every tangent vector by a factor
+/// in [Rmin, Rmax]. Mapping the great circle between the normals onto the ellipsoid gives a curve of length
+/// at most Rmax·σ, and the geodesic is no longer than it; mapping the geodesic onto the sphere gives a curve of
+/// length at most s/Rmin that is no shorter than the great circle, σ. The band is about ±0.5 % wide.
+/// For `.sphere`, `s = R·σ` exactly (Rmin = Rmax = R).
+///
+/// Every bound is widened by `relativeMargin` and `absoluteMarginMeters` on distances, and by
+/// `haversineMargin` on computed haversines, more than the rounding they must absorb: `geod_inverse` is
+/// accurate to ~15 nm; a computed hav σ is within about 1e-15 of the exact one (absolute, from the rounded
+/// coordinate differences and products; the error in σ this causes grows without bound near antipodes, which
+/// an absolute margin on hav σ itself covers uniformly).
+struct DistanceBounds {
+    /// Smallest metres per radian of σ.
+    let lowRadiusMeters: Double
+    /// Largest metres per radian of σ.
+    let highRadiusMeters: Double
+
+    static let relativeMargin = 1e-9
+    static let absoluteMarginMeters = 1e-6
+    static let haversineMargin = 1e-14
+
+    init(_ model: DistanceModel) {
+        switch model {
+        case .wgs84:
+            lowRadiusMeters = WGS84.minimumCurvatureRadiusMeters
+            highRadiusMeters = WGS84.maximumCurvatureRadiusMeters
+        case .sphere:
+            lowRadiusMeters = DistanceModel.sphereRadiusMeters
+            highRadiusMeters = DistanceModel.sphereRadiusMeters
+        }
+    }
+
+    /// A lower bound in metres on the model distance of two points whose computed hav σ is `h`.
+    @inline(__always)
+    func lowerBoundMeters(haversine h: Double) -> Double {
+        let sigma = Spherical.centralAngle(haversine: max(0, h - Self.haversineMargin))
+        return max(0, lowRadiusMeters * sigma * (1 - Self.relativeMargin) - Self.absoluteMarginMeters)
+    }
+
+    /// An upper bound in metres on the model distance of two points whose computed hav σ is `h`.
+    @inline(__always)
+    func upperBoundMeters(haversine h: Double) -> Double {
+        let sigma = Spherical.centralAngle(haversine: min(1, h + Self.haversineMargin))
+        return highRadiusMeters * sigma * (1 + Self.relativeMargin) + Self.absoluteMarginMeters
+    }
+
+    /// The largest σ any point within `radiusMeters` can have (points beyond it are surely outside).
+    @inline(__always)
+    func outerAngle(radiusMeters: Double) -> Double {
+        (radiusMeters + Self.absoluteMarginMeters) / (lowRadiusMeters * (1 - Self.relativeMargin))
+    }
+
+    /// The largest σ at which a point is surely within `radiusMeters` (negative when none is).
+    @inline(__always)
+    func innerAngle(radiusMeters: Double) -> Double {
+        (radiusMeters - Self.absoluteMarginMeters) / (highRadiusMeters * (1 + Self.relativeMargin))
+    }
+}
+
+/// A circle query's pre-computed tests: a latitude/longitude bracket that holds every point of the circle,
+/// and haversine thresholds that decide most candidates without the exact distance.
+struct CircleTest {
+    let latitude: Double
+    let longitude: Double
+    let cosLatitude: Double
+    let radiusMeters: Double
+    let model: DistanceModel
+    /// Candidates with hav σ at most this are inside without an exact check (-1: none are).
+    let acceptHaversine: Double
+    /// Candidates with hav σ above this are outside (2: none are rejected by the bound).
+    let rejectHaversine: Double
+    /// Twice the inner angle in degrees: no node spanning more latitude than this can be wholly inside.
+    let innerDiameterDegrees: Double
+    /// Latitude bracket, degrees.
+    let south: Double
+    let north: Double
+    /// Longitude bracket.
+    let longitudes: LongitudeRanges
+
+    init(latitude: Double, longitude: Double, radiusMeters: Double, model: DistanceModel) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.cosLatitude = cos(latitude * Spherical.radiansPerDegree)
+        self.radiusMeters = radiusMeters
+        self.model = model
+        let bounds = DistanceBounds(model)
+        let inner = bounds.innerAngle(radiusMeters: radiusMeters)
+        let outer = bounds.outerAngle(radiusMeters: radiusMeters)
+        acceptHaversine = inner < 0 ? -1 : (inner >= .pi ? 2 : Spherical.haversine(ofAngle: inner) - DistanceBounds.haversineMargin)
+        rejectHaversine = outer >= .pi ? 2 : Spherical.haversine(ofAngle: outer) + DistanceBounds.haversineMargin
+        innerDiameterDegrees = inner <= 0 ? -1 : 2 * inner / Spherical.radiansPerDegree
+
+        // Bracket: |Δφ| ≤ σ for any two points, so latitudes are within `outer` of the centre's; if that reaches
+        // a pole every longitude is possible, otherwise |Δλ| ≤ asin(sin σ / cos φ0) (the cap's tangent meridians).
+        let outerDegrees = outer / Spherical.radiansPerDegree * (1 + 1e-9) + 1e-9
+        let southEdge = latitude - outerDegrees
+        let northEdge = latitude + outerDegrees
+        south = max(-90, southEdge)
+        north = min(90, northEdge)
+        if southEdge <= -90 || northEdge >= 90 || outer >= .pi / 2 {
+            longitudes = .all
+        } else {
+            // The ratio is rounded by a few ulps; inflating it by 1e-12 first keeps the inverse sine conservative
+            // even where it is steep (ratio near 1, caps nearly touching a pole).
+            let ratio = sin(outer) / cosLatitude * (1 + 1e-12)
+            let halfWidth = ratio >= 1 ? 180 : asin(ratio) / Spherical.radiansPerDegree * (1 + 1e-9) + 1e-9
+            if halfWidth >= 180 {
+                longitudes = .all
+            } else {
+                longitudes = LongitudeRanges(west: Spherical.normalizedLongitude(longitude - halfWidth),
+                                             east: Spherical.normalizedLongitude(longitude + halfWidth))
+            }
+        }
+    }
+
+    /// The haversine of σ from the centre to a point, using the centre's cached cosine.
+    @inline(__always)
+    func haversine(_ lat: Double, _ lon: Double) -> Double {
+        let sinHalfDLat = sin((lat - latitude) * (Spherical.radiansPerDegree / 2))
+        let sinHalfDLon = sin((lon - longitude) * (Spherical.radiansPerDegree / 2))
+        return sinHalfDLat * sinHalfDLat + cosLatitude * cos(lat * Spherical.radiansPerDegree) * sinHalfDLon * sinHalfDLon
+    }
+
+    /// Whether every point of a node's rectangle is surely within the radius (the containment shortcut).
+    ///
+    /// When the rectangle spans less than 180° of longitude and both its edge meridians are within 90° of the
+    /// centre's, its farthest point from the centre is a corner: along a parallel the distance grows with
+    /// |Δλ|, which here peaks at an edge; along an edge meridian cos σ(φ) = R cos(φ − φ*) with |φ*| ≤ 90°
+    /// (as cos Δλ ≥ 0), which has no interior minimum on a latitude interval. So four corners inside the
+    /// inner bound prove the whole rectangle inside. A cheap necessary test on the latitude span comes first.
+    @inline(__always)
+    func containsWhole(_ node: PointIndex.Frame) -> Bool {
+        guard node.maxLatitude - node.minLatitude <= innerDiameterDegrees,
+              node.maxLongitude - node.minLongitude < 180,
+              Spherical.angularGapDegrees(node.minLongitude, longitude) <= 90,
+              Spherical.angularGapDegrees(node.maxLongitude, longitude) <= 90 else { return false }
+        return haversine(node.minLatitude, node.minLongitude) <= acceptHaversine
+            && haversine(node.maxLatitude, node.minLongitude) <= acceptHaversine
+            && haversine(node.minLatitude, node.maxLongitude) <= acceptHaversine
+            && haversine(node.maxLatitude, node.maxLongitude) <= acceptHaversine
+    }
+
+    /// Whether a point is within the radius, exactly under the model; counts the exact checks made.
+    @inline(__always)
+    func contains(_ lat: Double, _ lon: Double, exactChecks: inout Int) -> Bool {
+        let h = haversine(lat, lon)
+        if h <= acceptHaversine { return true }
+        if h > rejectHaversine { return false }
+        exactChecks += 1
+        return measure(model, latitude, longitude, lat, lon) <= radiusMeters
+    }
+}

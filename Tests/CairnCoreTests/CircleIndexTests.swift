@@ -1,0 +1,57 @@
+import Testing
+@testable import CairnCore
+
+@Suite("CircleIndex against the brute-force oracle")
+struct CircleIndexTests {
+    @Test("refuses bad radii")
+    func validation() throws {
+        let here = try Coordinate(latitude: 1, longitude: 2)
+        #expect(throws: CircleError.invalidRadius(-1)) { try Circle(center: here, radiusMeters: -1) }
+        #expect(throws: CircleError.self) { try Circle(center: here, radiusMeters: .infinity) }
+        #expect(throws: CircleError.self) { try Circle(center: here, radiusMeters: .nan) }
+        #expect(try Circle(center: here, radiusMeters: 0).contains(here))
+    }
+
+    @Test("which circles contain a point", arguments: DistanceModel.allCases)
+    func containing(model: DistanceModel) throws {
+        var random = IndexTestRandom(seed: model == .wgs84 ? 707 : 808)
+        var circles: [Circle] = []
+        var onEdge: [(point: Coordinate, item: Int)] = []
+        for _ in 0..<1_500 {
+            let center = random.awkwardCoordinate()
+            // Mostly check-in sized circles, some huge ones, some of zero radius.
+            let radius = random.chance(0.8) ? random.double(10...2_000) : random.radiusMeters()
+            circles.append(try Circle(center: center, radiusMeters: radius))
+        }
+        // Circles whose edge passes exactly through a known point: radius = the computed distance to it.
+        for _ in 0..<60 {
+            let center = random.awkwardCoordinate()
+            let point = try destination(from: center, bearingDegrees: random.double(0...360), distanceMeters: random.radiusMeters(), model: model)
+            onEdge.append((point, circles.count))
+            circles.append(try Circle(center: center, radiusMeters: distanceMeters(from: center, to: point, model: model)))
+        }
+        let index = CircleIndex(circles, bucketSize: 8)
+        #expect(index.count == circles.count)
+        var buffer: [Int] = []
+        for query in 0..<400 {
+            let point: Coordinate
+            if query < onEdge.count {
+                point = onEdge[query].point
+            } else if random.chance(0.3) {
+                let circle = circles[random.int(0...(circles.count - 1))]
+                point = try destination(from: circle.center, bearingDegrees: random.double(0...360),
+                                        distanceMeters: circle.radiusMeters * random.double(0.99...1.01), model: model)
+            } else {
+                point = random.awkwardCoordinate()
+            }
+            let expected = Oracle.containing(circles, point, model: model)
+            let actual = index.containing(point, model: model)
+            #expect(actual == expected, "\(model) at \(point)")
+            if query < onEdge.count { #expect(actual.contains(onEdge[query].item), "a point on the edge is inside") }
+            buffer.removeAll(keepingCapacity: true)
+            let stats = index.containing(point, model: model, into: &buffer)
+            #expect(buffer == expected && stats.results == expected.count)
+        }
+        #expect(CircleIndex([Circle]()).containing(try Coordinate(latitude: 0, longitude: 0), model: model).isEmpty)
+    }
+}
