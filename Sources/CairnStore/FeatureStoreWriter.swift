@@ -1,0 +1,105 @@
+import CairnCore
+import GRDB
+
+/// Writes inside one `FeatureStore.write` transaction. Valid only inside that closure.
+///
+/// Not `Sendable`: it belongs to the thread running the transaction.
+public final class FeatureStoreWriter {
+    private let db: Database
+    private let path: String
+    private var isOpen = true
+    /// Whether the first upsert has looked at the store yet.
+    private var checkedForBulkLoad = false
+    /// True when the store was empty at the first upsert: the R*Tree triggers are dropped for this transaction and
+    /// `finish()` packs the whole R*Tree at once (see `RTreeBulkLoad` for the figures).
+    private var deferringRTree = false
+
+    init(db: Database, path: String) {
+        self.db = db
+        self.path = path
+    }
+
+    /// The upsert statement, prepared on first use and finalized with the transaction.
+    private var upsertStatement: RawUpsertStatement?
+
+    func close() {
+        isOpen = false
+        upsertStatement?.close()
+        upsertStatement = nil
+    }
+
+    /// Completes the transaction's work before commit: builds the deferred R*Tree and restores its triggers.
+    func finish() throws {
+        guard deferringRTree else { return }
+        do {
+            try RTreeBulkLoad.load(db)
+            try StoreSchema.createRTreeTriggers(db)
+            deferringRTree = false
+        } catch let error as DatabaseError {
+            throw StoreError.wrapping(error, path: path, operation: "building the R*Tree")
+        }
+    }
+
+    /// On the first upsert into an empty store, drops the R*Tree triggers until `finish()`. The drop is part of the
+    /// transaction, so a rollback restores them, and no other connection ever sees the store without them.
+    private func deferRTreeIfEmpty() throws {
+        guard !checkedForBulkLoad else { return }
+        checkedForBulkLoad = true
+        do {
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM feature)") == false else { return }
+            try StoreSchema.dropRTreeTriggers(db)
+            deferringRTree = true
+        } catch let error as DatabaseError {
+            throw StoreError.wrapping(error, path: path, operation: "upsert")
+        }
+    }
+
+    /// Inserts each feature, or replaces every field of the stored feature with the same id (its rowid is kept and
+    /// its R*Tree entry moves with it). A later feature in `features` replaces an earlier one with the same id.
+    /// When the store was empty before this transaction's first upsert, the R*Tree is built in one pass at commit.
+    /// - Throws: `StoreError` when SQLite fails; the enclosing `write` then rolls everything back.
+    /// - Complexity: O(n log N) for n features in a store of N (B-tree and R*Tree inserts); one prepared statement
+    ///   reused for all rows. Into an empty store: O(n log n) in all, most of it B-tree inserts.
+    public func upsert(_ features: some Collection<Feature>) throws {
+        guard isOpen else { throw StoreError.writerClosed(path: path) }
+        try deferRTreeIfEmpty()
+        do {
+            let statement = try upsertStatement ?? RawUpsertStatement(db)
+            upsertStatement = statement
+            for feature in features {
+                try statement.upsert(feature)
+            }
+        } catch let error as DatabaseError {
+            throw StoreError.wrapping(error, path: path, operation: "upsert")
+        }
+    }
+
+    /// Inserts or replaces one feature; see `upsert(_:)` for a collection.
+    /// - Complexity: O(log N).
+    public func upsert(_ feature: Feature) throws {
+        try upsert(CollectionOfOne(feature))
+    }
+
+    /// Deletes the feature with this id and its R*Tree entry.
+    /// - Returns: whether a feature was deleted.
+    /// - Complexity: O(log N).
+    @discardableResult
+    public func delete(id: String) throws -> Bool {
+        let statement = try prepare("DELETE FROM feature WHERE id = ?", "delete")
+        do {
+            try statement.execute(arguments: [id])
+            return db.changesCount > 0
+        } catch let error as DatabaseError {
+            throw StoreError.wrapping(error, path: path, operation: "delete")
+        }
+    }
+
+    private func prepare(_ sql: String, _ operation: String) throws -> Statement {
+        guard isOpen else { throw StoreError.writerClosed(path: path) }
+        do {
+            return try db.cachedStatement(sql: sql)
+        } catch let error as DatabaseError {
+            throw StoreError.wrapping(error, path: path, operation: operation)
+        }
+    }
+}
