@@ -1,0 +1,331 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Judges check-ins against places (centre + radius), events (place + time window) and optional joins
+/// (ARCHITECTURE.md, "Check-in rule"): each gets `valid` or exactly one `CheckInReason`.
+///
+/// The tests, in order: coordinate (`invalid_coordinate`), time (`invalid_time`), the claimed event or place
+/// (`unknown_event`, `unknown_place`; with neither, the point is matched by containment, or `no_match`),
+/// distance from the place's centre under the model (`outside_radius`, with the exact distance), the event's
+/// window `start <= time < end` (`before_start`, `after_end`), joins when given (`not_joined`). Duplicates
+/// (`duplicate`) need input order and live in a `CheckInLedger`; `validate(_:)` does both.
+///
+/// Distances are decided exactly: a haversine with the place's cached cosine and spherical bounds
+/// (`DistanceBounds`) settle almost every point, the model's full geodesic the ones near the edge, so the
+/// verdict equals `distanceMeters(from: centre, to: point, model:) <= radius` bit for bit.
+///
+/// Immutable after `init` and `Sendable`: many threads may judge with one validator.
+public struct CheckInValidator: Sendable {
+    /// The distance model.
+    public let model: DistanceModel
+    /// How GPS accuracy counts.
+    public let accuracyPolicy: CheckInAccuracyPolicy
+    /// Whether `not_joined` is decided (joins were given).
+    public let requiresJoins: Bool
+
+    let bounds: DistanceBounds
+    /// Place ids, numbered in input order (first occurrence wins).
+    package let placeKeys: CheckInKeyTable
+    /// Per place, `Self.placeStride` doubles: latitude, longitude, radius, cos(latitude), accept and reject
+    /// haversine thresholds.
+    let placeData: ContiguousArray<Double>
+    /// Event ids, numbered in input order (first occurrence wins).
+    package let eventKeys: CheckInKeyTable
+    /// Each event's place index, or -1 when it has none.
+    let eventPlaces: ContiguousArray<Int32>
+    /// Each event's window: start, end (seconds since 1970).
+    let eventWindows: ContiguousArray<Double>
+    /// Events by place, each place's sorted by start: `placeEvents[placeEventStarts[p] ..< placeEventStarts[p + 1]]`.
+    let placeEventStarts: ContiguousArray<Int32>
+    let placeEvents: ContiguousArray<Int32>
+    /// The places' circles, for point-only check-ins, and each place's circle.
+    let circles: CircleIndex
+    let placeCircles: ContiguousArray<Circle>
+    /// Users named in joins, and the joined (event, user) pairs.
+    let joinUsers: CheckInKeyTable
+    let joinPairs: CheckInPairSet
+
+    static let placeStride = 6
+
+    /// Rows dropped while building: places or events whose id was already taken (the first wins), and joins
+    /// naming an unknown event.
+    public let ignoredPlaces: Int
+    public let ignoredEvents: Int
+    public let ignoredJoins: Int
+
+    /// Builds a validator.
+    ///
+    /// - Parameters:
+    ///   - places: the places; a repeated id keeps its first circle.
+    ///   - events: the events; a repeated id keeps the first. An event whose place id is missing or unknown
+    ///     uses its own circle (defining that place id), or gives `unknown_place` without one.
+    ///   - joins: who joined what; when given (even empty), check-ins to events need a join (`not_joined`).
+    ///   - model: the distance model, `.wgs84` by default.
+    ///   - accuracyPolicy: how GPS accuracy counts, `.ignore` by default.
+    /// - Complexity: O((p + e) log(p + e) + j) for p places, e events and j joins.
+    public init(places: some Sequence<CheckInPlace>, events: some Sequence<CheckInEvent>,
+                joins: (some Sequence<CheckInJoin>)? = [CheckInJoin]?.none,
+                model: DistanceModel = .wgs84, accuracyPolicy: CheckInAccuracyPolicy = .ignore) {
+        self.model = model
+        self.accuracyPolicy = accuracyPolicy
+        let bounds = DistanceBounds(model)
+        self.bounds = bounds
+        var placeKeys = CheckInKeyTable()
+        var placeData = ContiguousArray<Double>()
+        var placeCircles = ContiguousArray<Circle>()
+        var ignoredPlaces = 0
+        func addPlace(_ id: String, _ circle: Circle) -> Int32? {
+            let (index, inserted) = placeKeys.insert(id)
+            guard inserted else { return nil }
+            let test = CircleTest(latitude: circle.center.latitude, longitude: circle.center.longitude,
+                                  radiusMeters: circle.radiusMeters, model: model)
+            placeData.append(contentsOf: [circle.center.latitude, circle.center.longitude, circle.radiusMeters,
+                                          test.cosLatitude, test.acceptHaversine, test.rejectHaversine])
+            placeCircles.append(circle)
+            return Int32(index)
+        }
+        for place in places where addPlace(place.id, place.circle) == nil { ignoredPlaces += 1 }
+
+        var eventKeys = CheckInKeyTable()
+        var eventPlaces = ContiguousArray<Int32>()
+        var eventWindows = ContiguousArray<Double>()
+        var ignoredEvents = 0
+        for event in events {
+            guard eventKeys.insert(event.id).inserted else { ignoredEvents += 1; continue }
+            var place: Int32 = -1
+            if let id = event.placeId, !id.isEmpty {
+                let known = placeKeys.index(of: id)
+                if known >= 0 {
+                    place = Int32(known)
+                } else if let circle = event.circle {
+                    place = addPlace(id, circle) ?? -1
+                }
+            } else if let circle = event.circle {
+                // No place id: the event's own circle is a place of its own, named after the event.
+                place = addPlace(event.id, circle) ?? Int32(placeKeys.index(of: event.id))
+            }
+            eventPlaces.append(place)
+            eventWindows.append(event.window.start.secondsSince1970)
+            eventWindows.append(event.window.end.secondsSince1970)
+        }
+
+        // Events per place, by start then input order (counting sort on the place, then a sort per place).
+        let placeCount = placeKeys.count
+        var starts = ContiguousArray<Int32>(repeating: 0, count: placeCount + 1)
+        for place in eventPlaces where place >= 0 { starts[Int(place) + 1] += 1 }
+        for p in 0..<placeCount { starts[p + 1] += starts[p] }
+        var fill = starts
+        var byPlace = ContiguousArray<Int32>(repeating: 0, count: Int(starts[placeCount]))
+        for (event, place) in eventPlaces.enumerated() where place >= 0 {
+            byPlace[Int(fill[Int(place)])] = Int32(event)
+            fill[Int(place)] += 1
+        }
+        for p in 0..<placeCount where starts[p + 1] - starts[p] > 1 {
+            byPlace[Int(starts[p]) ..< Int(starts[p + 1])].sort {
+                (eventWindows[2 * Int($0)], $0) < (eventWindows[2 * Int($1)], $1)
+            }
+        }
+
+        var joinUsers = CheckInKeyTable()
+        var joinPairs = CheckInPairSet()
+        var ignoredJoins = 0
+        if let joins {
+            for join in joins {
+                let event = eventKeys.index(of: join.eventId)
+                guard event >= 0 else { ignoredJoins += 1; continue }
+                let user = joinUsers.insert(join.userId).index
+                _ = joinPairs.insert(UInt64(event) << 32 | UInt64(user))
+            }
+        }
+        requiresJoins = joins != nil
+
+        self.circles = CircleIndex(placeCircles)
+        self.placeCircles = placeCircles
+        self.placeKeys = placeKeys
+        self.placeData = placeData
+        self.eventKeys = eventKeys
+        self.eventPlaces = eventPlaces
+        self.eventWindows = eventWindows
+        self.placeEventStarts = starts
+        self.placeEvents = byPlace
+        self.joinUsers = joinUsers
+        self.joinPairs = joinPairs
+        self.ignoredPlaces = ignoredPlaces
+        self.ignoredEvents = ignoredEvents
+        self.ignoredJoins = ignoredJoins
+    }
+
+    // MARK: - Looking things up
+
+    /// The number of places (including those defined by events' own circles).
+    /// - Complexity: O(1).
+    public var placeCount: Int { placeKeys.count }
+
+    /// The number of events.
+    /// - Complexity: O(1).
+    public var eventCount: Int { eventKeys.count }
+
+    /// The place at `index` (`CheckInResult.placeIndex`).
+    /// - Complexity: O(n) in the id's length.
+    public func place(at index: Int) -> CheckInPlace {
+        CheckInPlace(id: placeKeys.key(at: index), circle: placeCircles[index])
+    }
+
+    /// The id of the place at `index`.
+    /// - Complexity: O(n) in the id's length.
+    public func placeId(at index: Int) -> String { placeKeys.key(at: index) }
+
+    /// The radius of the place at `index`, metres.
+    /// - Complexity: O(1).
+    public func radiusMeters(ofPlace index: Int) -> Double { placeData[Self.placeStride * index + 2] }
+
+    /// The id of the event at `index`.
+    /// - Complexity: O(n) in the id's length.
+    public func eventId(at index: Int) -> String { eventKeys.key(at: index) }
+
+    /// The window of the event at `index`.
+    /// - Complexity: O(1).
+    public func window(ofEvent index: Int) -> TimeWindow {
+        let start = Timestamp(secondsSince1970: eventWindows[2 * index])
+        let end = Timestamp(secondsSince1970: eventWindows[2 * index + 1])
+        return (try? TimeWindow(start: start, end: end)) ?? TimeWindow(instant: start)
+    }
+
+    /// The index of the place with id `id`, if any.
+    /// - Complexity: O(n) in the id's length, expected.
+    public func placeIndex(of id: String) -> Int? {
+        let index = placeKeys.index(of: id)
+        return index >= 0 ? index : nil
+    }
+
+    /// The index of the event with id `id`, if any.
+    /// - Complexity: O(n) in the id's length, expected.
+    public func eventIndex(of id: String) -> Int? {
+        let index = eventKeys.index(of: id)
+        return index >= 0 ? index : nil
+    }
+
+    // MARK: - Judging
+
+    /// The verdict on one check-in, without the duplicate test (which needs the check-ins before it:
+    /// use `validate(_:)` or a `CheckInLedger`).
+    /// - Complexity: O(1) expected for a check-in naming its event or place (one geodesic at most);
+    ///   a containment query for a point-only one.
+    public func judge(_ checkIn: CheckIn) -> CheckInResult {
+        var scratch: [Int] = []
+        var event = checkIn.eventId ?? ""
+        var place = checkIn.placeId ?? ""
+        var user = checkIn.userId
+        return event.withUTF8 { event in
+            place.withUTF8 { place in
+                user.withUTF8 { user in
+                    judge(latitude: checkIn.latitude, longitude: checkIn.longitude,
+                          seconds: checkIn.time?.secondsSince1970 ?? .nan, accuracyMeters: checkIn.accuracyMeters ?? 0,
+                          eventKey: UnsafeRawBufferPointer(event), placeKey: UnsafeRawBufferPointer(place),
+                          user: UnsafeRawBufferPointer(user), scratch: &scratch)
+                }
+            }
+        }
+    }
+
+    /// Judges every check-in in order, duplicates included: the first valid check-in of a user for an event
+    /// wins, later ones are `duplicate`.
+    /// - Complexity: O(n) judgements; memory for the results and the (user, event) pairs of valid check-ins.
+    public func validate(_ checkIns: some Sequence<CheckIn>) -> [CheckInResult] {
+        var ledger = CheckInLedger(validator: self, countsVisits: false)
+        return validate(checkIns, ledger: &ledger)
+    }
+
+    /// Judges every check-in in order against `ledger` (which remembers valid (user, event) pairs and, if
+    /// asked, counts visits), so one ledger can span several calls.
+    /// - Complexity: O(n) judgements.
+    public func validate(_ checkIns: some Sequence<CheckIn>, ledger: inout CheckInLedger) -> [CheckInResult] {
+        var results: [CheckInResult] = []
+        results.reserveCapacity(checkIns.underestimatedCount)
+        for checkIn in checkIns {
+            var result = judge(checkIn)
+            ledger.settle(&result, userId: checkIn.userId)
+            results.append(result)
+        }
+        return results
+    }
+
+    /// The judgement on raw fields: ids as bytes (empty = not given), `seconds` NaN for an unreadable time,
+    /// `accuracyMeters` 0 when unknown. `scratch` is working memory for point-only matches.
+    /// - Complexity: as `judge(_:)`.
+    @inline(__always)
+    package func judge(
+        latitude: Double, longitude: Double, seconds: Double, accuracyMeters: Double,
+        eventKey: UnsafeRawBufferPointer, placeKey: UnsafeRawBufferPointer, user: UnsafeRawBufferPointer,
+        scratch: inout [Int]
+    ) -> CheckInResult {
+        guard latitude >= -90, latitude <= 90, longitude >= -180, longitude <= 180,
+              accuracyMeters >= 0, accuracyMeters.isFinite else { return CheckInResult(reason: .invalidCoordinate) }
+        guard seconds.isFinite else { return CheckInResult(reason: .invalidTime) }
+        let place: Int
+        var event = -1
+        if !eventKey.isEmpty {
+            event = eventKeys.index(of: eventKey)
+            guard event >= 0 else { return CheckInResult(reason: .unknownEvent) }
+            place = Int(eventPlaces[event])
+            guard place >= 0 else { return CheckInResult(reason: .unknownPlace, event: Int32(event)) }
+        } else if !placeKey.isEmpty {
+            place = placeKeys.index(of: placeKey)
+            guard place >= 0 else { return CheckInResult(reason: .unknownPlace) }
+        } else {
+            return match(latitude: latitude, longitude: longitude, seconds: seconds, user: user, scratch: &scratch)
+        }
+        let distance = outsideDistance(place: place, latitude: latitude, longitude: longitude, accuracyMeters: accuracyMeters)
+        if !distance.isNaN {
+            return CheckInResult(reason: .outsideRadius, place: Int32(place), event: Int32(event), distance: distance)
+        }
+        if event >= 0 {
+            if seconds < eventWindows[2 * event] {
+                return CheckInResult(reason: .beforeStart, place: Int32(place), event: Int32(event))
+            }
+            if seconds >= eventWindows[2 * event + 1] {
+                return CheckInResult(reason: .afterEnd, place: Int32(place), event: Int32(event))
+            }
+            if requiresJoins, !hasJoined(event: event, user: user) {
+                return CheckInResult(reason: .notJoined, place: Int32(place), event: Int32(event))
+            }
+        }
+        return CheckInResult(reason: nil, place: Int32(place), event: Int32(event))
+    }
+
+    /// NaN when the point is inside the place's circle (with the accuracy policy), otherwise the exact
+    /// model distance from the centre.
+    @inline(__always)
+    func outsideDistance(place: Int, latitude: Double, longitude: Double, accuracyMeters: Double) -> Double {
+        placeData.withUnsafeBufferPointer { data in
+            let base = Self.placeStride * place
+            let centerLatitude = data[base], centerLongitude = data[base + 1], radius = data[base + 2]
+            let sinHalfDLat = sin((latitude - centerLatitude) * (Spherical.radiansPerDegree / 2))
+            let sinHalfDLon = sin((longitude - centerLongitude) * (Spherical.radiansPerDegree / 2))
+            let h = sinHalfDLat * sinHalfDLat
+                + data[base + 3] * cos(latitude * Spherical.radiansPerDegree) * sinHalfDLon * sinHalfDLon
+            if accuracyPolicy == .ignore || accuracyMeters == 0 {
+                if h <= data[base + 4] { return .nan }
+                if h > data[base + 5] { return measure(model, centerLatitude, centerLongitude, latitude, longitude) }
+                let distance = measure(model, centerLatitude, centerLongitude, latitude, longitude)
+                return distance <= radius ? .nan : distance
+            }
+            // Lenient: valid when distance − accuracy ≤ radius. The bounds decide with a millimetre to spare
+            // (far more than any rounding); the rest is measured and compared in exactly that form.
+            let reach = radius + accuracyMeters
+            if bounds.upperBoundMeters(haversine: h) < reach - 1e-3 { return .nan }
+            let distance = measure(model, centerLatitude, centerLongitude, latitude, longitude)
+            return distance - accuracyMeters <= radius ? .nan : distance
+        }
+    }
+
+    /// Whether `user` joined `event`.
+    @inline(__always)
+    func hasJoined(event: Int, user: UnsafeRawBufferPointer) -> Bool {
+        let index = joinUsers.index(of: user)
+        return index >= 0 && joinPairs.contains(UInt64(event) << 32 | UInt64(index))
+    }
+}
