@@ -49,11 +49,11 @@ struct SyntheticDataset {
     func generate() -> [File] {
         var random = SeededRandom(seed: seed)
         let parks = makeParks(&random)
-        let trailheads = makeTrailheads(parks: parks, &random)
+        let trailheads = makeTrailheads(parks: parks.sites, &random)
         let places = makePlaces(&random)
-        let events = makeEvents(places: places, &random)
+        let events = makeEvents(places: places.sites, &random)
         let users = makeUsers(&random)
-        let checkIns = makeCheckIns(events: events, places: places, parks: parks, users: users.count, &random)
+        let checkIns = makeCheckIns(events: events.events, places: places.sites, parks: parks.sites, users: users.count, &random)
         return [parks.file, trailheads, places.file, events.file, users.file, checkIns.rows, checkIns.expected]
     }
 
@@ -63,7 +63,8 @@ struct SyntheticDataset {
 
     /// A point `distance` metres from `origin` on a random bearing (WGS84 geodesic).
     private func scatter(_ origin: Coordinate, within range: ClosedRange<Double>, _ random: inout SeededRandom) -> Coordinate {
-        destination(from: origin, bearingDegrees: random.uniform(0...360), distanceMeters: random.uniform(range))
+        // Finite bearing and distance: `destination` cannot fail; the origin stands in should it ever.
+        (try? destination(from: origin, bearingDegrees: random.uniform(0...360), distanceMeters: random.uniform(range))) ?? origin
     }
 
     private func townName(_ town: Feature) -> String {

@@ -41,7 +41,7 @@ final class ProgressBar {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let rate = seconds > 0 ? Int(Double(rows) / seconds) : 0
         let text = "\r\(label) [\(bar)] \(Int(fraction * 100))%  \(Terminal.grouped(rows)) rows  \(Terminal.grouped(rate)) rows/s"
-        _ = text.withCString { fputs($0, stderr) }
+        Terminal.writeError(text)
     }
 }
 

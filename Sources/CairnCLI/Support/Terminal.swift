@@ -11,7 +11,21 @@ enum Terminal {
     static func printError(_ text: String) {
         var line = text
         line += "\n"
-        _ = line.withCString { fputs($0, stderr) }
+        writeError(line)
+    }
+
+    /// Writes text to standard error (file descriptor 2) unbuffered.
+    static func writeError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                // write returns the bytes written, or -1 with errno (EINTR: retry).
+                let n = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 { if errno == EINTR { continue } else { break } }
+                offset += n
+            }
+        }
     }
 
     /// Formats an integer with thousands separators: 234908 -> "234,908".
