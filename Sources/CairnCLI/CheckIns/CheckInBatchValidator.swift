@@ -1,0 +1,254 @@
+import CairnCore
+import Dispatch
+
+/// The input format of check-ins.
+enum CheckInInputFormat: String, CaseIterable {
+    case csv, jsonl
+
+    /// `.jsonl`, `.ndjson` and `.json` (optionally `.gz`) are JSON lines; everything else is CSV.
+    static func detect(path: String) -> CheckInInputFormat {
+        var name = path.lowercased()
+        if name.hasSuffix(".gz") { name.removeLast(3) }
+        return name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") || name.hasSuffix(".json") ? .jsonl : .csv
+    }
+}
+
+/// The batch's bytes, read by every worker of phase 1 (read-only while they run).
+struct BatchPointer: @unchecked Sendable {
+    let base: UnsafePointer<UInt8>
+}
+
+/// One piece of a batch and everything computed for its rows; reused from batch to batch.
+final class CheckInPiece: @unchecked Sendable {
+    var scanner = CheckInCSVScanner()
+    var json = CheckInJSONLineParser()
+    var scratch: [Int] = []
+    var ids: [CheckInField] = []
+    var users: [CheckInField] = []
+    var userHashes: [UInt64] = []
+    var results: [CheckInResult] = []
+    /// Malformed rows: row index in the piece, line within the piece (0-based), detail.
+    var malformed: [(row: Int, line: Int, message: String)] = []
+    /// Line feeds consumed by the piece.
+    var lines = 0
+    var output: [UInt8] = []
+    var counts = [Int](repeating: 0, count: verdictNames.count)
+
+    deinit {
+        scanner.deallocate()
+        json.deallocate()
+    }
+
+    func reset(bytes: Int) {
+        scanner.reset(forBufferOf: bytes)
+        json.reset(forBufferOf: bytes)
+        ids.removeAll(keepingCapacity: true)
+        users.removeAll(keepingCapacity: true)
+        userHashes.removeAll(keepingCapacity: true)
+        results.removeAll(keepingCapacity: true)
+        malformed.removeAll(keepingCapacity: true)
+        lines = 0
+    }
+}
+
+/// A shard of the duplicate and visit state: the users whose id hash falls in it.
+final class CheckInShard: @unchecked Sendable {
+    var ledger: CheckInLedger
+    init(_ ledger: CheckInLedger) { self.ledger = ledger }
+}
+
+/// Validates a stream of check-ins in batches, in parallel, writing one row per check-in in input order.
+///
+/// Each batch (about 8 MB of input, whole records) goes through three parallel phases:
+/// 1. split into pieces at record boundaries; each piece parses and judges its rows (`CheckInValidator`,
+///    immutable and shared);
+/// 2. duplicates and visits, sharded by a hash of the user id: each shard's ledger sees its users' rows in
+///    input order, so "the first valid check-in wins" holds exactly and no locks are needed;
+/// 3. each piece renders its rows; then the pieces are written in order.
+/// Memory: the batch, per-row arrays for one batch, and the ledgers (which grow only with distinct users and
+/// (user, event) pairs of valid check-ins, plus (place, user) pairs with `--stats`).
+final class CheckInBatchValidator {
+    let validator: CheckInValidator
+    let inputFormat: CheckInInputFormat
+    let text: CheckInOutputText
+    let workers: Int
+    let pieces: [CheckInPiece]
+    let shards: [CheckInShard]
+    /// Per verdict ordinal.
+    private(set) var counts = [Int](repeating: 0, count: verdictNames.count)
+    private(set) var rows = 0
+    /// Malformed rows, the first `maxMessages`, with their line.
+    private(set) var malformedMessages: [String] = []
+    let maxMessages = 20
+    private var layout: CheckInCSVLayout?
+
+    init(validator: CheckInValidator, inputFormat: CheckInInputFormat, outputFormat: CheckInOutputFormat,
+         countsVisits: Bool, workers: Int) {
+        self.validator = validator
+        self.inputFormat = inputFormat
+        self.text = CheckInOutputText(validator: validator, format: outputFormat)
+        self.workers = max(1, workers)
+        pieces = (0..<(self.workers == 1 ? 1 : 4 * self.workers)).map { _ in CheckInPiece() }
+        shards = (0..<self.workers).map { _ in CheckInShard(CheckInLedger(validator: validator, countsVisits: countsVisits)) }
+    }
+
+    /// The ledgers, one per shard (for statistics and memory figures).
+    var ledgers: [CheckInLedger] { shards.map(\.ledger) }
+
+    /// Reads every batch from `input` and writes rows to `sink`.
+    /// - Throws: `CLIError` when the input cannot be read or a CSV header lacks required columns.
+    func run(input: CheckInBatchInput, write: ([UInt8]) -> Void) throws {
+        var line = 1
+        var first = true
+        while let batch = try input.next() {
+            guard let base = batch.baseAddress else { continue }
+            var start = 0
+            if first, inputFormat == .csv {
+                first = false
+                // The header: the first non-blank record.
+                let piece = pieces[0]
+                piece.reset(bytes: batch.count)
+                while start < batch.count {
+                    let (_, next, lines) = piece.scanner.scanRecord(base, start: start, end: batch.count)
+                    start = next
+                    line += lines
+                    if piece.scanner.fieldCount == 1, piece.scanner.field(0).count == 0 { continue }
+                    let header = (0..<piece.scanner.fieldCount).map { piece.scanner.field($0).text.trimmingSpaces }
+                    layout = try CheckInCSVLayout(header: header, file: input.path)
+                    break
+                }
+                if layout == nil { continue }
+            }
+            if inputFormat == .csv, layout == nil { continue }
+            line = try process(base + start, count: batch.count - start, firstLine: line, write: write)
+        }
+    }
+
+    /// Validates one batch of whole records; returns the line number after it.
+    private func process(_ base: UnsafePointer<UInt8>, count: Int, firstLine: Int, write: ([UInt8]) -> Void) throws -> Int {
+        guard count > 0 else { return firstLine }
+        let quoted = inputFormat == .csv && CSVBoundaries.hasQuote(base, count: count)
+        let ranges = CSVBoundaries.split(base, count: count, pieces: pieces.count, quoted: quoted)
+        let pieces = self.pieces
+        let validator = self.validator
+        let layout = self.layout
+        let inputFormat = self.inputFormat
+        let batch = BatchPointer(base: base)
+        let parallel = workers > 1 && ranges.count > 1
+
+        // Phase 1: parse and judge.
+        let judgeRange = { @Sendable (k: Int) in
+            Self.judgePiece(pieces[k], base: batch.base, range: ranges[k], layout: layout, format: inputFormat, validator: validator)
+        }
+        if parallel { DispatchQueue.concurrentPerform(iterations: ranges.count, execute: judgeRange) } else { for k in ranges.indices { judgeRange(k) } }
+
+        // Phase 2: duplicates and visits, one shard per user-hash class.
+        let shards = self.shards
+        let pieceCount = ranges.count
+        let settleShard = { @Sendable (s: Int) in
+            let shardCount = UInt64(shards.count)
+            let shard = shards[s]
+            let countsVisits = shard.ledger.countsVisits
+            for k in 0..<pieceCount {
+                let piece = pieces[k]
+                piece.results.withUnsafeMutableBufferPointer { results in
+                    for r in results.indices {
+                        let result = results[r]
+                        guard result.reason == nil, result.event >= 0 || (countsVisits && result.place >= 0) else { continue }
+                        let hash = piece.userHashes[r]
+                        if shardCount > 1, Int(checkInMix(hash ^ 0x5bd1_e995) % shardCount) != s { continue }
+                        shard.ledger.settle(&results[r], user: piece.users[r].raw, userHash: hash)
+                    }
+                }
+            }
+        }
+        if parallel, shards.count > 1 { DispatchQueue.concurrentPerform(iterations: shards.count, execute: settleShard) } else { for s in shards.indices { settleShard(s) } }
+
+        // Phase 3: render.
+        let text = self.text
+        let render = { @Sendable (k: Int) in
+            let piece = pieces[k]
+            piece.output.removeAll(keepingCapacity: true)
+            for v in piece.counts.indices { piece.counts[v] = 0 }
+            for r in piece.results.indices {
+                let result = piece.results[r]
+                piece.counts[verdictOrdinal(result.reason)] += 1
+                text.appendRow(id: piece.ids[r], result: result, to: &piece.output)
+            }
+        }
+        if parallel { DispatchQueue.concurrentPerform(iterations: pieceCount, execute: render) } else { for k in 0..<pieceCount { render(k) } }
+
+        // Phase 4: write in order; collect counts and messages.
+        var line = firstLine
+        for k in 0..<pieceCount {
+            let piece = pieces[k]
+            write(piece.output)
+            rows += piece.results.count
+            for v in counts.indices { counts[v] += piece.counts[v] }
+            for bad in piece.malformed where malformedMessages.count < maxMessages {
+                malformedMessages.append("line \(line + bad.line): \(bad.message)")
+            }
+            line += piece.lines
+        }
+        return line
+    }
+
+    /// Phase 1 for one piece.
+    private static func judgePiece(_ piece: CheckInPiece, base: UnsafePointer<UInt8>, range: Range<Int>,
+                                   layout: CheckInCSVLayout?, format: CheckInInputFormat, validator: CheckInValidator) {
+        piece.reset(bytes: range.count)
+        var position = range.lowerBound
+        let end = range.upperBound
+        var line = 0
+        while position < end {
+            let recordLine = line
+            var fields = CheckInRowFields()
+            var problem: String?
+            switch format {
+            case .csv:
+                let (outcome, next, lines) = piece.scanner.scanRecord(base, start: position, end: end)
+                position = next
+                line += lines
+                let scanner = piece.scanner
+                if scanner.fieldCount == 1, scanner.field(0).count == 0 { continue }
+                guard let layout else { continue }
+                switch outcome {
+                case .unterminatedQuote:
+                    problem = "a quote opened and never closed"
+                case .record(let tooMany):
+                    if tooMany || scanner.fieldCount != layout.fieldCount {
+                        problem = "expected \(layout.fieldCount) fields, got \(tooMany ? "more than \(scanner.maxFields)" : String(scanner.fieldCount))"
+                    }
+                }
+                fields = layout.fields(from: scanner)
+            case .jsonl:
+                var lineEnd = position
+                while lineEnd < end, base[lineEnd] != 0x0A { lineEnd += 1 }
+                var contentEnd = lineEnd
+                if contentEnd > position, base[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+                let start = position
+                position = lineEnd < end ? lineEnd + 1 : end
+                if lineEnd < end { line += 1 }
+                var blank = true
+                for i in start..<contentEnd where base[i] != 0x20 && base[i] != 0x09 { blank = false; break }
+                if blank { continue }
+                (fields, problem) = piece.json.parse(base, start: start, end: contentEnd)
+            }
+            if let problem {
+                piece.malformed.append((piece.results.count, recordLine, problem))
+                piece.ids.append(fields.id)
+                piece.users.append(.empty)
+                piece.userHashes.append(0)
+                piece.results.append(CheckInResult(reason: .malformedRow))
+                continue
+            }
+            let (result, hash, malformed) = CheckInRowJudge.judge(fields, validator: validator, scratch: &piece.scratch)
+            if let malformed { piece.malformed.append((piece.results.count, recordLine, malformed)) }
+            piece.ids.append(fields.id)
+            piece.users.append(fields.user)
+            piece.userHashes.append(hash)
+            piece.results.append(result)
+        }
+        piece.lines = line
+    }
+}

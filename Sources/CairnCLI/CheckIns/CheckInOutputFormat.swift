@@ -1,0 +1,147 @@
+import CairnCore
+import CairnIO
+
+/// The output of `cairn checkins validate`: one row per check-in, in input order.
+enum CheckInOutputFormat: String, CaseIterable {
+    /// `checkin_id,verdict,reason,distance_m,radius_m,place_id,event_id` with a header.
+    case csv
+    /// One JSON object per line with the same members.
+    case jsonl
+
+    static let csvHeader = "checkin_id,verdict,reason,distance_m,radius_m,place_id,event_id\n"
+}
+
+/// Every reason code and `valid` as a small index: 0 = valid, 1... = `CheckInReason.allCases` order.
+@inline(__always)
+func verdictOrdinal(_ reason: CheckInReason?) -> Int {
+    guard let reason else { return 0 }
+    switch reason {
+    case .outsideRadius: return 1
+    case .beforeStart: return 2
+    case .afterEnd: return 3
+    case .unknownEvent: return 4
+    case .unknownPlace: return 5
+    case .notJoined: return 6
+    case .duplicate: return 7
+    case .invalidCoordinate: return 8
+    case .invalidTime: return 9
+    case .malformedRow: return 10
+    case .noMatch: return 11
+    }
+}
+
+/// The verdict names by ordinal: `valid`, then the reason codes.
+let verdictNames: [String] = ["valid"] + CheckInReason.allCases.map(\.code)
+
+/// Pre-rendered text for each place, event and verdict, so that writing a row is a few copies.
+struct CheckInOutputText: Sendable {
+    let format: CheckInOutputFormat
+    /// Per place: `,radius,placeId` (CSV) or `,"radius_m":R,"place_id":"P"` (JSON).
+    let places: ContiguousArray<UInt8>
+    let placeStarts: ContiguousArray<Int>
+    /// Per event: `,eventId` or `,"event_id":"E"}`.
+    let events: ContiguousArray<UInt8>
+    let eventStarts: ContiguousArray<Int>
+    /// Per verdict ordinal: `,valid,,` / `,invalid,reason,` or the JSON members up to the distance.
+    let verdicts: [[UInt8]]
+    let noPlace: [UInt8]
+    let noEvent: [UInt8]
+
+    init(validator: CheckInValidator, format: CheckInOutputFormat) {
+        self.format = format
+        var places = ContiguousArray<UInt8>(), placeStarts: ContiguousArray<Int> = [0]
+        for p in 0..<validator.placeCount {
+            let radius = CheckInNumberFormat.shortest(validator.radiusMeters(ofPlace: p))
+            let id = validator.placeId(at: p)
+            switch format {
+            case .csv: places.append(contentsOf: ",\(radius),\(TextEscaping.csvField(id))".utf8)
+            case .jsonl: places.append(contentsOf: ",\"radius_m\":\(radius),\"place_id\":\(TextEscaping.jsonString(id))".utf8)
+            }
+            placeStarts.append(places.count)
+        }
+        var events = ContiguousArray<UInt8>(), eventStarts: ContiguousArray<Int> = [0]
+        for e in 0..<validator.eventCount {
+            let id = validator.eventId(at: e)
+            switch format {
+            case .csv: events.append(contentsOf: ",\(TextEscaping.csvField(id))\n".utf8)
+            case .jsonl: events.append(contentsOf: ",\"event_id\":\(TextEscaping.jsonString(id))}\n".utf8)
+            }
+            eventStarts.append(events.count)
+        }
+        self.places = places
+        self.placeStarts = placeStarts
+        self.events = events
+        self.eventStarts = eventStarts
+        switch format {
+        case .csv:
+            verdicts = verdictNames.enumerated().map { ordinal, name in
+                Array((ordinal == 0 ? ",valid,," : ",invalid,\(name),").utf8)
+            }
+            noPlace = Array(",,".utf8)
+            noEvent = Array(",\n".utf8)
+        case .jsonl:
+            verdicts = verdictNames.enumerated().map { ordinal, name in
+                Array((ordinal == 0 ? ",\"verdict\":\"valid\",\"reason\":null,\"distance_m\":"
+                                    : ",\"verdict\":\"invalid\",\"reason\":\"\(name)\",\"distance_m\":").utf8)
+            }
+            noPlace = Array(",\"radius_m\":null,\"place_id\":null".utf8)
+            noEvent = Array(",\"event_id\":null}\n".utf8)
+        }
+    }
+
+    /// Appends one output row.
+    /// - Complexity: O(row length).
+    @inline(__always)
+    func appendRow(id: CheckInField, result: CheckInResult, to out: inout [UInt8]) {
+        switch format {
+        case .csv: appendCSVField(id, to: &out)
+        case .jsonl:
+            out.append(contentsOf: "{\"checkin_id\":".utf8)
+            appendJSONString(id, to: &out)
+        }
+        out.append(contentsOf: verdicts[verdictOrdinal(result.reason)])
+        if !result.distance.isNaN {
+            CheckInNumberFormat.appendMillimetresUp(result.distance, to: &out)
+        } else if format == .jsonl {
+            out.append(contentsOf: "null".utf8)
+        }
+        if result.place >= 0 {
+            let p = Int(result.place)
+            places.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[placeStarts[p] ..< placeStarts[p + 1]])) }
+        } else {
+            out.append(contentsOf: noPlace)
+        }
+        if result.event >= 0 {
+            let e = Int(result.event)
+            events.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[eventStarts[e] ..< eventStarts[e + 1]])) }
+        } else {
+            out.append(contentsOf: noEvent)
+        }
+    }
+
+    @inline(__always)
+    private func appendCSVField(_ field: CheckInField, to out: inout [UInt8]) {
+        let bytes = field.bytes
+        var plain = true
+        for byte in bytes where byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D { plain = false; break }
+        if plain {
+            out.append(contentsOf: bytes)
+        } else {
+            out.append(contentsOf: TextEscaping.csvField(field.text).utf8)
+        }
+    }
+
+    @inline(__always)
+    private func appendJSONString(_ field: CheckInField, to out: inout [UInt8]) {
+        let bytes = field.bytes
+        var plain = true
+        for byte in bytes where byte == 0x22 || byte == 0x5C || byte < 0x20 { plain = false; break }
+        if plain {
+            out.append(0x22)
+            out.append(contentsOf: bytes)
+            out.append(0x22)
+        } else {
+            out.append(contentsOf: TextEscaping.jsonString(field.text).utf8)
+        }
+    }
+}
