@@ -60,8 +60,9 @@ public struct CheckInValidator: Sendable {
     ///
     /// - Parameters:
     ///   - places: the places; a repeated id keeps its first circle.
-    ///   - events: the events; a repeated id keeps the first. An event whose place id is missing or unknown
-    ///     uses its own circle (defining that place id), or gives `unknown_place` without one.
+    ///   - events: the events; a repeated id keeps the first. An event whose place id is not among the places
+    ///     defines that place with its own circle (the first such event wins; without a place id, the place is
+    ///     named after the event); without a circle its check-ins get `unknown_place`.
     ///   - joins: who joined what; when given (even empty), check-ins to events need a join (`not_joined`).
     ///   - model: the distance model, `.wgs84` by default.
     ///   - accuracyPolicy: how GPS accuracy counts, `.ignore` by default.
@@ -93,21 +94,18 @@ public struct CheckInValidator: Sendable {
         var eventPlaces = ContiguousArray<Int32>()
         var eventWindows = ContiguousArray<Double>()
         var ignoredEvents = 0
+        // Two passes, so that an event may name a place another event's own circle defines later in the file.
+        var kept: [CheckInEvent] = []
         for event in events {
             guard eventKeys.insert(event.id).inserted else { ignoredEvents += 1; continue }
-            var place: Int32 = -1
-            if let id = event.placeId, !id.isEmpty {
-                let known = placeKeys.index(of: id)
-                if known >= 0 {
-                    place = Int32(known)
-                } else if let circle = event.circle {
-                    place = addPlace(id, circle) ?? -1
-                }
-            } else if let circle = event.circle {
-                // No place id: the event's own circle is a place of its own, named after the event.
-                place = addPlace(event.id, circle) ?? Int32(placeKeys.index(of: event.id))
-            }
-            eventPlaces.append(place)
+            kept.append(event)
+            guard let circle = event.circle else { continue }
+            let name = event.placeId.flatMap { $0.isEmpty ? nil : $0 } ?? event.id
+            if placeKeys.index(of: name) < 0 { _ = addPlace(name, circle) }
+        }
+        for event in kept {
+            let name = event.placeId.flatMap { $0.isEmpty ? nil : $0 } ?? event.id
+            eventPlaces.append(Int32(placeKeys.index(of: name)))
             eventWindows.append(event.window.start.secondsSince1970)
             eventWindows.append(event.window.end.secondsSince1970)
         }

@@ -85,7 +85,7 @@ import Testing
 
     @Test func containmentIncludesAPointExactlyOnTheRadius() throws {
         let centre = try Coordinate(latitude: 60.17, longitude: 24.94)
-        let edge = destination(from: centre, bearingDegrees: 37, distanceMeters: 150)
+        let edge = try destination(from: centre, bearingDegrees: 37, distanceMeters: 150)
         let exact = distanceMeters(from: centre, to: edge)
         let place = try Feature(id: "p", kind: .place, location: centre, radiusMeters: exact)
         let index = FeatureIndex([place])

@@ -10,7 +10,7 @@ import Testing
         ("2026-06-01 18:30:00.250-05:30", 1_780_272_000.0 + 24 * 3600 + 0.25),
         ("2000-02-29T23:59:59Z", 951_868_799.0),
         ("1969-12-31T23:59:59Z", -1.0),
-    ])
+    ] as [(String, Double)])
     func parsesISO8601(text: String, seconds: Double) throws {
         let parsed = try #require(Timestamp(iso8601: text))
         #expect(parsed.secondsSince1970 == seconds)
