@@ -43,7 +43,7 @@ final class CheckInBatchInput {
             gz = nil
             descriptor = fd
         }
-        capacity = max(1 << 12, batchBytes)
+        capacity = max(64, batchBytes)
         buffer = .allocate(capacity: capacity)
     }
 

@@ -77,6 +77,9 @@ struct CheckInValidateCommand: ParsableCommand {
     @Option(help: "Worker threads (default: the number of cores).")
     var threads: Int?
 
+    @Option(name: .customLong("batch-bytes"), help: .hidden)
+    var batchBytes: Int = 8 << 20
+
     func validate() throws {
         if placeFiles.isEmpty, eventFiles.isEmpty, storePath == nil {
             throw ValidationError("give places and events to judge against: --places FILE, --events FILE or --db PATH")
@@ -85,6 +88,7 @@ struct CheckInValidateCommand: ParsableCommand {
             throw ValidationError("--radius expects a distance like 150, 150m or 1.2km, got '\(defaultRadius)'")
         }
         if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more, got \(threads)") }
+        if batchBytes < 1 { throw ValidationError("--batch-bytes must be 1 or more") }
     }
 
     func run() throws {
@@ -109,7 +113,7 @@ struct CheckInValidateCommand: ParsableCommand {
         let workers = threads ?? ProcessInfo.processInfo.activeProcessorCount
         let batch = CheckInBatchValidator(validator: validator, inputFormat: format, outputFormat: self.format,
                                           countsVisits: countsVisits, workers: workers)
-        let input = try CheckInBatchInput(path: checkInFile, csvQuotes: format == .csv)
+        let input = try CheckInBatchInput(path: checkInFile, batchBytes: batchBytes, csvQuotes: format == .csv)
         if self.format == .csv { sink.write(CheckInOutputFormat.csvHeader) }
         try batch.run(input: input) { bytes in sink.write(bytes: bytes) }
         sink.flush()
