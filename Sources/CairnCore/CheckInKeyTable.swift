@@ -38,17 +38,22 @@ package func checkInMix(_ value: UInt64) -> UInt64 {
 }
 
 /// Interned byte strings (ids) numbered 0, 1, 2, ... in insertion order, found by their bytes without
-/// making a `String`: an open-addressing hash table (linear probing, load at most 1/2) over one byte arena.
+/// making a `String`: an open-addressing hash table (linear probing, load at most 1/2).
 ///
-/// Each slot holds the key's index + 1 in its low 32 bits and the upper half of its hash in the high ones,
-/// so a probe compares bytes only when 32 bits of hash agree.
+/// Each slot is 32 bytes: a header word (index + 1 in the low 32 bits, 24 bits of hash, the key's length)
+/// and, for keys of at most 24 bytes (the usual ids), the key itself, so a lookup touches one cache line.
+/// Longer keys are compared in the byte arena that also serves `key(at:)`.
 package struct CheckInKeyTable: Sendable {
     /// Every key's bytes, back to back.
     private var arena = ContiguousArray<UInt8>()
     /// Key `i` is `arena[starts[i] ..< starts[i + 1]]`.
     private var starts: ContiguousArray<Int> = [0]
-    /// 0 = empty; otherwise (hash >> 32) << 32 | (index + 1).
-    private var slots = ContiguousArray<UInt64>(repeating: 0, count: 16)
+    /// 4 words per slot: header (0 = empty), then up to 24 key bytes.
+    private var slots = ContiguousArray<UInt64>(repeating: 0, count: 4 * 16)
+    private var slotCount = 16
+
+    static let inlineBytes = 24
+    static let longLength: UInt64 = 255
 
     package init() {}
 
@@ -59,6 +64,19 @@ package struct CheckInKeyTable: Sendable {
     /// Bytes held (capacity).
     /// - Complexity: O(1).
     package var memoryBytes: Int { arena.capacity + starts.capacity * 8 + slots.capacity * 8 }
+
+    /// A key's first 24 bytes as three little-endian words, zero padded, and its header bits.
+    @inline(__always)
+    private static func probeKey(_ key: UnsafeRawBufferPointer, hash: UInt64) -> (header: UInt64, w1: UInt64, w2: UInt64, w3: UInt64) {
+        let length = key.count <= inlineBytes ? UInt64(key.count) : longLength
+        let header = length << 56 | ((hash >> 40) & 0xFF_FFFF) << 32
+        guard key.count <= inlineBytes else { return (header, 0, 0, 0) }
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { target in
+            if let base = key.baseAddress, let into = target.baseAddress, key.count > 0 { into.copyMemory(from: base, byteCount: key.count) }
+        }
+        return (header, words.0, words.1, words.2)
+    }
 
     /// The index of `key`, or -1.
     /// - Complexity: O(n) in the key's length, expected.
@@ -71,16 +89,20 @@ package struct CheckInKeyTable: Sendable {
     /// - Complexity: O(n) in the key's length, expected.
     @inline(__always)
     package func index(of key: UnsafeRawBufferPointer, hash: UInt64) -> Int {
-        slots.withUnsafeBufferPointer { slots in
-            let mask = slots.count - 1
-            let tag = hash >> 32
+        let probe = Self.probeKey(key, hash: hash)
+        return slots.withUnsafeBufferPointer { slots in
+            let mask = slotCount - 1
             var slot = Int(truncatingIfNeeded: hash) & mask
             while true {
-                let entry = slots[slot]
-                if entry == 0 { return -1 }
-                if entry >> 32 == tag {
-                    let index = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
-                    if keyEquals(index, key) { return index }
+                let header = slots[4 * slot]
+                if header == 0 { return -1 }
+                if header & 0xFFFF_FFFF_0000_0000 == probe.header {
+                    let index = Int(truncatingIfNeeded: header & 0xFFFF_FFFF) - 1
+                    if key.count <= Self.inlineBytes {
+                        if slots[4 * slot + 1] == probe.w1, slots[4 * slot + 2] == probe.w2, slots[4 * slot + 3] == probe.w3 { return index }
+                    } else if keyEquals(index, key) {
+                        return index
+                    }
                 }
                 slot = (slot + 1) & mask
             }
@@ -127,7 +149,11 @@ package struct CheckInKeyTable: Sendable {
         let index = count
         arena.append(contentsOf: key)
         starts.append(arena.count)
-        if 2 * (index + 1) > slots.count { grow() } else { place(index: index, hash: hash) }
+        if 2 * (index + 1) > slotCount {
+            grow()
+        } else {
+            place(index: index, key: key, hash: hash)
+        }
         return (index, true)
     }
 
@@ -139,18 +165,37 @@ package struct CheckInKeyTable: Sendable {
         return key.withUTF8 { insert(UnsafeRawBufferPointer($0)) }
     }
 
-    private mutating func place(index: Int, hash: UInt64) {
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] != 0 { slot = (slot + 1) & mask }
-        slots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
+    /// Reserves room for `count` keys without growing.
+    /// - Complexity: O(n) in the current keys when it grows.
+    package mutating func reserveCapacity(_ count: Int) {
+        var wanted = 16
+        while wanted < 2 * count { wanted *= 2 }
+        if wanted > slotCount { rebuild(slotCount: wanted) }
     }
 
-    private mutating func grow() {
-        slots = ContiguousArray(repeating: 0, count: slots.count * 2)
-        for index in 0..<count {
-            let hash = withKey(at: index) { checkInHash($0) }
-            place(index: index, hash: hash)
+    private mutating func place(index: Int, key: UnsafeRawBufferPointer, hash: UInt64) {
+        let probe = Self.probeKey(key, hash: hash)
+        let mask = slotCount - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[4 * slot] != 0 { slot = (slot + 1) & mask }
+        slots[4 * slot] = probe.header | UInt64(index + 1)
+        slots[4 * slot + 1] = probe.w1
+        slots[4 * slot + 2] = probe.w2
+        slots[4 * slot + 3] = probe.w3
+    }
+
+    private mutating func grow() { rebuild(slotCount: slotCount * 2) }
+
+    private mutating func rebuild(slotCount newCount: Int) {
+        slotCount = newCount
+        slots = ContiguousArray(repeating: 0, count: 4 * newCount)
+        let arena = self.arena
+        let starts = self.starts
+        arena.withUnsafeBytes { bytes in
+            for index in 0 ..< starts.count - 1 {
+                let key = UnsafeRawBufferPointer(rebasing: bytes[starts[index] ..< starts[index + 1]])
+                place(index: index, key: key, hash: checkInHash(key))
+            }
         }
     }
 
@@ -158,22 +203,8 @@ package struct CheckInKeyTable: Sendable {
     private func keyEquals(_ index: Int, _ key: UnsafeRawBufferPointer) -> Bool {
         let start = starts[index], end = starts[index + 1]
         guard end - start == key.count else { return false }
-        if key.isEmpty { return true }
         return arena.withUnsafeBytes { arena in
-            // memcmp-like comparison; both ranges are valid for key.count bytes.
-            let a = arena.baseAddress! + start
-            let b = key.baseAddress!
-            var i = 0
-            let n = key.count
-            while i + 8 <= n {
-                if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-                i += 8
-            }
-            while i < n {
-                if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
-                i += 1
-            }
-            return true
+            UnsafeRawBufferPointer(rebasing: arena[start ..< end]).elementsEqual(key)
         }
     }
 }

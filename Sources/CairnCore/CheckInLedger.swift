@@ -19,6 +19,14 @@ public struct CheckInLedger: Sendable {
     /// Valid check-ins per (place << 32 | user).
     var visitsByUser = CheckInCountMap()
 
+    /// An empty ledger that counts nothing (a stand-in while a shard's ledger is borrowed).
+    package static var placeholder: CheckInLedger { CheckInLedger(placeCount: 0, countsVisits: false) }
+
+    private init(placeCount: Int, countsVisits: Bool) {
+        self.countsVisits = countsVisits
+        placeVisits = ContiguousArray(repeating: 0, count: placeCount)
+    }
+
     /// Creates an empty ledger for `validator`'s places.
     /// - Complexity: O(p) for p places when counting visits, O(1) otherwise.
     public init(validator: CheckInValidator, countsVisits: Bool) {

@@ -44,16 +44,16 @@ extension CheckInValidator {
         var low = lower, high = upper
         while low < high {
             let mid = (low + high) / 2
-            if eventWindows[2 * Int(placeEvents[mid])] <= seconds { low = mid + 1 } else { high = mid }
+            if eventRecords[Int(placeEvents[mid])].start <= seconds { low = mid + 1 } else { high = mid }
         }
         var best = -1
         var bestStart = -Double.infinity
         var position = low - 1
         while position >= lower {
             let event = Int(placeEvents[position])
-            let start = eventWindows[2 * event]
+            let start = eventRecords[event].start
             if best >= 0, start < bestStart { break }
-            if seconds < eventWindows[2 * event + 1] {
+            if seconds < eventRecords[event].end {
                 // Same start as the best so far: positions sharing a start are in index order, so the lower
                 // index comes later in this backwards scan.
                 best = event

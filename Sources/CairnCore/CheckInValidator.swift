@@ -34,10 +34,9 @@ public struct CheckInValidator: Sendable {
     let placeData: ContiguousArray<Double>
     /// Event ids, numbered in input order (first occurrence wins).
     package let eventKeys: CheckInKeyTable
-    /// Each event's place index, or -1 when it has none.
-    let eventPlaces: ContiguousArray<Int32>
-    /// Each event's window: start, end (seconds since 1970).
-    let eventWindows: ContiguousArray<Double>
+    /// Each event's window (seconds since 1970) and place index (-1 when it has none), packed so that a
+    /// check-in's event costs one cache line.
+    let eventRecords: ContiguousArray<EventRecord>
     /// Events by place, each place's sorted by start: `placeEvents[placeEventStarts[p] ..< placeEventStarts[p + 1]]`.
     let placeEventStarts: ContiguousArray<Int32>
     let placeEvents: ContiguousArray<Int32>
@@ -77,6 +76,7 @@ public struct CheckInValidator: Sendable {
         var placeKeys = CheckInKeyTable()
         var placeData = ContiguousArray<Double>()
         var placeCircles = ContiguousArray<Circle>()
+        placeKeys.reserveCapacity(places.underestimatedCount + events.underestimatedCount)
         var ignoredPlaces = 0
         func addPlace(_ id: String, _ circle: Circle) -> Int32? {
             let (index, inserted) = placeKeys.insert(id)
@@ -91,8 +91,8 @@ public struct CheckInValidator: Sendable {
         for place in places where addPlace(place.id, place.circle) == nil { ignoredPlaces += 1 }
 
         var eventKeys = CheckInKeyTable()
-        var eventPlaces = ContiguousArray<Int32>()
-        var eventWindows = ContiguousArray<Double>()
+        eventKeys.reserveCapacity(events.underestimatedCount)
+        var eventRecords = ContiguousArray<EventRecord>()
         var ignoredEvents = 0
         // Two passes, so that an event may name a place another event's own circle defines later in the file.
         var kept: [CheckInEvent] = []
@@ -105,25 +105,25 @@ public struct CheckInValidator: Sendable {
         }
         for event in kept {
             let name = event.placeId.flatMap { $0.isEmpty ? nil : $0 } ?? event.id
-            eventPlaces.append(Int32(placeKeys.index(of: name)))
-            eventWindows.append(event.window.start.secondsSince1970)
-            eventWindows.append(event.window.end.secondsSince1970)
+            eventRecords.append(EventRecord(start: event.window.start.secondsSince1970, end: event.window.end.secondsSince1970,
+                                            place: Int32(placeKeys.index(of: name))))
         }
 
         // Events per place, by start then input order (counting sort on the place, then a sort per place).
         let placeCount = placeKeys.count
         var starts = ContiguousArray<Int32>(repeating: 0, count: placeCount + 1)
-        for place in eventPlaces where place >= 0 { starts[Int(place) + 1] += 1 }
+        for record in eventRecords where record.place >= 0 { starts[Int(record.place) + 1] += 1 }
         for p in 0..<placeCount { starts[p + 1] += starts[p] }
         var fill = starts
         var byPlace = ContiguousArray<Int32>(repeating: 0, count: Int(starts[placeCount]))
-        for (event, place) in eventPlaces.enumerated() where place >= 0 {
+        for (event, record) in eventRecords.enumerated() where record.place >= 0 {
+            let place = record.place
             byPlace[Int(fill[Int(place)])] = Int32(event)
             fill[Int(place)] += 1
         }
         for p in 0..<placeCount where starts[p + 1] - starts[p] > 1 {
             byPlace[Int(starts[p]) ..< Int(starts[p + 1])].sort {
-                (eventWindows[2 * Int($0)], $0) < (eventWindows[2 * Int($1)], $1)
+                (eventRecords[Int($0)].start, $0) < (eventRecords[Int($1)].start, $1)
             }
         }
 
@@ -145,8 +145,7 @@ public struct CheckInValidator: Sendable {
         self.placeKeys = placeKeys
         self.placeData = placeData
         self.eventKeys = eventKeys
-        self.eventPlaces = eventPlaces
-        self.eventWindows = eventWindows
+        self.eventRecords = eventRecords
         self.placeEventStarts = starts
         self.placeEvents = byPlace
         self.joinUsers = joinUsers
@@ -187,8 +186,8 @@ public struct CheckInValidator: Sendable {
     /// The window of the event at `index`.
     /// - Complexity: O(1).
     public func window(ofEvent index: Int) -> TimeWindow {
-        let start = Timestamp(secondsSince1970: eventWindows[2 * index])
-        let end = Timestamp(secondsSince1970: eventWindows[2 * index + 1])
+        let start = Timestamp(secondsSince1970: eventRecords[index].start)
+        let end = Timestamp(secondsSince1970: eventRecords[index].end)
         return (try? TimeWindow(start: start, end: end)) ?? TimeWindow(instant: start)
     }
 
@@ -268,7 +267,7 @@ public struct CheckInValidator: Sendable {
         if !eventKey.isEmpty {
             event = eventKeys.index(of: eventKey)
             guard event >= 0 else { return CheckInResult(reason: .unknownEvent) }
-            place = Int(eventPlaces[event])
+            place = Int(eventRecords[event].place)
             guard place >= 0 else { return CheckInResult(reason: .unknownPlace, event: Int32(event)) }
         } else if !placeKey.isEmpty {
             place = placeKeys.index(of: placeKey)
@@ -281,10 +280,10 @@ public struct CheckInValidator: Sendable {
             return CheckInResult(reason: .outsideRadius, place: Int32(place), event: Int32(event), distance: distance)
         }
         if event >= 0 {
-            if seconds < eventWindows[2 * event] {
+            if seconds < eventRecords[event].start {
                 return CheckInResult(reason: .beforeStart, place: Int32(place), event: Int32(event))
             }
-            if seconds >= eventWindows[2 * event + 1] {
+            if seconds >= eventRecords[event].end {
                 return CheckInResult(reason: .afterEnd, place: Int32(place), event: Int32(event))
             }
             if requiresJoins, !hasJoined(event: event, user: user) {
@@ -326,4 +325,13 @@ public struct CheckInValidator: Sendable {
         let index = joinUsers.index(of: user)
         return index >= 0 && joinPairs.contains(UInt64(event) << 32 | UInt64(index))
     }
+}
+
+/// An event as the validator keeps it.
+struct EventRecord: Sendable {
+    /// Seconds since 1970: the window `[start, end)`.
+    let start: Double
+    let end: Double
+    /// The place's index, or -1.
+    let place: Int32
 }

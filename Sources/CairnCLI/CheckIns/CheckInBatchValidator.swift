@@ -25,6 +25,7 @@ final class CheckInPiece: @unchecked Sendable {
     var scratch: [Int] = []
     var ids: [CheckInField] = []
     var users: [CheckInField] = []
+    var eventFields: [CheckInField] = []
     var userHashes: [UInt64] = []
     var results: [CheckInResult] = []
     /// Malformed rows: row index in the piece, line within the piece (0-based), detail.
@@ -44,6 +45,7 @@ final class CheckInPiece: @unchecked Sendable {
         json.reset(forBufferOf: bytes)
         ids.removeAll(keepingCapacity: true)
         users.removeAll(keepingCapacity: true)
+        eventFields.removeAll(keepingCapacity: true)
         userHashes.removeAll(keepingCapacity: true)
         results.removeAll(keepingCapacity: true)
         malformed.removeAll(keepingCapacity: true)
@@ -148,19 +150,30 @@ final class CheckInBatchValidator {
         let settleShard = { @Sendable (s: Int) in
             let shardCount = UInt64(shards.count)
             let shard = shards[s]
-            let countsVisits = shard.ledger.countsVisits
+            // The ledger is worked on as a local (no exclusivity checks per row), then put back.
+            var ledger = shard.ledger
+            shard.ledger = CheckInLedger.placeholder
+            let countsVisits = ledger.countsVisits
             for k in 0..<pieceCount {
                 let piece = pieces[k]
-                piece.results.withUnsafeMutableBufferPointer { results in
-                    for r in results.indices {
-                        let result = results[r]
-                        guard result.reason == nil, result.event >= 0 || (countsVisits && result.place >= 0) else { continue }
-                        let hash = piece.userHashes[r]
-                        if shardCount > 1, Int(checkInMix(hash ^ 0x5bd1_e995) % shardCount) != s { continue }
-                        shard.ledger.settle(&results[r], user: piece.users[r].raw, userHash: hash)
+                var results = piece.results
+                piece.results = []
+                piece.userHashes.withUnsafeBufferPointer { hashes in
+                    piece.users.withUnsafeBufferPointer { users in
+                        results.withUnsafeMutableBufferPointer { results in
+                            for r in results.indices {
+                                let result = results[r]
+                                guard result.reason == nil, result.event >= 0 || (countsVisits && result.place >= 0) else { continue }
+                                let hash = hashes[r]
+                                if shardCount > 1, Int(checkInMix(hash ^ 0x5bd1_e995) % shardCount) != s { continue }
+                                ledger.settle(&results[r], user: users[r].raw, userHash: hash)
+                            }
+                        }
                     }
                 }
+                piece.results = results
             }
+            shard.ledger = ledger
         }
         if parallel, shards.count > 1 { DispatchQueue.concurrentPerform(iterations: shards.count, execute: settleShard) } else { for s in shards.indices { settleShard(s) } }
 
@@ -168,13 +181,23 @@ final class CheckInBatchValidator {
         let text = self.text
         let render = { @Sendable (k: Int) in
             let piece = pieces[k]
-            piece.output.removeAll(keepingCapacity: true)
-            for v in piece.counts.indices { piece.counts[v] = 0 }
-            for r in piece.results.indices {
-                let result = piece.results[r]
-                piece.counts[verdictOrdinal(result.reason)] += 1
-                text.appendRow(id: piece.ids[r], result: result, to: &piece.output)
+            var output = piece.output
+            piece.output = []
+            output.removeAll(keepingCapacity: true)
+            var counts = [Int](repeating: 0, count: verdictNames.count)
+            piece.results.withUnsafeBufferPointer { results in
+                piece.ids.withUnsafeBufferPointer { ids in
+                    piece.eventFields.withUnsafeBufferPointer { events in
+                        for r in results.indices {
+                            let result = results[r]
+                            counts[verdictOrdinal(result.reason)] += 1
+                            text.appendRow(id: ids[r], event: events[r], result: result, to: &output)
+                        }
+                    }
+                }
             }
+            piece.output = output
+            piece.counts = counts
         }
         if parallel { DispatchQueue.concurrentPerform(iterations: pieceCount, execute: render) } else { for k in 0..<pieceCount { render(k) } }
 
@@ -197,6 +220,16 @@ final class CheckInBatchValidator {
     private static func judgePiece(_ piece: CheckInPiece, base: UnsafePointer<UInt8>, range: Range<Int>,
                                    layout: CheckInCSVLayout?, format: CheckInInputFormat, validator: CheckInValidator) {
         piece.reset(bytes: range.count)
+        // Everything is worked on as locals and put back at the end: class properties would cost an
+        // exclusivity check per access.
+        var scanner = piece.scanner, json = piece.json, scratch = piece.scratch
+        var ids = piece.ids, users = piece.users, events = piece.eventFields, hashes = piece.userHashes
+        var results = piece.results, malformed = piece.malformed
+        piece.ids = []; piece.users = []; piece.eventFields = []; piece.userHashes = []; piece.results = []; piece.malformed = []
+        piece.scratch = []
+        let expected = (range.count / 64) + 16
+        ids.reserveCapacity(expected); users.reserveCapacity(expected); events.reserveCapacity(expected)
+        hashes.reserveCapacity(expected); results.reserveCapacity(expected)
         var position = range.lowerBound
         let end = range.upperBound
         var line = 0
@@ -206,10 +239,9 @@ final class CheckInBatchValidator {
             var problem: String?
             switch format {
             case .csv:
-                let (outcome, next, lines) = piece.scanner.scanRecord(base, start: position, end: end)
+                let (outcome, next, lines) = scanner.scanRecord(base, start: position, end: end)
                 position = next
                 line += lines
-                let scanner = piece.scanner
                 if scanner.fieldCount == 1, scanner.field(0).count == 0 { continue }
                 guard let layout else { continue }
                 switch outcome {
@@ -232,23 +264,34 @@ final class CheckInBatchValidator {
                 var blank = true
                 for i in start..<contentEnd where base[i] != 0x20 && base[i] != 0x09 { blank = false; break }
                 if blank { continue }
-                (fields, problem) = piece.json.parse(base, start: start, end: contentEnd)
+                (fields, problem) = json.parse(base, start: start, end: contentEnd)
             }
             if let problem {
-                piece.malformed.append((piece.results.count, recordLine, problem))
-                piece.ids.append(fields.id)
-                piece.users.append(.empty)
-                piece.userHashes.append(0)
-                piece.results.append(CheckInResult(reason: .malformedRow))
+                malformed.append((results.count, recordLine, problem))
+                ids.append(fields.id)
+                users.append(.empty)
+                events.append(.empty)
+                hashes.append(0)
+                results.append(CheckInResult(reason: .malformedRow))
                 continue
             }
-            let (result, hash, malformed) = CheckInRowJudge.judge(fields, validator: validator, scratch: &piece.scratch)
-            if let malformed { piece.malformed.append((piece.results.count, recordLine, malformed)) }
-            piece.ids.append(fields.id)
-            piece.users.append(fields.user)
-            piece.userHashes.append(hash)
-            piece.results.append(result)
+            let (result, hash, bad) = CheckInRowJudge.judge(fields, validator: validator, scratch: &scratch)
+            if let bad { malformed.append((results.count, recordLine, bad)) }
+            ids.append(fields.id)
+            users.append(fields.user)
+            events.append(fields.event)
+            hashes.append(hash)
+            results.append(result)
         }
+        piece.scanner = scanner
+        piece.json = json
+        piece.scratch = scratch
+        piece.ids = ids
+        piece.users = users
+        piece.eventFields = events
+        piece.userHashes = hashes
+        piece.results = results
+        piece.malformed = malformed
         piece.lines = line
     }
 }

@@ -97,7 +97,7 @@ enum CheckInRowJudge {
         let latitude = CheckInNumberText.parse(row.latitude.bytes) ?? .nan
         let longitude = CheckInNumberText.parse(row.longitude.bytes) ?? .nan
         let accuracy = row.accuracy.count == 0 ? 0 : (CheckInNumberText.parse(row.accuracy.bytes) ?? .nan)
-        let seconds = Timestamp(iso8601Bytes: row.time.bytes)?.secondsSince1970 ?? .nan
+        let seconds = CheckInTimeText.seconds(row.time.bytes)
         let result = validator.judge(latitude: latitude, longitude: longitude, seconds: seconds, accuracyMeters: accuracy,
                                      eventKey: row.event.raw, placeKey: row.place.raw, user: row.user.raw, scratch: &scratch)
         return (result, result.reason == nil ? checkInHash(row.user.raw) : 0, nil)

@@ -1,3 +1,5 @@
+import CairnCore
+
 /// Reading numbers from bytes, exactly as `Double(_: String)` would.
 enum CheckInNumberText {
     /// Powers of ten that are exact doubles.
@@ -115,5 +117,39 @@ enum CheckInNumberFormat {
     static func shortest(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(value)
+    }
+}
+
+/// Reading check-in times from bytes.
+enum CheckInTimeText {
+    /// Seconds since 1970 for ISO 8601 text, exactly as `Timestamp(iso8601Bytes:)` reads it, with a fast path
+    /// for the common `YYYY-MM-DDTHH:MM:SSZ` (day of month up to 28, so no calendar check is needed); NaN when
+    /// the text is not a time.
+    /// - Complexity: O(n).
+    @inline(__always)
+    static func seconds(_ b: UnsafeBufferPointer<UInt8>) -> Double {
+        if b.count == 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A {
+            @inline(__always) func d(_ i: Int) -> Int64 { Int64(b[i]) &- 0x30 }
+            var plain = true
+            for i in 0..<19 where i != 4 && i != 7 && i != 10 && i != 13 && i != 16 && !(b[i] >= 0x30 && b[i] <= 0x39) {
+                plain = false
+            }
+            if plain {
+                let year = d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3)
+                let month = d(5) * 10 + d(6), day = d(8) * 10 + d(9)
+                let hour = d(11) * 10 + d(12), minute = d(14) * 10 + d(15), second = d(17) * 10 + d(18)
+                if month >= 1, month <= 12, day >= 1, day <= 28, hour < 24, minute < 60, second < 61 {
+                    // Hinnant's days_from_civil, as Timestamp computes it; every term is an exact double.
+                    let y = month <= 2 ? year - 1 : year
+                    let era = (y >= 0 ? y : y - 399) / 400
+                    let yoe = y - era * 400
+                    let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+                    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+                    let days = era * 146_097 + doe - 719_468
+                    return Double(days * 86_400) + Double(hour * 3600 + minute * 60) + Double(second)
+                }
+            }
+        }
+        return Timestamp(iso8601Bytes: b)?.secondsSince1970 ?? .nan
     }
 }

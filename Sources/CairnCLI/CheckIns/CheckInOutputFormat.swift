@@ -36,9 +36,10 @@ let verdictNames: [String] = ["valid"] + CheckInReason.allCases.map(\.code)
 /// Pre-rendered text for each place, event and verdict, so that writing a row is a few copies.
 struct CheckInOutputText: Sendable {
     let format: CheckInOutputFormat
-    /// Per place: `,radius,placeId` (CSV) or `,"radius_m":R,"place_id":"P"` (JSON).
+    /// Per place, in fixed slots of `placeStride` bytes (a 2-byte length, then the text, so a row costs one
+    /// cache line here): `,radius,placeId` (CSV) or `,"radius_m":R,"place_id":"P"` (JSON).
     let places: ContiguousArray<UInt8>
-    let placeStarts: ContiguousArray<Int>
+    let placeStride: Int
     /// Per event: `,eventId` or `,"event_id":"E"}`.
     let events: ContiguousArray<UInt8>
     let eventStarts: ContiguousArray<Int>
@@ -49,16 +50,24 @@ struct CheckInOutputText: Sendable {
 
     init(validator: CheckInValidator, format: CheckInOutputFormat) {
         self.format = format
-        var places = ContiguousArray<UInt8>(), placeStarts: ContiguousArray<Int> = [0]
-        for p in 0..<validator.placeCount {
+        let placeTexts: [[UInt8]] = (0..<validator.placeCount).map { p in
             let radius = CheckInNumberFormat.shortest(validator.radiusMeters(ofPlace: p))
             let id = validator.placeId(at: p)
             switch format {
-            case .csv: places.append(contentsOf: ",\(radius),\(TextEscaping.csvField(id))".utf8)
-            case .jsonl: places.append(contentsOf: ",\"radius_m\":\(radius),\"place_id\":\(TextEscaping.jsonString(id))".utf8)
+            case .csv: return Array(",\(radius),\(TextEscaping.csvField(id))".utf8)
+            case .jsonl: return Array(",\"radius_m\":\(radius),\"place_id\":\(TextEscaping.jsonString(id))".utf8)
             }
-            placeStarts.append(places.count)
         }
+        let longest = min(placeTexts.map(\.count).max() ?? 0, Int(UInt16.max))
+        let stride = (longest + 2 + 15) / 16 * 16
+        var places = ContiguousArray<UInt8>(repeating: 0, count: stride * placeTexts.count)
+        for (p, text) in placeTexts.enumerated() {
+            let count = min(text.count, longest)
+            places[p * stride] = UInt8(count & 0xFF)
+            places[p * stride + 1] = UInt8(count >> 8)
+            for i in 0..<count { places[p * stride + 2 + i] = text[i] }
+        }
+        self.placeStride = stride
         var events = ContiguousArray<UInt8>(), eventStarts: ContiguousArray<Int> = [0]
         for e in 0..<validator.eventCount {
             let id = validator.eventId(at: e)
@@ -69,7 +78,6 @@ struct CheckInOutputText: Sendable {
             eventStarts.append(events.count)
         }
         self.places = places
-        self.placeStarts = placeStarts
         self.events = events
         self.eventStarts = eventStarts
         switch format {
@@ -92,7 +100,7 @@ struct CheckInOutputText: Sendable {
     /// Appends one output row.
     /// - Complexity: O(row length).
     @inline(__always)
-    func appendRow(id: CheckInField, result: CheckInResult, to out: inout [UInt8]) {
+    func appendRow(id: CheckInField, event eventField: CheckInField, result: CheckInResult, to out: inout [UInt8]) {
         switch format {
         case .csv: appendCSVField(id, to: &out)
         case .jsonl:
@@ -106,17 +114,31 @@ struct CheckInOutputText: Sendable {
             out.append(contentsOf: "null".utf8)
         }
         if result.place >= 0 {
-            let p = Int(result.place)
-            places.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[placeStarts[p] ..< placeStarts[p + 1]])) }
+            let start = Int(result.place) * placeStride
+            places.withUnsafeBufferPointer { places in
+                let count = Int(places[start]) | Int(places[start + 1]) << 8
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: places[start + 2 ..< start + 2 + count]))
+            }
         } else {
             out.append(contentsOf: noPlace)
         }
-        if result.event >= 0 {
+        if result.event >= 0, format == .csv, eventField.count > 0, isPlainCSV(eventField) {
+            // The event named in the input is the event found (same bytes): no table lookup needed.
+            out.append(0x2C)
+            out.append(contentsOf: eventField.bytes)
+            out.append(0x0A)
+        } else if result.event >= 0 {
             let e = Int(result.event)
             events.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[eventStarts[e] ..< eventStarts[e + 1]])) }
         } else {
             out.append(contentsOf: noEvent)
         }
+    }
+
+    @inline(__always)
+    private func isPlainCSV(_ field: CheckInField) -> Bool {
+        for byte in field.bytes where byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D { return false }
+        return true
     }
 
     @inline(__always)
