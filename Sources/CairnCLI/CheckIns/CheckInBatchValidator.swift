@@ -32,12 +32,43 @@ final class CheckInPiece: @unchecked Sendable {
     var malformed: [(row: Int, line: Int, message: String)] = []
     /// Line feeds consumed by the piece.
     var lines = 0
+    /// A sum of values read only to warm the cache (kept so the reads are not optimised away).
+    var warm = 0.0
     var output: [UInt8] = []
     var counts = [Int](repeating: 0, count: verdictNames.count)
+
+    /// The results in a buffer that stays put while shards write to it concurrently (phase 2).
+    private(set) var sharedResults = SharedResults(base: UnsafeMutablePointer<CheckInResult>.allocate(capacity: 1), count: 0)
+    private var sharedCapacity = 1
+    private var published = false
+
+    /// Copies `results` into `sharedResults`.
+    func publishResults() {
+        if sharedCapacity < results.count {
+            sharedResults.base.deallocate()
+            sharedCapacity = max(results.count, 2 * sharedCapacity)
+            sharedResults = SharedResults(base: .allocate(capacity: sharedCapacity), count: 0)
+        }
+        results.withUnsafeBufferPointer { source in
+            if let from = source.baseAddress { sharedResults.base.update(from: from, count: source.count) }
+        }
+        sharedResults = SharedResults(base: sharedResults.base, count: results.count)
+        published = true
+    }
+
+    /// Copies `sharedResults` back into `results` (once per publish).
+    func collectResults() {
+        guard published else { return }
+        published = false
+        results.withUnsafeMutableBufferPointer { target in
+            if let to = target.baseAddress { to.update(from: sharedResults.base, count: sharedResults.count) }
+        }
+    }
 
     deinit {
         scanner.deallocate()
         json.deallocate()
+        sharedResults.base.deallocate()
     }
 
     func reset(bytes: Int) {
@@ -51,6 +82,12 @@ final class CheckInPiece: @unchecked Sendable {
         malformed.removeAll(keepingCapacity: true)
         lines = 0
     }
+}
+
+/// A piece's results in a fixed buffer, written by several shards at once (each its own rows).
+struct SharedResults: @unchecked Sendable {
+    let base: UnsafeMutablePointer<CheckInResult>
+    let count: Int
 }
 
 /// A shard of the duplicate and visit state: the users whose id hash falls in it.
@@ -145,6 +182,7 @@ final class CheckInBatchValidator {
         if parallel { DispatchQueue.concurrentPerform(iterations: ranges.count, execute: judgeRange) } else { for k in ranges.indices { judgeRange(k) } }
 
         // Phase 2: duplicates and visits, one shard per user-hash class.
+        for k in 0..<ranges.count { pieces[k].publishResults() }
         let shards = self.shards
         let pieceCount = ranges.count
         let settleShard = { @Sendable (s: Int) in
@@ -156,27 +194,25 @@ final class CheckInBatchValidator {
             let countsVisits = ledger.countsVisits
             for k in 0..<pieceCount {
                 let piece = pieces[k]
-                var results = piece.results
-                piece.results = []
+                // Shards write disjoint rows of the same results: through the piece's stable buffer.
+                let results = piece.sharedResults
                 piece.userHashes.withUnsafeBufferPointer { hashes in
                     piece.users.withUnsafeBufferPointer { users in
-                        results.withUnsafeMutableBufferPointer { results in
-                            for r in results.indices {
-                                let result = results[r]
-                                guard result.reason == nil, result.event >= 0 || (countsVisits && result.place >= 0) else { continue }
-                                let hash = hashes[r]
-                                if shardCount > 1, Int(checkInMix(hash ^ 0x5bd1_e995) % shardCount) != s { continue }
-                                ledger.settle(&results[r], user: users[r].raw, userHash: hash)
-                            }
+                        for r in 0..<results.count {
+                            let result = results.base[r]
+                            guard result.reason == nil, result.event >= 0 || (countsVisits && result.place >= 0) else { continue }
+                            let hash = hashes[r]
+                            if shardCount > 1, Int(checkInMix(hash ^ 0x5bd1_e995) % shardCount) != s { continue }
+                            ledger.settle(&results.base[r], user: users[r].raw, userHash: hash)
                         }
                     }
                 }
-                piece.results = results
             }
             shard.ledger = ledger
         }
         if parallel, shards.count > 1 { DispatchQueue.concurrentPerform(iterations: shards.count, execute: settleShard) } else { for s in shards.indices { settleShard(s) } }
 
+        for k in 0..<ranges.count { pieces[k].collectResults() }
         // Phase 3: render.
         let text = self.text
         let render = { @Sendable (k: Int) in
@@ -233,56 +269,75 @@ final class CheckInBatchValidator {
         var position = range.lowerBound
         let end = range.upperBound
         var line = 0
+        // Rows go in blocks: read a block, resolve all its ids, touch their places, then judge. The lookups of
+        // different rows do not depend on each other, so their cache misses overlap.
+        let blockSize = 16
+        var block: [(fields: CheckInRowFields, line: Int, problem: String?)] = []
+        block.reserveCapacity(blockSize)
+        var targets = [CheckInValidator.Target](repeating: CheckInValidator.Target(event: -2, place: -2), count: blockSize)
+        var warm = 0.0
         while position < end {
-            let recordLine = line
-            var fields = CheckInRowFields()
-            var problem: String?
-            switch format {
-            case .csv:
-                let (outcome, next, lines) = scanner.scanRecord(base, start: position, end: end)
-                position = next
-                line += lines
-                if scanner.fieldCount == 1, scanner.field(0).count == 0 { continue }
-                guard let layout else { continue }
-                switch outcome {
-                case .unterminatedQuote:
-                    problem = "a quote opened and never closed"
-                case .record(let tooMany):
-                    if tooMany || scanner.fieldCount != layout.fieldCount {
-                        problem = "expected \(layout.fieldCount) fields, got \(tooMany ? "more than \(scanner.maxFields)" : String(scanner.fieldCount))"
+            block.removeAll(keepingCapacity: true)
+            while position < end, block.count < blockSize {
+                let recordLine = line
+                var fields = CheckInRowFields()
+                var problem: String?
+                switch format {
+                case .csv:
+                    let (outcome, next, lines) = scanner.scanRecord(base, start: position, end: end)
+                    position = next
+                    line += lines
+                    if scanner.fieldCount == 1, scanner.field(0).count == 0 { continue }
+                    guard let layout else { continue }
+                    switch outcome {
+                    case .unterminatedQuote:
+                        problem = "a quote opened and never closed"
+                    case .record(let tooMany):
+                        if tooMany || scanner.fieldCount != layout.fieldCount {
+                            problem = "expected \(layout.fieldCount) fields, got \(tooMany ? "more than \(scanner.maxFields)" : String(scanner.fieldCount))"
+                        }
                     }
+                    fields = layout.fields(from: scanner)
+                case .jsonl:
+                    var lineEnd = position
+                    while lineEnd < end, base[lineEnd] != 0x0A { lineEnd += 1 }
+                    var contentEnd = lineEnd
+                    if contentEnd > position, base[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+                    let start = position
+                    position = lineEnd < end ? lineEnd + 1 : end
+                    if lineEnd < end { line += 1 }
+                    var blank = true
+                    for i in start..<contentEnd where base[i] != 0x20 && base[i] != 0x09 { blank = false; break }
+                    if blank { continue }
+                    (fields, problem) = json.parse(base, start: start, end: contentEnd)
                 }
-                fields = layout.fields(from: scanner)
-            case .jsonl:
-                var lineEnd = position
-                while lineEnd < end, base[lineEnd] != 0x0A { lineEnd += 1 }
-                var contentEnd = lineEnd
-                if contentEnd > position, base[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-                let start = position
-                position = lineEnd < end ? lineEnd + 1 : end
-                if lineEnd < end { line += 1 }
-                var blank = true
-                for i in start..<contentEnd where base[i] != 0x20 && base[i] != 0x09 { blank = false; break }
-                if blank { continue }
-                (fields, problem) = json.parse(base, start: start, end: contentEnd)
+                block.append((fields, recordLine, problem))
             }
-            if let problem {
-                malformed.append((results.count, recordLine, problem))
+            for i in block.indices {
+                targets[i] = validator.resolve(eventKey: block[i].fields.event.raw, placeKey: block[i].fields.place.raw)
+            }
+            for i in block.indices { warm += validator.touch(place: targets[i].place) }
+            for i in block.indices {
+                let (fields, recordLine, problem) = block[i]
+                if let problem {
+                    malformed.append((results.count, recordLine, problem))
+                    ids.append(fields.id)
+                    users.append(.empty)
+                    events.append(.empty)
+                    hashes.append(0)
+                    results.append(CheckInResult(reason: .malformedRow))
+                    continue
+                }
+                let (result, hash, bad) = CheckInRowJudge.judge(fields, target: targets[i], validator: validator, scratch: &scratch)
+                if let bad { malformed.append((results.count, recordLine, bad)) }
                 ids.append(fields.id)
-                users.append(.empty)
-                events.append(.empty)
-                hashes.append(0)
-                results.append(CheckInResult(reason: .malformedRow))
-                continue
+                users.append(fields.user)
+                events.append(fields.event)
+                hashes.append(hash)
+                results.append(result)
             }
-            let (result, hash, bad) = CheckInRowJudge.judge(fields, validator: validator, scratch: &scratch)
-            if let bad { malformed.append((results.count, recordLine, bad)) }
-            ids.append(fields.id)
-            users.append(fields.user)
-            events.append(fields.event)
-            hashes.append(hash)
-            results.append(result)
         }
+        piece.warm = warm
         piece.scanner = scanner
         piece.json = json
         piece.scratch = scratch

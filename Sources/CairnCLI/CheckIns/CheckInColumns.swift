@@ -89,7 +89,7 @@ extension String {
 enum CheckInRowJudge {
     /// The verdict on a row; `malformed` carries the detail when the row itself is unusable.
     @inline(__always)
-    static func judge(_ row: CheckInRowFields, validator: CheckInValidator, scratch: inout [Int])
+    static func judge(_ row: CheckInRowFields, target: CheckInValidator.Target, validator: CheckInValidator, scratch: inout [Int])
         -> (result: CheckInResult, userHash: UInt64, malformed: String?)
     {
         if row.id.count == 0 { return (CheckInResult(reason: .malformedRow), 0, "missing check-in id") }
@@ -99,7 +99,7 @@ enum CheckInRowJudge {
         let accuracy = row.accuracy.count == 0 ? 0 : (CheckInNumberText.parse(row.accuracy.bytes) ?? .nan)
         let seconds = CheckInTimeText.seconds(row.time.bytes)
         let result = validator.judge(latitude: latitude, longitude: longitude, seconds: seconds, accuracyMeters: accuracy,
-                                     eventKey: row.event.raw, placeKey: row.place.raw, user: row.user.raw, scratch: &scratch)
+                                     target: target, user: row.user.raw, scratch: &scratch)
         return (result, result.reason == nil ? checkInHash(row.user.raw) : 0, nil)
     }
 }

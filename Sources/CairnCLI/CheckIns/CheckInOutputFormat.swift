@@ -45,6 +45,8 @@ struct CheckInOutputText: Sendable {
     let eventStarts: ContiguousArray<Int>
     /// Per verdict ordinal: `,valid,,` / `,invalid,reason,` or the JSON members up to the distance.
     let verdicts: [[UInt8]]
+    /// For event ids not in the input (point-only matches) in CSV.
+    let validator: CheckInValidator
     let noPlace: [UInt8]
     let noEvent: [UInt8]
 
@@ -68,8 +70,10 @@ struct CheckInOutputText: Sendable {
             for i in 0..<count { places[p * stride + 2 + i] = text[i] }
         }
         self.placeStride = stride
+        self.validator = validator
         var events = ContiguousArray<UInt8>(), eventStarts: ContiguousArray<Int> = [0]
-        for e in 0..<validator.eventCount {
+        // CSV rows echo the event id from the input; the table is needed only for JSON output.
+        for e in 0..<(format == .jsonl ? validator.eventCount : 0) {
             let id = validator.eventId(at: e)
             switch format {
             case .csv: events.append(contentsOf: ",\(TextEscaping.csvField(id))\n".utf8)
@@ -127,6 +131,8 @@ struct CheckInOutputText: Sendable {
             out.append(0x2C)
             out.append(contentsOf: eventField.bytes)
             out.append(0x0A)
+        } else if result.event >= 0, format == .csv {
+            out.append(contentsOf: ",\(TextEscaping.csvField(validator.eventId(at: Int(result.event))))\n".utf8)
         } else if result.event >= 0 {
             let e = Int(result.event)
             events.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[eventStarts[e] ..< eventStarts[e + 1]])) }

@@ -71,9 +71,10 @@ struct CheckInReferenceData {
                 guard let columns else { throw CLIError("\(path): the header needs id, startTime and endTime columns") }
                 let id = scanner.field(columns.id).text
                 guard !id.isEmpty else { skip("\(path):\(line): missing id"); return }
-                guard let start = Timestamp(iso8601Bytes: scanner.field(columns.start).bytes),
-                      let end = Timestamp(iso8601Bytes: scanner.field(columns.end).bytes),
-                      let window = try? TimeWindow(start: start, end: end) else {
+                let start = CheckInTimeText.seconds(scanner.field(columns.start).bytes)
+                let end = CheckInTimeText.seconds(scanner.field(columns.end).bytes)
+                guard start.isFinite, end.isFinite,
+                      let window = try? TimeWindow(start: Timestamp(secondsSince1970: start), end: Timestamp(secondsSince1970: end)) else {
                     skip("\(path):\(line): event \(id): missing or bad startTime/endTime, or end before start")
                     return
                 }
