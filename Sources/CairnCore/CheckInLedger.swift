@@ -62,6 +62,10 @@ public struct CheckInLedger: Sendable {
         }
     }
 
+    /// Looks a user up without changing anything (to bring its slot into the cache ahead of `settle`).
+    @inline(__always)
+    package func peek(user: UnsafeRawBufferPointer, userHash: UInt64) -> Int { users.index(of: user, hash: userHash) }
+
     /// The number of (user, event) pairs remembered.
     /// - Complexity: O(1).
     public var pairCount: Int { pairs.count }

@@ -1,6 +1,8 @@
 import CairnCore
 import CairnIO
 import CairnStore
+import Dispatch
+import Foundation
 
 /// Loads what check-ins are judged against: places, events and joins, from CSV (read directly as bytes,
 /// the fast path), other formats (through `openFeatureReader`) or the store.
@@ -9,6 +11,8 @@ import CairnStore
 struct CheckInReferenceData {
     /// Radius for places without one, metres (nil: such places are skipped and reported).
     var defaultRadiusMeters: Double?
+    /// Threads for parsing CSV files.
+    var workers = 1
     var places: [CheckInPlace] = []
     var events: [CheckInEvent] = []
     var joins: [CheckInJoin]?
@@ -29,26 +33,26 @@ struct CheckInReferenceData {
 
     mutating func loadPlaces(path: String) throws {
         if InputFormat.detect(path: path) == .csv {
-            try forEachCSVRecord(path: path) { header in
+            let defaultRadius = defaultRadiusMeters
+            let rows = try parallelCSVRows(path: path, workers: workers) { header in
                 PlaceColumns(header)
-            } row: { columns, scanner, line in
-                guard let columns else { throw CLIError("\(path): the header needs id, latitude and longitude columns") }
+            } row: { (columns: PlaceColumns, scanner: CheckInCSVScanner, line: Int) -> ReferenceRow<CheckInPlace> in
                 let id = scanner.field(columns.id).text
-                guard !id.isEmpty else { skip("\(path):\(line): missing id"); return }
-                guard let center = coordinate(scanner.field(columns.latitude), scanner.field(columns.longitude)) else {
-                    skip("\(path):\(line): bad coordinate")
-                    return
+                guard !id.isEmpty else { return .skip("missing id") }
+                guard let center = Self.coordinate(scanner.field(columns.latitude), scanner.field(columns.longitude)) else {
+                    return .skip("bad coordinate")
                 }
-                guard let radius = radius(scanner.field(columns.radius)) else {
-                    skip("\(path):\(line): missing or bad radius (give --radius for a default)")
-                    return
+                guard let radius = Self.radius(scanner.field(columns.radius), default: defaultRadius),
+                      let circle = try? Circle(center: center, radiusMeters: radius) else {
+                    return .skip("missing or bad radius (give --radius for a default)")
                 }
-                guard let circle = try? Circle(center: center, radiusMeters: radius) else {
-                    skip("\(path):\(line): bad radius")
-                    return
-                }
-                places.append(CheckInPlace(id: id, circle: circle))
+                return .item(CheckInPlace(id: id, circle: circle))
             }
+            guard rows.hadHeader else { return }
+            guard rows.layoutFound else { throw CLIError("\(path): the header needs id, latitude and longitude columns") }
+            places += rows.items
+            for message in rows.skipped { skip(message) }
+            skippedCount += rows.skippedCount - rows.skipped.count
             return
         }
         try forEachFeature(path: path, kind: .place) { feature in
@@ -65,27 +69,31 @@ struct CheckInReferenceData {
 
     mutating func loadEvents(path: String) throws {
         if InputFormat.detect(path: path) == .csv {
-            try forEachCSVRecord(path: path) { header in
+            let defaultRadius = defaultRadiusMeters
+            let rows = try parallelCSVRows(path: path, workers: workers) { header in
                 EventColumns(header)
-            } row: { columns, scanner, line in
-                guard let columns else { throw CLIError("\(path): the header needs id, startTime and endTime columns") }
+            } row: { (columns: EventColumns, scanner: CheckInCSVScanner, line: Int) -> ReferenceRow<CheckInEvent> in
                 let id = scanner.field(columns.id).text
-                guard !id.isEmpty else { skip("\(path):\(line): missing id"); return }
+                guard !id.isEmpty else { return .skip("missing id") }
                 let start = CheckInTimeText.seconds(scanner.field(columns.start).bytes)
                 let end = CheckInTimeText.seconds(scanner.field(columns.end).bytes)
                 guard start.isFinite, end.isFinite,
                       let window = try? TimeWindow(start: Timestamp(secondsSince1970: start), end: Timestamp(secondsSince1970: end)) else {
-                    skip("\(path):\(line): event \(id): missing or bad startTime/endTime, or end before start")
-                    return
+                    return .skip("event \(id): missing or bad startTime/endTime, or end before start")
                 }
                 let placeField = scanner.field(columns.place)
                 var circle: Circle?
-                if let center = coordinate(scanner.field(columns.latitude), scanner.field(columns.longitude)),
-                   let radius = radius(scanner.field(columns.radius)) {
+                if let center = Self.coordinate(scanner.field(columns.latitude), scanner.field(columns.longitude)),
+                   let radius = Self.radius(scanner.field(columns.radius), default: defaultRadius) {
                     circle = try? Circle(center: center, radiusMeters: radius)
                 }
-                events.append(CheckInEvent(id: id, placeId: placeField.count > 0 ? placeField.text : nil, circle: circle, window: window))
+                return .item(CheckInEvent(id: id, placeId: placeField.count > 0 ? placeField.text : nil, circle: circle, window: window))
             }
+            guard rows.hadHeader else { return }
+            guard rows.layoutFound else { throw CLIError("\(path): the header needs id, startTime and endTime columns") }
+            events += rows.items
+            for message in rows.skipped { skip(message) }
+            skippedCount += rows.skippedCount - rows.skipped.count
             return
         }
         try forEachFeature(path: path, kind: .event) { feature in
@@ -144,12 +152,12 @@ struct CheckInReferenceData {
 
     // MARK: - Reading
 
-    private func coordinate(_ latitude: CheckInField, _ longitude: CheckInField) -> Coordinate? {
+    private static func coordinate(_ latitude: CheckInField, _ longitude: CheckInField) -> Coordinate? {
         guard let lat = CheckInNumberText.parse(latitude.bytes), let lon = CheckInNumberText.parse(longitude.bytes) else { return nil }
         return try? Coordinate(latitude: lat, longitude: lon)
     }
 
-    private func radius(_ field: CheckInField) -> Double? {
+    private static func radius(_ field: CheckInField, default defaultRadiusMeters: Double?) -> Double? {
         if field.count == 0 { return defaultRadiusMeters }
         if let value = CheckInNumberText.parse(field.bytes) { return value }
         return DistanceText.meters(from: field.text)
@@ -207,7 +215,7 @@ private func position(_ names: [String], in header: [String]) -> Int {
     header.firstIndex { names.contains($0.lowercased()) } ?? -1
 }
 
-private struct PlaceColumns {
+private struct PlaceColumns: Sendable {
     let id, latitude, longitude, radius: Int
 
     init?(_ header: [String]) {
@@ -220,7 +228,7 @@ private struct PlaceColumns {
     }
 }
 
-private struct EventColumns {
+private struct EventColumns: Sendable {
     let id, place, latitude, longitude, radius, start, end: Int
 
     init?(_ header: [String]) {
@@ -244,4 +252,112 @@ private struct JoinColumns {
         event = position(["event", "eventid", "event_id"], in: header)
         guard user >= 0, event >= 0 else { return nil }
     }
+}
+
+/// What one reference row gives.
+enum ReferenceRow<Item: Sendable>: Sendable {
+    case item(Item)
+    case skip(String)
+}
+
+/// The rows of a reference CSV file, parsed in parallel, in file order.
+struct ParsedReferenceRows<Item: Sendable> {
+    var items: [Item] = []
+    var skipped: [String] = []
+    var skippedCount = 0
+    var hadHeader = false
+    var layoutFound = false
+}
+
+/// Parses a CSV file's rows with `workers` threads: each batch is split at record boundaries and the pieces
+/// are parsed at once; their rows are joined in order.
+func parallelCSVRows<Layout: Sendable, Item: Sendable>(
+    path: String, workers: Int,
+    layout: ([String]) -> Layout?,
+    row: @escaping @Sendable (Layout, CheckInCSVScanner, Int) -> ReferenceRow<Item>
+) throws -> ParsedReferenceRows<Item> {
+    var parsed = ParsedReferenceRows<Item>()
+    let input = try CheckInBatchInput(path: path, csvQuotes: true)
+    let pieceCount = max(1, workers == 1 ? 1 : 4 * workers)
+    let scanners = (0..<pieceCount).map { _ in CheckInScannerBox() }
+    var columns: Layout?
+    var line = 1
+    while let batch = try input.next() {
+        guard let base = batch.baseAddress else { continue }
+        var start = 0
+        if !parsed.hadHeader {
+            let scanner = scanners[0]
+            scanner.scanner.reset(forBufferOf: batch.count)
+            while start < batch.count, !parsed.hadHeader {
+                let (_, next, lines) = scanner.scanner.scanRecord(base, start: start, end: batch.count)
+                start = next
+                line += lines
+                if scanner.scanner.fieldCount == 1, scanner.scanner.field(0).count == 0 { continue }
+                parsed.hadHeader = true
+                columns = layout((0..<scanner.scanner.fieldCount).map { scanner.scanner.field($0).text.trimmingSpaces })
+            }
+            guard parsed.hadHeader else { continue }
+            guard columns != nil else { return parsed }
+            parsed.layoutFound = true
+        }
+        guard let columns else { continue }
+        let rest = BatchPointer(base: base + start)
+        let count = batch.count - start
+        let quoted = CSVBoundaries.hasQuote(rest.base, count: count)
+        let ranges = CSVBoundaries.split(rest.base, count: count, pieces: pieceCount, quoted: quoted)
+        let work = { @Sendable (k: Int) in
+            let box = scanners[k]
+            var scanner = box.scanner
+            scanner.reset(forBufferOf: ranges[k].count)
+            var position = ranges[k].lowerBound
+            var localLine = 0
+            var rows: [ReferenceRow<Item>] = []
+            var lines: [Int] = []
+            while position < ranges[k].upperBound {
+                let (outcome, next, consumed) = scanner.scanRecord(rest.base, start: position, end: ranges[k].upperBound)
+                let recordLine = localLine
+                position = next
+                localLine += consumed
+                if scanner.fieldCount == 1, scanner.field(0).count == 0 { continue }
+                if case .unterminatedQuote = outcome {
+                    rows.append(.skip("a quote opened and never closed"))
+                } else {
+                    rows.append(row(columns, scanner, recordLine))
+                }
+                lines.append(recordLine)
+            }
+            box.scanner = scanner
+            box.rows = rows
+            box.lineOffsets = lines
+            box.lines = localLine
+        }
+        if workers > 1, ranges.count > 1 {
+            DispatchQueue.concurrentPerform(iterations: ranges.count, execute: work)
+        } else {
+            for k in ranges.indices { work(k) }
+        }
+        for k in ranges.indices {
+            let box = scanners[k]
+            for (n, result) in (box.rows as? [ReferenceRow<Item>] ?? []).enumerated() {
+                switch result {
+                case .item(let item): parsed.items.append(item)
+                case .skip(let message):
+                    parsed.skippedCount += 1
+                    if parsed.skipped.count < 10 { parsed.skipped.append("\(path):\(line + box.lineOffsets[n]): \(message)") }
+                }
+            }
+            line += box.lines
+            box.rows = []
+        }
+    }
+    return parsed
+}
+
+/// A scanner and one piece's parsed rows, reused from batch to batch.
+final class CheckInScannerBox: @unchecked Sendable {
+    var scanner = CheckInCSVScanner()
+    var rows: Any = ()
+    var lineOffsets: [Int] = []
+    var lines = 0
+    deinit { scanner.deallocate() }
 }

@@ -93,7 +93,9 @@ struct CheckInValidateCommand: ParsableCommand {
 
     func run() throws {
         let started = ContinuousClock.now
+        let workers = threads ?? ProcessInfo.processInfo.activeProcessorCount
         var data = CheckInReferenceData(defaultRadiusMeters: defaultRadius.flatMap { DistanceText.meters(from: $0) })
+        data.workers = workers
         if let storePath { try data.loadStore(path: storePath) }
         for file in placeFiles { try data.loadPlaces(path: file) }
         for file in eventFiles { try data.loadEvents(path: file) }
@@ -110,7 +112,6 @@ struct CheckInValidateCommand: ParsableCommand {
         if let out { sink = try OutputSink(path: out) } else { sink = .standardOutput() }
         let countsVisits = stats || statsOut != nil
         let format = inputFormat ?? CheckInInputFormat.detect(path: checkInFile)
-        let workers = threads ?? ProcessInfo.processInfo.activeProcessorCount
         let batch = CheckInBatchValidator(validator: validator, inputFormat: format, outputFormat: self.format,
                                           countsVisits: countsVisits, workers: workers)
         let input = try CheckInBatchInput(path: checkInFile, batchBytes: batchBytes, csvQuotes: format == .csv)
