@@ -54,6 +54,8 @@ public struct CheckInValidator: Sendable {
     public let ignoredPlaces: Int
     public let ignoredEvents: Int
     public let ignoredJoins: Int
+    /// A sum of look-ahead lookups made while building (kept only so they are not optimised away).
+    let buildWarmup: Int
 
     /// Builds a validator.
     ///
@@ -88,24 +90,51 @@ public struct CheckInValidator: Sendable {
             placeCircles.append(circle)
             return Int32(index)
         }
-        for place in places where addPlace(place.id, place.circle) == nil { ignoredPlaces += 1 }
+        // Places and events go in blocks of 16: their ids are looked up first (independent lookups whose cache
+        // misses overlap), then inserted; `warm` keeps the look-ahead reads from being optimised away.
+        var warm = 0
+        var placeBlock: [CheckInPlace] = []
+        placeBlock.reserveCapacity(16)
+        func flushPlaces() {
+            for place in placeBlock { warm &+= placeKeys.index(of: place.id) }
+            for place in placeBlock where addPlace(place.id, place.circle) == nil { ignoredPlaces += 1 }
+            placeBlock.removeAll(keepingCapacity: true)
+        }
+        for place in places {
+            placeBlock.append(place)
+            if placeBlock.count == 16 { flushPlaces() }
+        }
+        flushPlaces()
 
         var eventKeys = CheckInKeyTable()
         eventKeys.reserveCapacity(events.underestimatedCount)
         var eventRecords = ContiguousArray<EventRecord>()
+        eventRecords.reserveCapacity(events.underestimatedCount)
         var ignoredEvents = 0
         // Two passes, so that an event may name a place another event's own circle defines later in the file;
         // the second pass looks again only for the events whose place was unknown at first.
         var pending: [(record: Int, name: String)] = []
-        for event in events {
-            guard eventKeys.insert(event.id).inserted else { ignoredEvents += 1; continue }
-            let name = event.placeId.flatMap { $0.isEmpty ? nil : $0 } ?? event.id
-            var place = placeKeys.index(of: name)
-            if place < 0, let circle = event.circle { place = Int(addPlace(name, circle) ?? -1) }
-            if place < 0 { pending.append((eventRecords.count, name)) }
-            eventRecords.append(EventRecord(start: event.window.start.secondsSince1970, end: event.window.end.secondsSince1970,
-                                            place: Int32(place)))
+        var eventBlock: [CheckInEvent] = []
+        eventBlock.reserveCapacity(16)
+        func placeName(_ event: CheckInEvent) -> String { event.placeId.flatMap { $0.isEmpty ? nil : $0 } ?? event.id }
+        func flushEvents() {
+            for event in eventBlock { warm &+= eventKeys.index(of: event.id) &+ placeKeys.index(of: placeName(event)) }
+            for event in eventBlock {
+                guard eventKeys.insert(event.id).inserted else { ignoredEvents += 1; continue }
+                let name = placeName(event)
+                var place = placeKeys.index(of: name)
+                if place < 0, let circle = event.circle { place = Int(addPlace(name, circle) ?? -1) }
+                if place < 0 { pending.append((eventRecords.count, name)) }
+                eventRecords.append(EventRecord(start: event.window.start.secondsSince1970, end: event.window.end.secondsSince1970,
+                                                place: Int32(place)))
+            }
+            eventBlock.removeAll(keepingCapacity: true)
         }
+        for event in events {
+            eventBlock.append(event)
+            if eventBlock.count == 16 { flushEvents() }
+        }
+        flushEvents()
         for (record, name) in pending {
             let old = eventRecords[record]
             eventRecords[record] = EventRecord(start: old.start, end: old.end, place: Int32(placeKeys.index(of: name)))
@@ -155,6 +184,7 @@ public struct CheckInValidator: Sendable {
         self.ignoredPlaces = ignoredPlaces
         self.ignoredEvents = ignoredEvents
         self.ignoredJoins = ignoredJoins
+        self.buildWarmup = warm
     }
 
     // MARK: - Looking things up
