@@ -35,7 +35,7 @@ let package = Package(
 
         .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore"]),
         .testTarget(name: "CairnIOTests", dependencies: ["CairnIO"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CairnStoreTests", dependencies: ["CairnStore"]),
+        .testTarget(name: "CairnStoreTests", dependencies: ["CairnStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CairnCLITests", dependencies: ["CairnCLI"]),
     ]
 )

@@ -5,8 +5,9 @@ public struct CairnCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "cairn",
         abstract: "A geospatial query and indexing engine: import places, parks, events and check-ins; query them fast and exactly.",
-        subcommands: [ImportCommand.self, InfoCommand.self, GetCommand.self, DeleteCommand.self, GenerateCommand.self, CheckInsCommand.self,
-                      BBoxCommand.self, AroundCommand.self, NearestCommand.self, ContainingCommand.self, GeohashCommand.self]
+        subcommands: [ImportCommand.self, InfoCommand.self, GetCommand.self, DeleteCommand.self, GenerateCommand.self,
+                      BBoxCommand.self, AroundCommand.self, NearestCommand.self, ContainingCommand.self, GeohashCommand.self,
+                      BenchCommand.self, CheckInsCommand.self]
     )
 
     public init() {}

@@ -91,6 +91,10 @@ public struct CircleIndex: Sendable {
             for tier in tiers {
                 let test = CircleTest(latitude: point.latitude, longitude: point.longitude,
                                       radiusMeters: tier.maxRadiusMeters, model: model)
+                // Bounds from the radii of curvature of the latitudes this tier's circles can reach (see
+                // `DistanceBounds`): a candidate is accepted only within the tier's outer angle of the point.
+                let reach = DistanceBounds(model).outerAngle(radiusMeters: tier.maxRadiusMeters) / Spherical.radiansPerDegree * (1 + 1e-9) + 1e-9
+                visitor.bounds = DistanceBounds(model, south: point.latitude - reach, north: point.latitude + reach)
                 tier.items.withUnsafeBufferPointer { items in
                     visitor.items = items
                     visitor.circles = flat
@@ -113,7 +117,7 @@ public struct CircleIndex: Sendable {
 struct ContainingVisitor: PointVisitor {
     let point: Coordinate
     let model: DistanceModel
-    let bounds: DistanceBounds
+    var bounds: DistanceBounds
     var test: CircleTest?
     var items: UnsafeBufferPointer<UInt32>?
     var circles: UnsafeBufferPointer<Double>?

@@ -9,16 +9,21 @@ public enum DistanceText {
     /// non-negative distance with a known unit (`m`, `km`, `mi`, `ft`).
     /// - Complexity: O(n).
     public static func meters(from text: some StringProtocol) -> Double? {
-        let trimmed = text.lowercased().filter { $0 != " " }
-        let units: [(suffix: String, scale: Double)] = [("km", 1000), ("mi", metersPerMile), ("ft", metersPerFoot), ("m", 1)]
-        var number = Substring(trimmed)
-        var scale = 1.0
-        for unit in units where trimmed.hasSuffix(unit.suffix) {
-            number = trimmed.dropLast(unit.suffix.count)
-            scale = unit.scale
-            break
+        // The common case, a bare number of metres, without building any intermediate string.
+        let string = String(text)
+        if let last = string.utf8.last, last >= 48, last <= 57 {
+            guard let value = Double(string), value.isFinite, value >= 0 else { return nil }
+            return value
         }
-        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
-        return value * scale
+        let trimmed = string.lowercased().filter { $0 != " " }
+        for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
+            guard let value = Double(trimmed.dropLast(suffix.count)), value.isFinite, value >= 0 else { return nil }
+            return value * scale
+        }
+        guard let value = Double(trimmed), value.isFinite, value >= 0 else { return nil }
+        return value
     }
+
+    /// Unit suffixes and their size in metres; `km` before `m` so the longer suffix wins.
+    private static let units: [(suffix: String, scale: Double)] = [("km", 1000), ("mi", metersPerMile), ("ft", metersPerFoot), ("m", 1)]
 }

@@ -21,43 +21,36 @@ extension FeatureIndex {
     }
 
     /// The `count` features nearest to `point` that pass `filter`, at most `maxDistanceMeters` away when given,
-    /// nearest first, ties by item.
-    ///
-    /// With a filter, the unfiltered search is repeated with a doubled count until enough features pass or the
-    /// index is exhausted, so the answer is exact whatever the filter's selectivity.
-    /// - Complexity: O((log n + m) log n) where m is the number of features examined.
+    /// nearest first, ties by item. Features failing the filter are skipped inside the search, before their
+    /// distance is measured.
+    /// - Complexity: O((log n + m) log n) where m is the number of features examined (about count / selectivity).
     public func nearest(to point: Coordinate, count: Int, maxDistanceMeters: Double? = nil, model: DistanceModel = .wgs84,
                         filter: FeatureFilter = .all, stats: inout QueryStats) -> [QueryHit] {
-        guard count > 0 else { return [] }
-        var request = count
-        while true {
-            var neighbors: [Neighbor] = []
-            stats.add(points.nearest(to: point, count: request, maxDistance: maxDistanceMeters, model: model, into: &neighbors))
-            let passing = neighbors.lazy.filter { filter.acceptsAll || filter.matches(self.features[$0.item]) }
-            let hits = passing.prefix(count).map { QueryHit(item: $0.item, distanceMeters: $0.distanceMeters) }
-            if hits.count == count || neighbors.count < request || request >= features.count { return Array(hits) }
-            request = min(features.count, request * 2)
-        }
+        var neighbors: [Neighbor] = []
+        var scratch = NearestScratch()
+        let features = self.features
+        let isIncluded: ((Int) -> Bool)? = filter.acceptsAll ? nil : { filter.matches(features[$0]) }
+        stats.add(points.nearest(to: point, count: count, maxDistance: maxDistanceMeters, model: model,
+                                 into: &neighbors, scratch: &scratch, where: isIncluded))
+        return neighbors.map { QueryHit(item: $0.item, distanceMeters: $0.distanceMeters) }
     }
 
-    /// The features with a radius whose circle contains `point` (distance <= radius, edges inclusive) and that
-    /// pass `filter`, nearest centre first: the check-in question.
-    ///
-    /// Searches the circle centres within the largest radius of the point, then keeps each whose own radius
-    /// reaches it; geodesic distance is symmetric, so this is exact.
-    /// - Complexity: O(√n + k log k) for k centres within the largest radius.
+    /// The features with a radius whose circle contains `point` (distance from the centre <= radius, edges
+    /// inclusive) and that pass `filter`, nearest centre first, ties by item: the check-in question.
+    /// - Complexity: O(√n + k log k) for k candidate circles (see `CircleIndex`).
     public func containing(_ point: Coordinate, model: DistanceModel = .wgs84, filter: FeatureFilter = .all,
                            stats: inout QueryStats) -> [QueryHit] {
-        guard !circleItems.isEmpty else { return [] }
-        var neighbors: [Neighbor] = []
-        stats.add(circleCentres.neighbors(withinRadiusMeters: largestRadiusMeters, of: point, model: model, into: &neighbors))
+        var found: [Int] = []
+        stats.add(circles.containing(point, model: model, into: &found))
         var hits: [QueryHit] = []
-        for neighbor in neighbors {
-            let item = circleItems[neighbor.item]
+        hits.reserveCapacity(found.count)
+        for circle in found {
+            let item = circleItems[circle]
             let feature = features[item]
-            guard let radius = feature.radiusMeters, neighbor.distanceMeters <= radius else { continue }
-            if filter.acceptsAll || filter.matches(feature) { hits.append(QueryHit(item: item, distanceMeters: neighbor.distanceMeters)) }
+            guard filter.acceptsAll || filter.matches(feature) else { continue }
+            hits.append(QueryHit(item: item, distanceMeters: distanceMeters(from: feature.location, to: point, model: model)))
         }
+        hits.sort { ($0.distanceMeters ?? 0, $0.item) < ($1.distanceMeters ?? 0, $1.item) }
         return hits
     }
 

@@ -10,27 +10,25 @@ public struct FeatureIndex: Sendable {
     public let points: PointIndex
     /// Positions (in `features`) of the features that have a radius, in order.
     let circleItems: [Int]
-    /// The index over the centres of those features.
-    let circleCentres: PointIndex
-    /// The largest radius among them, in metres (0 when there are none).
-    let largestRadiusMeters: Double
+    /// The index over those features' circles (item `i` is `features[circleItems[i]]`).
+    let circles: CircleIndex
 
     /// Builds the indexes.
     /// - Complexity: O(n log n).
     public init(_ features: [Feature]) {
         self.features = features
-        points = PointIndex(features.lazy.map(\.location))
+        points = PointIndex(features.map(\.location))
         var circleItems: [Int] = []
-        var largest = 0.0
+        var circles: [Circle] = []
         for (position, feature) in features.enumerated() {
-            if let radius = feature.radiusMeters {
+            // A feature's radius is validated > 0 and finite, so the circle always exists.
+            if let radius = feature.radiusMeters, let circle = try? Circle(center: feature.location, radiusMeters: radius) {
                 circleItems.append(position)
-                largest = max(largest, radius)
+                circles.append(circle)
             }
         }
         self.circleItems = circleItems
-        circleCentres = PointIndex(circleItems.lazy.map { features[$0].location })
-        largestRadiusMeters = largest
+        self.circles = CircleIndex(circles)
     }
 
     /// The number of features.

@@ -43,6 +43,18 @@ extension PointIndex {
         to point: Coordinate, count: Int, maxDistance: Double? = nil, model: DistanceModel = .wgs84,
         into results: inout [Neighbor], scratch: inout NearestScratch
     ) -> QueryStats {
+        nearest(to: point, count: count, maxDistance: maxDistance, model: model, into: &results, scratch: &scratch, where: nil)
+    }
+
+    /// The `count` nearest items for which `isIncluded(item)` is true (see `nearest(to:count:maxDistance:model:)`),
+    /// appended to `results` nearest first. Excluded items are skipped before any distance is computed, so a
+    /// selective filter (one kind among many) costs the nodes around the point, not a repeated search.
+    /// - Complexity: O((log n + m) log n) where m is the number of items examined, about count / selectivity.
+    @discardableResult
+    public func nearest(
+        to point: Coordinate, count: Int, maxDistance: Double? = nil, model: DistanceModel = .wgs84,
+        into results: inout [Neighbor], scratch: inout NearestScratch, where isIncluded: ((Int) -> Bool)?
+    ) -> QueryStats {
         var stats = QueryStats()
         let limit = maxDistance ?? .infinity
         guard count > 0, limit >= 0, !ids.isEmpty else { return stats }
@@ -67,6 +79,7 @@ extension PointIndex {
             coordinates.withUnsafeBufferPointer { coordinateBuffer in
                 @inline(__always)
                 func pushItem(at position: Int) {
+                    if let isIncluded, !isIncluded(Int(idBuffer[position])) { return }
                     stats.candidates += 1
                     let itemLongitude = coordinateBuffer[2 * position + Axis.longitude]
                     let itemLatitude = coordinateBuffer[2 * position + Axis.latitude]

@@ -75,7 +75,7 @@ import Testing
             let containingExpected = features.indices
                 .compactMap { i -> (Int, Double)? in
                     guard let r = features[i].radiusMeters else { return nil }
-                    let d = distanceMeters(from: point, to: features[i].location, model: model)
+                    let d = distanceMeters(from: features[i].location, to: point, model: model)
                     return d <= r && filter.matches(features[i]) ? (i, d) : nil
                 }
                 .sorted { ($0.1, $0.0) < ($1.1, $1.0) }

@@ -564,16 +564,10 @@ extension GeohashDirection {
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a small seedable generator for reproducible tests.
 private struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
+    private var base: SeededRandom
+    init(seed: UInt64) { base = SeededRandom(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { base.next() }
 
     /// Uniform in 0 ..< bound (bound > 0; the modulo bias is negligible for test use).
     mutating func next(below bound: UInt64) -> UInt64 { next() % bound }

@@ -3,17 +3,11 @@ import Foundation
 
 /// SplitMix64 (Steele, Lea and Flood, 2014): a tiny seedable generator so every random test is reproducible.
 struct IndexTestRandom: RandomNumberGenerator {
-    private var state: UInt64
+    private var base: SeededRandom
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { base = SeededRandom(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { base.next() }
 
     /// Uniform in `range`.
     mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }

@@ -2,15 +2,17 @@ import CairnCore
 import Testing
 
 @Suite struct TimestampTests {
-    @Test(arguments: [
-        ("1970-01-01T00:00:00Z", 0.0),
-        ("2026-06-01", 1_780_272_000.0),
-        ("2026-06-01T18:30", 1_780_272_000.0 + 18.5 * 3600),
-        ("2026-06-01T18:30:00+02:00", 1_780_272_000.0 + 16.5 * 3600),
-        ("2026-06-01 18:30:00.250-05:30", 1_780_272_000.0 + 24 * 3600 + 0.25),
-        ("2000-02-29T23:59:59Z", 951_868_799.0),
-        ("1969-12-31T23:59:59Z", -1.0),
-    ] as [(String, Double)])
+    static let knownTimes: [(text: String, seconds: Double)] = [
+        ("1970-01-01T00:00:00Z", 0),
+        ("2026-06-01", 1_780_272_000),
+        ("2026-06-01T18:30", 1_780_272_000 + 18.5 * 3600),
+        ("2026-06-01T18:30:00+02:00", 1_780_272_000 + 16.5 * 3600),
+        ("2026-06-01 18:30:00.250-05:30", 1_780_272_000 + 24 * 3600 + 0.25),
+        ("2000-02-29T23:59:59Z", 951_868_799),
+        ("1969-12-31T23:59:59Z", -1),
+    ]
+
+    @Test(arguments: knownTimes)
     func parsesISO8601(text: String, seconds: Double) throws {
         let parsed = try #require(Timestamp(iso8601: text))
         #expect(parsed.secondsSince1970 == seconds)
@@ -82,6 +84,10 @@ import Testing
     @Test func distancesAcceptUnits() {
         #expect(DistanceText.meters(from: "500") == 500)
         #expect(DistanceText.meters(from: "500m") == 500)
+        #expect(DistanceText.meters(from: " 500 ") == 500)
+        #expect(DistanceText.meters(from: "1.5 KM") == 1500)
+        #expect(DistanceText.meters(from: "250ft") == 250 * 0.3048)
+        #expect(DistanceText.meters(from: "m") == nil)
         #expect(DistanceText.meters(from: "1.2km") == 1200)
         #expect(DistanceText.meters(from: "3mi") == 3 * 1609.344)
         #expect(DistanceText.meters(from: "wide") == nil)

@@ -3,18 +3,8 @@ import CairnCore
 import Foundation
 import Testing
 
-/// A seedable PRNG (SplitMix64, Steele, Lea and Flood 2014) so random tests are repeatable.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The seedable generator random tests use (CairnCore's SplitMix64), so they repeat exactly.
+typealias SplitMix64 = SeededRandom
 
 /// Temporary files for one test, removed when the value goes away.
 final class ScratchDirectory {

@@ -148,7 +148,7 @@ struct GeoJSONChunkBoundaryTests {
             let (text, expected) = GeoJSONChunkBoundaryTests.makeLines(seed: seed, count: 40, flat: false, recordSeparators: recordSeparators)
             try GeoJSONChunkBoundaryTests.withTemporaryFile(text) { path in
                 for chunkSize in GeoJSONChunkBoundaryTests.chunkSizes {
-                    let records = try jsonReadAll(GeoJSONSeqReader(path: path, options: ImportOptions(), chunkSize: chunkSize))
+                    let records = try jsonReadAll(DelimitedJSONReader(path: path, options: ImportOptions(), records: .geoJSONFeatures, chunkSize: chunkSize))
                     check(records, against: expected, chunkSize: chunkSize)
                 }
             }
@@ -161,7 +161,7 @@ struct GeoJSONChunkBoundaryTests {
             let (text, expected) = GeoJSONChunkBoundaryTests.makeLines(seed: seed, count: 40, flat: flat, recordSeparators: false)
             try GeoJSONChunkBoundaryTests.withTemporaryFile(text) { path in
                 for chunkSize in GeoJSONChunkBoundaryTests.chunkSizes {
-                    let records = try jsonReadAll(JSONLinesReader(path: path, options: ImportOptions(), chunkSize: chunkSize))
+                    let records = try jsonReadAll(DelimitedJSONReader(path: path, options: ImportOptions(), records: .featuresOrFlatRecords, chunkSize: chunkSize))
                     check(records, against: expected, chunkSize: chunkSize)
                 }
             }
@@ -178,11 +178,11 @@ struct GeoJSONChunkBoundaryTests {
         }
         for name in ["records.jsonl", "sequence.geojsons"] {
             let path = try jsonFixture(name)
-            let reference = jsonSummaries(try jsonReadAll(JSONLinesReader(path: path, options: ImportOptions())))
-            let seqReference = jsonSummaries(try jsonReadAll(GeoJSONSeqReader(path: path, options: ImportOptions())))
+            let reference = jsonSummaries(try jsonReadAll(DelimitedJSONReader(path: path, options: ImportOptions(), records: .featuresOrFlatRecords)))
+            let seqReference = jsonSummaries(try jsonReadAll(DelimitedJSONReader(path: path, options: ImportOptions(), records: .geoJSONFeatures)))
             for chunkSize in [1, 2, 7] {
-                #expect(jsonSummaries(try jsonReadAll(JSONLinesReader(path: path, options: ImportOptions(), chunkSize: chunkSize))) == reference)
-                #expect(jsonSummaries(try jsonReadAll(GeoJSONSeqReader(path: path, options: ImportOptions(), chunkSize: chunkSize))) == seqReference)
+                #expect(jsonSummaries(try jsonReadAll(DelimitedJSONReader(path: path, options: ImportOptions(), records: .featuresOrFlatRecords, chunkSize: chunkSize))) == reference)
+                #expect(jsonSummaries(try jsonReadAll(DelimitedJSONReader(path: path, options: ImportOptions(), records: .geoJSONFeatures, chunkSize: chunkSize))) == seqReference)
             }
         }
     }

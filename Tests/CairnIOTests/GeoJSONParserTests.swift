@@ -1,4 +1,5 @@
 import Testing
+import CairnCore
 @testable import CairnIO
 
 /// Tests of the strict JSON parser the GeoJSON and JSON lines readers share.
@@ -153,17 +154,11 @@ func jsonRandomString(_ random: inout JSONTestRandom) -> String {
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a small seedable generator for repeatable test data.
 struct JSONTestRandom {
-    private var state: UInt64
+    private var base: SeededRandom
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { base = SeededRandom(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { base.next() }
 
     /// A uniform double in [low, high).
     mutating func uniform(_ low: Double, _ high: Double) -> Double {

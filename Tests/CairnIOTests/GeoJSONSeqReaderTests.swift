@@ -24,7 +24,7 @@ struct GeoJSONSeqReaderTests {
     }
 
     @Test func flatRecordsAreNotFeatures() throws {
-        let records = try jsonReadAll(GeoJSONSeqReader(path: try jsonFixture("records.jsonl"), options: ImportOptions()))
+        let records = try jsonReadAll(makeGeoJSONSeqReader(path: try jsonFixture("records.jsonl"), options: ImportOptions()))
         // Only line 4 of records.jsonl is a GeoJSON Feature.
         #expect(jsonFeatures(records).map(\.id) == ["j2"])
         #expect(jsonRejections(records).first?.reason == "missing \"type\": \"Feature\"")

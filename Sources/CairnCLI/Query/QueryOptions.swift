@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import CairnIO
 import CairnStore
 
 /// How query results are printed.
@@ -28,6 +29,9 @@ struct QueryOptions: ParsableArguments {
 
     @Option(help: "Output format.")
     var format: ResultFormat = .geojson
+
+    @Option(help: ArgumentHelp("Write the results to this file instead of standard output.", valueName: "path"))
+    var out: String?
 
     @Flag(help: "Print on stderr how the query ran: nodes visited, candidates, exact checks, time.")
     var explain = false
@@ -63,10 +67,11 @@ struct QueryOptions: ParsableArguments {
         var stats = QueryStats()
         let hits = try query(index, filter, &stats)
         let queried = clock.now
-        ResultPrinter(format: format).print(hits, of: index)
+        let sink = try out.map { try OutputSink(path: $0) } ?? OutputSink.standardOutput()
+        ResultPrinter(format: format).print(hits, of: index, to: sink)
         if explain {
-            Terminal.printError("explain: \(Terminal.grouped(index.count)) features loaded and indexed in \(loaded - loadStart)")
-            Terminal.printError("explain: query took \(queried - loaded): \(stats)")
+            Terminal.printError("explain: \(Terminal.grouped(index.count)) features loaded and indexed in \(Terminal.duration(loaded - loadStart))")
+            Terminal.printError("explain: query took \(Terminal.duration(queried - loaded)), \(Terminal.grouped(hits.count)) results: \(stats)")
         }
     }
 }

@@ -5,8 +5,7 @@ import CairnIO
 struct ResultPrinter {
     let format: ResultFormat
 
-    func print(_ hits: [QueryHit], of index: FeatureIndex) {
-        let out = OutputSink.standardOutput()
+    func print(_ hits: [QueryHit], of index: FeatureIndex, to out: OutputSink) {
         defer { out.flush() }
         func extra(_ hit: QueryHit) -> [(String, Double)] { hit.distanceMeters.map { [("distance_m", $0)] } ?? [] }
         switch format {

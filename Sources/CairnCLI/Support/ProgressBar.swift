@@ -45,6 +45,3 @@ final class ProgressBar {
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -9,22 +9,19 @@ enum Terminal {
 
     /// Writes a line to standard error, unbuffered.
     static func printError(_ text: String) {
-        var line = text
-        line += "\n"
-        writeError(line)
+        writeError(text + "\n")
     }
 
-    /// Writes text to standard error (file descriptor 2) unbuffered.
+    /// Writes text to standard error as is, unbuffered.
     static func writeError(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                // write returns the bytes written, or -1 with errno (EINTR: retry).
-                let n = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 { if errno == EINTR { continue } else { break } }
-                offset += n
-            }
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            // write returns the bytes written, or -1 with errno set (EINTR: retry).
+            let written = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
         }
     }
 
@@ -37,6 +34,14 @@ enum Terminal {
             out.append(c)
         }
         return value < 0 ? "-" + out : out
+    }
+
+    /// Formats a duration in the unit that suits it: "87.6 µs", "12.3 ms", "1.3 s".
+    static func duration(_ duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        if seconds < 1e-3 { return String(format1: seconds * 1e6) + " µs" }
+        if seconds < 1 { return String(format1: seconds * 1e3) + " ms" }
+        return String(format1: seconds) + " s"
     }
 
     /// Formats a byte count as B, KB, MB or GB (powers of 1000).

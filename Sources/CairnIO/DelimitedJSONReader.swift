@@ -1,27 +1,44 @@
 import CairnCore
 
+/// Opens a GeoJSON text sequence (RFC 8142) as a streaming reader.
+/// - Throws: `InputError` when the file cannot be opened.
+/// - Complexity: O(1) (reads the first chunk).
+public func makeGeoJSONSeqReader(path: String, options: ImportOptions) throws(InputError) -> any FeatureReader {
+    try DelimitedJSONReader(path: path, options: options, records: .geoJSONFeatures)
+}
+
 /// Opens a JSON lines file (`.jsonl`, `.ndjson`) as a streaming reader.
 /// - Throws: `InputError` when the file cannot be opened.
 /// - Complexity: O(1) (reads the first chunk).
 public func makeJSONLinesReader(path: String, options: ImportOptions) throws(InputError) -> any FeatureReader {
-    try JSONLinesReader(path: path, options: options)
+    try DelimitedJSONReader(path: path, options: options, records: .featuresOrFlatRecords)
 }
 
-/// Streams JSON lines: one JSON object per line, either a GeoJSON Feature (`"type": "Feature"`) or a flat record
-/// whose members are the fields (`{"id": "a", "lat": 60.17, "lon": 24.94, "name": "Esplanadi"}`).
+/// Streams files of one JSON value per record: GeoJSON text sequences and JSON lines.
 ///
-/// Blank lines are skipped; a line that is not a valid record is rejected with its line number and the rest
-/// continue. Files framed with RS bytes (RFC 7464) are accepted too.
-final class JSONLinesReader: FeatureReader {
+/// Records start with RS (0x1E, RFC 8142 / RFC 7464) or are separated by newlines; blank records are skipped; a
+/// record that is not valid is rejected with its line number and the rest continue.
+final class DelimitedJSONReader: FeatureReader {
+    /// What each record may be.
+    enum Records {
+        /// GeoJSON text sequences: every record is a GeoJSON Feature.
+        case geoJSONFeatures
+        /// JSON lines: a GeoJSON Feature (`"type": "Feature"`) or a flat record whose members are the fields
+        /// (`{"id": "a", "lat": 60.17, "lon": 24.94, "name": "Esplanadi"}`).
+        case featuresOrFlatRecords
+    }
+
     private let source: ByteSource
     private let splitter: DelimitedRecordSplitter
     private let decoder: GeoJSONFeatureDecoder
+    private let records: Records
 
     /// Opens `path`; `chunkSize` is the read size in bytes (tests use tiny chunks to cross chunk boundaries).
-    init(path: String, options: ImportOptions, chunkSize: Int = JSONByteCursor.defaultChunkSize) throws(InputError) {
+    init(path: String, options: ImportOptions, records: Records, chunkSize: Int = JSONByteCursor.defaultChunkSize) throws(InputError) {
         source = try ByteSource(path: path)
         splitter = try DelimitedRecordSplitter(cursor: JSONByteCursor(source: source, chunkSize: chunkSize))
         decoder = GeoJSONFeatureDecoder(builder: FeatureRecordBuilder(file: path, options: options))
+        self.records = records
     }
 
     var bytesConsumed: Int64 { source.bytesConsumed }
@@ -36,6 +53,7 @@ final class JSONLinesReader: FeatureReader {
             case .success(let parsed): value = parsed
             case .failure(let rejection): return .rejected(rejection)
             }
+            guard records == .featuresOrFlatRecords else { return decoder.decodeFeature(value, line: line) }
             guard case .object(let members) = value else {
                 return .rejected(RowRejection(file: source.path, line: line, field: nil,
                                               reason: "expected a JSON object, got \(value.kindPhrase)"))

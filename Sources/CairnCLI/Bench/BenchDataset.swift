@@ -1,0 +1,50 @@
+import CairnCore
+
+/// The points one bench run indexes, with the name the report gives them.
+struct BenchDataset: Sendable {
+    /// `uniform` or `places` (or a test's own name).
+    let name: String
+    /// The points; item `i` of every engine is `points[i]`.
+    let points: [Coordinate]
+
+    /// `count` points uniform in longitude [-180, 180) and latitude [-90, 90] degrees, fixed by `seed`.
+    /// - Complexity: O(count).
+    static func uniform(count: Int, seed: UInt64) -> BenchDataset {
+        var random = BenchRandom(seed: seed)
+        var points: [Coordinate] = []
+        points.reserveCapacity(count)
+        while points.count < count {
+            let longitude = random.uniform(-180, 180)
+            let latitude = random.uniform(-90, 90)
+            // Always in range; the throwing initialiser only refuses what cannot occur here.
+            if let point = try? Coordinate(latitude: latitude, longitude: longitude) { points.append(point) }
+        }
+        return BenchDataset(name: "uniform", points: points)
+    }
+
+    /// The places of a GeoNames CSV file (`latitude` and `longitude` columns; gzip-compressed or plain),
+    /// every `stride`-th row when `limit` asks for fewer than the file holds.
+    /// - Throws: `BenchError.data` when the file cannot be read or has no latitude/longitude columns.
+    /// - Complexity: O(bytes of the file).
+    static func places(path: String, limit: Int? = nil) throws -> BenchDataset {
+        var points = try PlacesFile.read(path: path)
+        if let limit, limit > 0, points.count > limit {
+            let stride = Double(points.count) / Double(limit)
+            points = (0..<limit).map { points[Int(Double($0) * stride)] }
+        }
+        return BenchDataset(name: "places", points: points)
+    }
+}
+
+/// Why a bench could not run.
+struct BenchError: Error, CustomStringConvertible {
+    /// What went wrong, as a sentence.
+    let description: String
+
+    /// A data file problem.
+    static func data(_ message: String) -> BenchError { BenchError(description: message) }
+    /// A peer engine's C library failed.
+    static func engine(_ name: String, _ message: String) -> BenchError {
+        BenchError(description: "\(name): \(message)")
+    }
+}
