@@ -122,6 +122,15 @@ final class CheckInBatchValidator {
     private(set) var malformedMessages: [String] = []
     let maxMessages = 20
     private var layout: CheckInCSVLayout?
+    /// Wall seconds per phase: judge, settle, render, write, copying between phases; and reading (`run`).
+    private(set) var phaseSeconds = [Double](repeating: 0, count: 6)
+
+    private func lap(_ clock: inout ContinuousClock.Instant) -> Double {
+        let now = ContinuousClock.now
+        let elapsed = now - clock
+        clock = now
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
 
     init(validator: CheckInValidator, inputFormat: CheckInInputFormat, outputFormat: CheckInOutputFormat,
          countsVisits: Bool, workers: Int) {
@@ -141,7 +150,10 @@ final class CheckInBatchValidator {
     func run(input: CheckInBatchInput, write: ([UInt8]) -> Void) throws {
         var line = 1
         var first = true
+        var clock = ContinuousClock.now
         while let batch = try input.next() {
+            phaseSeconds[5] += lap(&clock)
+            defer { clock = ContinuousClock.now }
             guard let base = batch.baseAddress else { continue }
             var start = 0
             if first, inputFormat == .csv {
@@ -181,7 +193,9 @@ final class CheckInBatchValidator {
         let judgeRange = { @Sendable (k: Int) in
             Self.judgePiece(pieces[k], base: batch.base, range: ranges[k], layout: layout, format: inputFormat, validator: validator)
         }
+        var clock = ContinuousClock.now
         if parallel { DispatchQueue.concurrentPerform(iterations: ranges.count, execute: judgeRange) } else { for k in ranges.indices { judgeRange(k) } }
+        phaseSeconds[0] += lap(&clock)
 
         // Phase 2: duplicates and visits, one shard per user-hash class.
         for k in 0..<ranges.count { pieces[k].publishResults() }
@@ -235,7 +249,9 @@ final class CheckInBatchValidator {
             }
             shard.ledger = ledger
         }
+        phaseSeconds[4] += lap(&clock)
         if parallel, shards.count > 1 { DispatchQueue.concurrentPerform(iterations: shards.count, execute: settleShard) } else { for s in shards.indices { settleShard(s) } }
+        phaseSeconds[1] += lap(&clock)
 
         for k in 0..<ranges.count { pieces[k].collectResults() }
         // Phase 3: render.
@@ -260,8 +276,11 @@ final class CheckInBatchValidator {
             piece.output = output
             piece.counts = counts
         }
+        phaseSeconds[4] += lap(&clock)
         if parallel { DispatchQueue.concurrentPerform(iterations: pieceCount, execute: render) } else { for k in 0..<pieceCount { render(k) } }
+        phaseSeconds[2] += lap(&clock)
 
+        defer { phaseSeconds[3] += lap(&clock) }
         // Phase 4: write in order; collect counts and messages.
         var line = firstLine
         for k in 0..<pieceCount {

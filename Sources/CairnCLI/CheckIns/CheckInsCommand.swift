@@ -132,6 +132,10 @@ struct CheckInValidateCommand: ParsableCommand {
         summary.ledgerBytes = batch.ledgers.reduce(0) { $0 + $1.memoryBytes }
         summary.workers = workers
         Terminal.writeError(summary.text)
+        if ProcessInfo.processInfo.environment["CAIRN_CHECKINS_PHASES"] != nil {
+            let names = ["judge", "settle", "render", "write", "between", "read"]
+            Terminal.writeError("  phases (wall s): " + zip(names, batch.phaseSeconds).map { "\($0) \(String(format: "%.2f", $1))" }.joined(separator: ", ") + "\n")
+        }
 
         if countsVisits {
             let rows = CheckInLedger.placeStats(batch.ledgers)
