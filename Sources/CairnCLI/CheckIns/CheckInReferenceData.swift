@@ -137,7 +137,10 @@ struct CheckInReferenceData {
 
     /// Places (every feature with a radius, or the default radius for places and parks) and events from the store.
     mutating func loadStore(path: String) throws {
-        let store = try StoreOptions(path: path).open(create: false)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError("no store at '\(path)'; import places and events first (cairn import FILE --db \(path))")
+        }
+        let store = try FeatureStore(path: path)
         try store.forEachFeature(kind: nil) { feature in
             if feature.kind == .event {
                 addEvent(feature, source: path)
