@@ -188,7 +188,7 @@ package struct CheckInKeyTable: Sendable {
 
     private mutating func rebuild(slotCount newCount: Int) {
         slotCount = newCount
-        slots = ContiguousArray(repeating: 0, count: 4 * newCount)
+        slots = checkInLargeArray(repeating: 0, count: 4 * newCount)
         let arena = self.arena
         let starts = self.starts
         arena.withUnsafeBytes { bytes in
@@ -256,7 +256,7 @@ package struct CheckInPairSet: Sendable {
 
     private mutating func grow() {
         let old = slots
-        slots = ContiguousArray(repeating: .max, count: old.count * 2)
+        slots = checkInLargeArray(repeating: UInt64.max, count: old.count * 2)
         let mask = slots.count - 1
         for key in old where key != .max {
             var slot = Int(truncatingIfNeeded: checkInMix(key)) & mask
