@@ -213,6 +213,18 @@ import Testing
         #expect(throws: (any Error).self) { _ = try CairnCommand.parseAsRoot(["checkins", "validate", "--places", places, "--checkins", bad, "--model", "flat"]) }
     }
 
+    @Test func joinsAreRequiredWhenGiven() throws {
+        let folder = try TemporaryFolder()
+        let places = try folder.write("places.csv", "id,lat,lon,radius\nhall,0,0,100\n")
+        let events = try folder.write("events.csv", "id,placeId,startTime,endTime\ngig,hall,2026-06-01T18:00:00Z,2026-06-01T20:00:00Z\n")
+        let joins = try folder.write("joins.csv", "userId,eventId\nann,gig\nbob,nothing\n")
+        let checkIns = try folder.write("c.csv", "id,userId,eventId,placeId,latitude,longitude,time\n"
+            + "1,ann,gig,,0,0,2026-06-01T19:00:00Z\n2,bob,gig,,0,0,2026-06-01T19:00:00Z\n3,cat,,hall,0,0,2026-06-01T19:00:00Z\n")
+        let base = ["--places", places, "--events", events, "--checkins", checkIns]
+        #expect(verdicts(try validate(base + ["--joins", joins], folder: folder)) == ["valid", "not_joined", "valid"])
+        #expect(verdicts(try validate(base, folder: folder, out: "free.csv")) == ["valid", "valid", "valid"])
+    }
+
     @Test func statsCountVisitsAndTheTopVisitor() throws {
         let folder = try TemporaryFolder()
         let places = try folder.write("parks.csv", "id,lat,lon,radius\nfen,0,0,100\nmoor,1,1,100\n")
