@@ -62,9 +62,39 @@ public struct CheckInLedger: Sendable {
         }
     }
 
-    /// Looks a user up without changing anything (to bring its slot into the cache ahead of `settle`).
-    @inline(__always)
-    package func peek(user: UnsafeRawBufferPointer, userHash: UInt64) -> Int { users.index(of: user, hash: userHash) }
+    /// Settles up to 16 check-ins in input order, as `settle(_:user:userHash:)` does one by one, but looking
+    /// ahead: all users are looked up first, then all (user, event) pairs, so that the cache misses of
+    /// different rows overlap instead of queueing. `rows` index `results`, `users` and `hashes`.
+    /// - Complexity: O(n) in the user ids' lengths, amortised expected.
+    package mutating func settle(rows: UnsafeBufferPointer<Int32>, results: UnsafeMutablePointer<CheckInResult>,
+                                 users: (Int) -> UnsafeRawBufferPointer, hashes: UnsafePointer<UInt64>) -> Int {
+        var warm = 0
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(1, rows.count)) { keys in
+            for row in rows { warm &+= self.users.index(of: users(Int(row)), hash: hashes[Int(row)]) }
+            for (k, row) in rows.enumerated() {
+                let r = Int(row)
+                let userIndex = UInt64(self.users.insert(users(r), hash: hashes[r]).index)
+                let result = results[r]
+                keys[k] = result.event >= 0 ? UInt64(UInt32(result.event)) << 32 | userIndex : userIndex
+            }
+            for (k, row) in rows.enumerated() where results[Int(row)].event >= 0 {
+                warm &+= pairs.contains(keys[k]) ? 1 : 0
+            }
+            for (k, row) in rows.enumerated() {
+                let r = Int(row)
+                guard results[r].reason == nil else { continue }
+                if results[r].event >= 0, !pairs.insert(keys[k]) {
+                    results[r].reason = .duplicate
+                    continue
+                }
+                if countsVisits, results[r].place >= 0 {
+                    placeVisits[Int(results[r].place)] &+= 1
+                    visitsByUser.increment(UInt64(UInt32(results[r].place)) << 32 | (keys[k] & 0xFFFF_FFFF))
+                }
+            }
+        }
+        return warm
+    }
 
     /// The number of (user, event) pairs remembered.
     /// - Complexity: O(1).

@@ -27,6 +27,9 @@ final class CheckInPiece: @unchecked Sendable {
     var users: [CheckInField] = []
     var eventFields: [CheckInField] = []
     var userHashes: [UInt64] = []
+    /// Per shard, the rows (in order) that shard must settle: valid rows with an event, or with a place when
+    /// visits are counted.
+    var shardRows: [[Int32]] = []
     var results: [CheckInResult] = []
     /// Malformed rows: row index in the piece, line within the piece (0-based), detail.
     var malformed: [(row: Int, line: Int, message: String)] = []
@@ -78,6 +81,7 @@ final class CheckInPiece: @unchecked Sendable {
         users.removeAll(keepingCapacity: true)
         eventFields.removeAll(keepingCapacity: true)
         userHashes.removeAll(keepingCapacity: true)
+        for s in shardRows.indices { shardRows[s].removeAll(keepingCapacity: true) }
         results.removeAll(keepingCapacity: true)
         malformed.removeAll(keepingCapacity: true)
         lines = 0
@@ -187,11 +191,14 @@ final class CheckInBatchValidator {
         let layout = self.layout
         let inputFormat = self.inputFormat
         let batch = BatchPointer(base: base)
+        let shardCount = shards.count
+        let countsVisits = shards.first?.ledger.countsVisits ?? false
         let parallel = workers > 1 && ranges.count > 1
 
         // Phase 1: parse and judge.
         let judgeRange = { @Sendable (k: Int) in
-            Self.judgePiece(pieces[k], base: batch.base, range: ranges[k], layout: layout, format: inputFormat, validator: validator)
+            Self.judgePiece(pieces[k], base: batch.base, range: ranges[k], layout: layout, format: inputFormat, validator: validator,
+                            shardCount: shardCount, countsVisits: countsVisits)
         }
         var clock = ContinuousClock.now
         if parallel { DispatchQueue.concurrentPerform(iterations: ranges.count, execute: judgeRange) } else { for k in ranges.indices { judgeRange(k) } }
@@ -202,48 +209,30 @@ final class CheckInBatchValidator {
         let shards = self.shards
         let pieceCount = ranges.count
         let settleShard = { @Sendable (s: Int) in
-            let shardCount = UInt64(shards.count)
             let shard = shards[s]
             // The ledger is worked on as a local (no exclusivity checks per row), then put back.
             var ledger = shard.ledger
             shard.ledger = CheckInLedger.placeholder
-            let countsVisits = ledger.countsVisits
             for k in 0..<pieceCount {
                 let piece = pieces[k]
                 // Shards write disjoint rows of the same results: through the piece's stable buffer.
                 let results = piece.sharedResults
                 piece.userHashes.withUnsafeBufferPointer { hashes in
                     piece.users.withUnsafeBufferPointer { users in
-                        // A block of this shard's rows at a time: peek at their users first (independent
-                        // lookups whose misses overlap), then settle them in order.
-                        var block = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-                        var filled = 0
-                        var r = 0
-                        while r < results.count || filled > 0 {
-                            while r < results.count, filled < 16 {
-                                let result = results.base[r]
-                                let hash = hashes[r]
-                                if result.reason == nil, result.event >= 0 || (countsVisits && result.place >= 0),
-                                   shardCount == 1 || Int(checkInMix(hash ^ 0x5bd1_e995) % shardCount) == s {
-                                    withUnsafeMutableBytes(of: &block) { $0.storeBytes(of: r, toByteOffset: filled * 8, as: Int.self) }
-                                    filled += 1
-                                }
-                                r += 1
+                        // This shard's rows were listed in phase 1; settle them 16 at a time (looking ahead).
+                        var seen = 0
+                        let mine = piece.shardRows[s]
+                        mine.withUnsafeBufferPointer { rows in
+                            guard let hashBase = hashes.baseAddress else { return }
+                            var start = 0
+                            while start < rows.count {
+                                let block = UnsafeBufferPointer(rebasing: rows[start ..< min(rows.count, start + 16)])
+                                seen &+= ledger.settle(rows: block, results: results.base, users: { users[$0].raw },
+                                                       hashes: hashBase)
+                                start += 16
                             }
-                            var seen = 0
-                            withUnsafeBytes(of: &block) { rows in
-                                for k in 0..<filled {
-                                    let row = rows.load(fromByteOffset: k * 8, as: Int.self)
-                                    seen &+= ledger.peek(user: users[row].raw, userHash: hashes[row])
-                                }
-                                for k in 0..<filled {
-                                    let row = rows.load(fromByteOffset: k * 8, as: Int.self)
-                                    ledger.settle(&results.base[row], user: users[row].raw, userHash: hashes[row])
-                                }
-                            }
-                            shard.peeked &+= seen
-                            filled = 0
                         }
+                        shard.peeked &+= seen
                     }
                 }
             }
@@ -298,13 +287,17 @@ final class CheckInBatchValidator {
 
     /// Phase 1 for one piece.
     private static func judgePiece(_ piece: CheckInPiece, base: UnsafePointer<UInt8>, range: Range<Int>,
-                                   layout: CheckInCSVLayout?, format: CheckInInputFormat, validator: CheckInValidator) {
+                                   layout: CheckInCSVLayout?, format: CheckInInputFormat, validator: CheckInValidator,
+                                   shardCount: Int, countsVisits: Bool) {
+        if piece.shardRows.count != shardCount { piece.shardRows = Array(repeating: [], count: shardCount) }
         piece.reset(bytes: range.count)
         // Everything is worked on as locals and put back at the end: class properties would cost an
         // exclusivity check per access.
         var scanner = piece.scanner, json = piece.json, scratch = piece.scratch
         var ids = piece.ids, users = piece.users, events = piece.eventFields, hashes = piece.userHashes
         var results = piece.results, malformed = piece.malformed
+        var shardRows = piece.shardRows
+        piece.shardRows = []
         piece.ids = []; piece.users = []; piece.eventFields = []; piece.userHashes = []; piece.results = []; piece.malformed = []
         piece.scratch = []
         let expected = (range.count / 64) + 16
@@ -374,6 +367,10 @@ final class CheckInBatchValidator {
                 }
                 let (result, hash, bad) = CheckInRowJudge.judge(fields, target: targets[i], validator: validator, scratch: &scratch)
                 if let bad { malformed.append((results.count, recordLine, bad)) }
+                if result.reason == nil, result.event >= 0 || (countsVisits && result.place >= 0) {
+                    let shard = shardCount > 1 ? Int(checkInMix(hash ^ 0x5bd1_e995) % UInt64(shardCount)) : 0
+                    shardRows[shard].append(Int32(results.count))
+                }
                 ids.append(fields.id)
                 users.append(fields.user)
                 events.append(fields.event)
@@ -390,6 +387,7 @@ final class CheckInBatchValidator {
         piece.eventFields = events
         piece.userHashes = hashes
         piece.results = results
+        piece.shardRows = shardRows
         piece.malformed = malformed
         piece.lines = line
     }
