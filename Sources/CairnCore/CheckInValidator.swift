@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -106,57 +107,82 @@ public struct CheckInValidator: Sendable {
         }
         flushPlaces()
 
-        var eventKeys = CheckInKeyTable()
-        eventKeys.reserveCapacity(events.underestimatedCount)
+        // Two threads: one numbers the event ids (first occurrence wins), the other looks every event's place
+        // name up among the given places. Then, in order, events whose place was not among them may define it
+        // with their own circle; a second pass looks again for those still unknown, so an event may name a
+        // place another event defines later in the file.
+        let eventList = Array(events)
+        @Sendable func placeName(_ event: CheckInEvent) -> String { event.placeId.flatMap { $0.isEmpty ? nil : $0 } ?? event.id }
+        let keysBox = CheckInBuildBox(CheckInKeyTable())
+        let repeatedBox = CheckInBuildBox([Bool](repeating: false, count: eventList.count))
+        let foundBox = CheckInBuildBox([Int32](repeating: -1, count: eventList.count))
+        let givenPlaces = placeKeys
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                var keys = CheckInKeyTable()
+                keys.reserveCapacity(eventList.count)
+                var repeated = [Bool](repeating: false, count: eventList.count)
+                for (i, event) in eventList.enumerated() where !keys.insert(event.id).inserted { repeated[i] = true }
+                keysBox.value = keys
+                repeatedBox.value = repeated
+            } else {
+                var found = [Int32](repeating: -1, count: eventList.count)
+                for (i, event) in eventList.enumerated() { found[i] = Int32(givenPlaces.index(of: placeName(event))) }
+                foundBox.value = found
+            }
+        }
+        let eventKeys = keysBox.value
+        let repeated = repeatedBox.value, found = foundBox.value
         var eventRecords = ContiguousArray<EventRecord>()
-        eventRecords.reserveCapacity(events.underestimatedCount)
+        eventRecords.reserveCapacity(eventList.count)
         var ignoredEvents = 0
-        // Two passes, so that an event may name a place another event's own circle defines later in the file;
-        // the second pass looks again only for the events whose place was unknown at first.
         var pending: [(record: Int, name: String)] = []
-        var eventBlock: [CheckInEvent] = []
-        eventBlock.reserveCapacity(16)
-        func placeName(_ event: CheckInEvent) -> String { event.placeId.flatMap { $0.isEmpty ? nil : $0 } ?? event.id }
-        func flushEvents() {
-            for event in eventBlock { warm &+= eventKeys.index(of: event.id) &+ placeKeys.index(of: placeName(event)) }
-            for event in eventBlock {
-                guard eventKeys.insert(event.id).inserted else { ignoredEvents += 1; continue }
+        for (i, event) in eventList.enumerated() {
+            if repeated[i] { ignoredEvents += 1; continue }
+            var place = Int(found[i])
+            if place < 0 {
                 let name = placeName(event)
-                var place = placeKeys.index(of: name)
+                place = placeKeys.index(of: name)
                 if place < 0, let circle = event.circle { place = Int(addPlace(name, circle) ?? -1) }
                 if place < 0 { pending.append((eventRecords.count, name)) }
-                eventRecords.append(EventRecord(start: event.window.start.secondsSince1970, end: event.window.end.secondsSince1970,
-                                                place: Int32(place)))
             }
-            eventBlock.removeAll(keepingCapacity: true)
+            eventRecords.append(EventRecord(start: event.window.start.secondsSince1970, end: event.window.end.secondsSince1970,
+                                            place: Int32(place)))
         }
-        for event in events {
-            eventBlock.append(event)
-            if eventBlock.count == 16 { flushEvents() }
-        }
-        flushEvents()
         for (record, name) in pending {
             let old = eventRecords[record]
             eventRecords[record] = EventRecord(start: old.start, end: old.end, place: Int32(placeKeys.index(of: name)))
         }
 
-        // Events per place, by start then input order (counting sort on the place, then a sort per place).
+        // Events per place, by start then input order (counting sort on the place, then a sort per place),
+        // while another thread builds the circle index.
         let placeCount = placeKeys.count
-        var starts = ContiguousArray<Int32>(repeating: 0, count: placeCount + 1)
-        for record in eventRecords where record.place >= 0 { starts[Int(record.place) + 1] += 1 }
-        for p in 0..<placeCount { starts[p + 1] += starts[p] }
-        var fill = starts
-        var byPlace = ContiguousArray<Int32>(repeating: 0, count: Int(starts[placeCount]))
-        for (event, record) in eventRecords.enumerated() where record.place >= 0 {
-            let place = record.place
-            byPlace[Int(fill[Int(place)])] = Int32(event)
-            fill[Int(place)] += 1
-        }
-        for p in 0..<placeCount where starts[p + 1] - starts[p] > 1 {
-            byPlace[Int(starts[p]) ..< Int(starts[p + 1])].sort {
-                (eventRecords[Int($0)].start, $0) < (eventRecords[Int($1)].start, $1)
+        let circleBox = CheckInBuildBox<CircleIndex?>(nil)
+        let sortedBox = CheckInBuildBox<(ContiguousArray<Int32>, ContiguousArray<Int32>)>(([], []))
+        let circleInput = placeCircles, records = eventRecords
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                circleBox.value = CircleIndex(circleInput)
+                return
             }
+            var starts = ContiguousArray<Int32>(repeating: 0, count: placeCount + 1)
+            for record in records where record.place >= 0 { starts[Int(record.place) + 1] += 1 }
+            for p in 0..<placeCount { starts[p + 1] += starts[p] }
+            var fill = starts
+            var byPlace = ContiguousArray<Int32>(repeating: 0, count: Int(starts[placeCount]))
+            for (event, record) in records.enumerated() where record.place >= 0 {
+                let place = Int(record.place)
+                byPlace[Int(fill[place])] = Int32(event)
+                fill[place] += 1
+            }
+            for p in 0..<placeCount where starts[p + 1] - starts[p] > 1 {
+                byPlace[Int(starts[p]) ..< Int(starts[p + 1])].sort {
+                    (records[Int($0)].start, $0) < (records[Int($1)].start, $1)
+                }
+            }
+            sortedBox.value = (starts, byPlace)
         }
+        let (starts, byPlace) = sortedBox.value
 
         var joinUsers = CheckInKeyTable()
         var joinPairs = CheckInPairSet()
@@ -171,7 +197,7 @@ public struct CheckInValidator: Sendable {
         }
         requiresJoins = joins != nil
 
-        self.circles = CircleIndex(placeCircles)
+        self.circles = circleBox.value ?? CircleIndex(placeCircles)
         self.placeCircles = placeCircles
         self.placeKeys = placeKeys
         self.placeData = placeData
@@ -406,4 +432,11 @@ struct EventRecord: Sendable {
     let end: Double
     /// The place's index, or -1.
     let place: Int32
+}
+
+/// A value handed between the two threads that build a validator (each writes its own box once, and the
+/// builder reads it after both have finished).
+final class CheckInBuildBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }
