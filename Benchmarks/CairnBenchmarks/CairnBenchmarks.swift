@@ -11,26 +11,6 @@ import Glibc
 import Darwin
 #endif
 
-/// SplitMix64 (Steele, Lea and Flood, OOPSLA 2014): the same generator and seeds as `cairn bench`.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func uniform(_ lower: Double, _ upper: Double) -> Double {
-        lower + (upper - lower) * (Double(next() >> 11) * 0x1p-53)
-    }
-
-    mutating func index(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
-
 /// The seeded data and queries, built once on first use.
 struct Workload: Sendable {
     static let pointCount = 1_000_000
@@ -45,21 +25,21 @@ struct Workload: Sendable {
     static let shared = Workload()
 
     init() {
-        var random = SplitMix64(seed: Workload.seed)
+        var random = SeededRandom(seed: Workload.seed)
         var points: [Coordinate] = []
         points.reserveCapacity(Workload.pointCount)
         while points.count < Workload.pointCount {
-            let longitude = random.uniform(-180, 180)
-            let latitude = random.uniform(-90, 90)
+            let longitude = random.uniform(-180...180)
+            let latitude = random.uniform(-90...90)
             if let point = try? Coordinate(latitude: latitude, longitude: longitude) { points.append(point) }
         }
         let index = PointIndex(points)
-        var queries = SplitMix64(seed: Workload.seed &+ 0xBE7C)
+        var queries = SeededRandom(seed: Workload.seed &+ 0xBE7C)
         var buffer: [Int] = []
         var boxes: [BoundingBox] = []
         var centers: [Coordinate] = []
         for _ in 0..<Workload.queryCount {
-            let center = points[queries.index(below: points.count)]
+            let center = points[queries.below(points.count)]
             centers.append(center)
             boxes.append(Workload.box(around: center, targetResults: 100, index: index, buffer: &buffer))
         }

@@ -27,7 +27,7 @@ public struct CircleIndex: Sendable {
 
     /// Builds the index; item `i` is the `i`-th circle of the sequence.
     /// - Complexity: O(n log n) time; about 44 bytes per circle.
-    public init(_ circles: some Sequence<Circle>, bucketSize: Int = 64) {
+    public init(_ circles: some Sequence<Circle>, bucketSize: Int = 32) {
         var flat = ContiguousArray<Double>()
         flat.reserveCapacity(3 * circles.underestimatedCount)
         var groups: [Int: TierBuilder] = [:]

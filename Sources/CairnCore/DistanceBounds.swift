@@ -77,6 +77,14 @@ struct DistanceBounds {
         return max(0, lowRadiusMeters * sigma * (1 - Self.relativeMargin) - Self.absoluteMarginMeters)
     }
 
+    /// A lower bound in metres like `lowerBoundMeters(haversine:)`, a little looser and without the arcsine:
+    /// σ = 2 asin √h ≥ 2 √h. For ordering candidates, where speed matters more than the last per mille.
+    @inline(__always)
+    func lowerBoundMetersWithoutArcsine(haversine h: Double) -> Double {
+        let sigmaFloor = 2 * max(0, h - Self.haversineMargin).squareRoot()
+        return max(0, lowRadiusMeters * sigmaFloor * (1 - Self.relativeMargin) - Self.absoluteMarginMeters)
+    }
+
     /// An upper bound in metres on the model distance of two points whose computed hav σ is `h`.
     @inline(__always)
     func upperBoundMeters(haversine h: Double) -> Double {

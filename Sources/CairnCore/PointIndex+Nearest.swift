@@ -77,19 +77,36 @@ extension PointIndex {
 
         ids.withUnsafeBufferPointer { idBuffer in
             coordinates.withUnsafeBufferPointer { coordinateBuffer in
+                /// A lower bound on hav σ from a latitude gap and a longitude gap in degrees, without trigonometry:
+                /// hav σ = sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2), with sin x ≥ x − x³/6 (0 ≤ x ≤ π/2) and cos φ₂ no
+                /// less than `cosFloor`. Queue keys only order the search: every reported distance is exact.
                 @inline(__always)
-                func pushItem(at position: Int) {
+                func haversineFloor(latitudeGapDegrees: Double, longitudeGapDegrees: Double, cosFloor: Double) -> Double {
+                    let halfDLat = latitudeGapDegrees * (Spherical.radiansPerDegree / 2)
+                    let halfDLon = longitudeGapDegrees * (Spherical.radiansPerDegree / 2)
+                    let a = halfDLat - halfDLat * halfDLat * halfDLat / 6
+                    let b = halfDLon - halfDLon * halfDLon * halfDLon / 6
+                    return a * a + cosLatitude * cosFloor * b * b
+                }
+                /// The smallest cos φ over a frame's latitudes, slightly lowered against rounding.
+                @inline(__always)
+                func cosLatitudeFloor(_ frame: Frame) -> Double {
+                    let extreme = max(abs(frame.minLatitude), abs(frame.maxLatitude))
+                    return max(0, cos(extreme * Spherical.radiansPerDegree) * (1 - 1e-12) - 1e-15)
+                }
+                @inline(__always)
+                func pushItem(at position: Int, cosFloor: Double) {
                     if let isIncluded, !isIncluded(Int(idBuffer[position])) { return }
                     stats.candidates += 1
-                    let itemLongitude = coordinateBuffer[2 * position + Axis.longitude]
-                    let itemLatitude = coordinateBuffer[2 * position + Axis.latitude]
-                    let sinHalfDLat = sin((itemLatitude - latitude) * (Spherical.radiansPerDegree / 2))
-                    let sinHalfDLon = sin((itemLongitude - longitude) * (Spherical.radiansPerDegree / 2))
-                    let h = sinHalfDLat * sinHalfDLat
-                        + cosLatitude * cos(itemLatitude * Spherical.radiansPerDegree) * sinHalfDLon * sinHalfDLon
-                    let key = bounds.lowerBoundMeters(haversine: h)
+                    let h = haversineFloor(
+                        latitudeGapDegrees: abs(coordinateBuffer[2 * position + Axis.latitude] - latitude),
+                        longitudeGapDegrees: Spherical.angularGapDegrees(coordinateBuffer[2 * position + Axis.longitude], longitude),
+                        cosFloor: cosFloor)
+                    let key = bounds.lowerBoundMetersWithoutArcsine(haversine: h)
                     if key <= limit { queue.push(QueueEntry(key: key, kind: .boundedItem, payload: position)) }
                 }
+                /// Queues a node keyed by the exact spherical minimum over its box (a trigonometric bound: the cheap
+                /// floor used for items is too loose for wide boxes near the poles and made tail latencies 10x worse).
                 func pushNode(_ frame: Frame) {
                     let h = Spherical.minimumHaversine(
                         latitude: latitude, longitude: longitude, cosLatitude: cosLatitude,
@@ -110,11 +127,12 @@ extension PointIndex {
                         let node = frames[entry.payload]
                         stats.nodesVisited += 1
                         if node.hi - node.lo <= bucketSize {
-                            for p in node.lo..<node.hi { pushItem(at: p) }
+                            let floor = cosLatitudeFloor(node)
+                            for p in node.lo..<node.hi { pushItem(at: p, cosFloor: floor) }
                             continue
                         }
                         let middle = (node.lo + node.hi) >> 1
-                        pushItem(at: middle)
+                        pushItem(at: middle, cosFloor: cosLatitudeFloor(node))
                         var low = node, high = node
                         low.hi = middle
                         high.lo = middle + 1

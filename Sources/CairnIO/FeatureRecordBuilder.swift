@@ -31,6 +31,12 @@ public struct FeatureRecordBuilder: Sendable {
         return setValuedAttributes.contains(name)
     }
 
+    /// Whether a field name refers to a place by id (`placeId`, `place_id`).
+    static func isPlaceReference(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return lowered == "placeid" || lowered == "place_id"
+    }
+
     /// Creates a builder for one input file.
     public init(file: String, options: ImportOptions) {
         self.file = file
@@ -44,8 +50,12 @@ public struct FeatureRecordBuilder: Sendable {
     /// - Complexity: O(n).
     public func missingRequiredFields(in roles: [FieldRole]) -> [String] {
         var missing: [String] = []
-        if !roles.contains(.latitude) { missing.append("latitude (or lat)") }
-        if !roles.contains(.longitude) { missing.append("longitude (or lon, lng, long)") }
+        let locatedByPlace = options.placeLookup != nil && roles.contains { role in
+            if case .attribute(let name) = role { return Self.isPlaceReference(name) }
+            return false
+        }
+        if !roles.contains(.latitude), !locatedByPlace { missing.append("latitude (or lat)") }
+        if !roles.contains(.longitude), !locatedByPlace { missing.append("longitude (or lon, lng, long)") }
         if let idColumn = options.idColumn, !roles.contains(.id) { missing.append(idColumn) }
         return missing
     }
@@ -71,6 +81,7 @@ public struct FeatureRecordBuilder: Sendable {
         var radiusMeters: Double? = options.defaultRadiusMeters
         var start: Timestamp?, end: Timestamp?, instant: Timestamp?
         var instantField: RawField?
+        var placeReference: String?
         var attributes: [String: AttributeValue] = [:]
         attributes.reserveCapacity(fields.count)
 
@@ -94,6 +105,7 @@ public struct FeatureRecordBuilder: Sendable {
                 instant = try time(field, line: line)
                 instantField = field
             case .attribute(let name):
+                if Self.isPlaceReference(name) { placeReference = try text(field, line: line) }
                 if let value = try attribute(field, line: line) { attributes[name] = value }
             }
         }
@@ -113,6 +125,12 @@ public struct FeatureRecordBuilder: Sendable {
         let location: Coordinate
         if let presetLocation {
             location = presetLocation
+        } else if latitude == nil, longitude == nil, let lookup = options.placeLookup, let placeReference, !placeReference.isEmpty {
+            guard let place = lookup(placeReference) else {
+                throw reject("placeId", "field 'placeId': the row has no latitude/longitude and place '\(placeReference)' is not in the store (import places first)")
+            }
+            location = place.location
+            if radiusMeters == nil { radiusMeters = place.radiusMeters }
         } else {
             guard let latitude else { throw reject("latitude", "field 'latitude': missing value (expected a number in [-90, 90])") }
             guard let longitude else { throw reject("longitude", "field 'longitude': missing value (expected a number in [-180, 180])") }

@@ -57,9 +57,10 @@ public final class OutputSink {
     public func flush() {
         var offset = 0
         buffer.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
             while offset < raw.count {
                 // write returns the bytes written, or -1 with errno (EINTR: retry).
-                let n = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                let n = Glibc.write(descriptor, base + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
                     break

@@ -7,11 +7,16 @@ import GRDB
 /// - `feature_rtree`: an SQLite R*Tree with one degenerate box (min == max) per feature, same `rowid`. SQLite keeps its
 ///   coordinates as 32-bit floats rounded outwards, so it can only over-select: queries re-check the exact doubles in
 ///   `feature`.
+/// - `meta`: key-value rows: `generation` (an integer incremented by every `FeatureStore.write` transaction) and
+///   `store_id` (32 random hexadecimal digits chosen when the store was created).
 /// - Triggers keep `feature_rtree` in step with `feature` for every insert, location change and delete, including edits
 ///   made with plain SQL outside Cairn.
 enum StoreSchema {
     /// The migration identifiers this version knows, oldest first.
-    static let migrationIdentifiers = ["v1: feature table, kind index, R*Tree and sync triggers"]
+    static let migrationIdentifiers = [
+        "v1: feature table, kind index, R*Tree and sync triggers",
+        "v2: meta table with the store identifier and write generation",
+    ]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -32,6 +37,14 @@ enum StoreSchema {
                 CREATE VIRTUAL TABLE feature_rtree USING rtree(rowid, min_lon, max_lon, min_lat, max_lat);
                 """)
             try createRTreeTriggers(db)
+        }
+        migrator.registerMigration(migrationIdentifiers[1]) { db in
+            // `generation` counts committed write transactions (see `FeatureStore.generation()`); `store_id` is random
+            // per store file, so a store deleted and re-imported never matches a snapshot of the old one.
+            try db.execute(sql: """
+                CREATE TABLE meta (key TEXT PRIMARY KEY, value NOT NULL) WITHOUT ROWID;
+                INSERT INTO meta (key, value) VALUES ('generation', 0), ('store_id', lower(hex(randomblob(16))));
+                """)
         }
         return migrator
     }

@@ -56,6 +56,7 @@ public final class FeatureStore: Sendable {
     /// }
     /// ```
     /// The writer is valid only inside `body`.
+    /// Every committed call increments the store's `generation()`, whether or not `body` changed anything.
     /// - Throws: the error `body` threw, or a `StoreError` when SQLite fails (including at commit).
     /// - Complexity: that of `body`, plus one commit (one WAL sync).
     public func write<T>(_ body: (FeatureStoreWriter) throws -> T) throws -> T {
@@ -65,6 +66,7 @@ public final class FeatureStore: Sendable {
                 defer { writer.close() }
                 let result = try body(writer)
                 try writer.finish()
+                try StoreGeneration.increment(db)
                 return result
             }
         } catch let error as DatabaseError {

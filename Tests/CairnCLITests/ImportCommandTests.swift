@@ -78,6 +78,31 @@ import Testing
         #expect(feature.attributes["name"] == .string("new"))
     }
 
+    @Test func eventsWithoutCoordinatesTakeTheirPlacesLocationAndRadius() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.path + "/t.sqlite"
+        let places = try folder.write("places.csv", "id,lat,lon,radius\nstadium,60.19,24.93,250m\n")
+        let events = try folder.write("events.csv", """
+            id,placeId,startTime,endTime,category
+            match,stadium,2026-06-01T18:00:00Z,2026-06-01T20:00:00Z,football
+            lost,nowhere,2026-06-01T18:00:00Z,2026-06-01T20:00:00Z,football
+
+            """)
+        var first = try CairnCommand.parseAsRoot(["import", places, "--kind", "place", "--db", db, "--no-progress"])
+        try first.run()
+        var second = try CairnCommand.parseAsRoot(["import", events, "--kind", "event", "--db", db, "--no-progress"])
+        #expect(throws: ExitCode(3)) { try second.run() }
+        let store = try FeatureStore(path: db)
+        let match = try #require(try store.feature(id: "match"))
+        #expect(match.location == (try Coordinate(latitude: 60.19, longitude: 24.93)))
+        #expect(match.radiusMeters == 250)
+        #expect(match.timeWindow?.start == Timestamp(iso8601: "2026-06-01T18:00:00Z"))
+        #expect(try store.feature(id: "lost") == nil)
+
+        // Without a way to look places up, the same file lacks its coordinate columns.
+        #expect(throws: InputError.self) { _ = try importFiles([events], db: db, options: ImportOptions(kind: .event)) }
+    }
+
     @Test func commandExitsThreeWhenRowsWereRejected() throws {
         let folder = try TemporaryFolder()
         var command = try CairnCommand.parseAsRoot(["import", packageRoot + "/Data/examples/bad-rows.csv", "--db", folder.path + "/t.sqlite", "--no-progress"])

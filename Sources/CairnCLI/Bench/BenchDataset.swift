@@ -1,4 +1,5 @@
 import CairnCore
+import CairnIO
 
 /// The points one bench run indexes, with the name the report gives them.
 struct BenchDataset: Sendable {
@@ -10,12 +11,12 @@ struct BenchDataset: Sendable {
     /// `count` points uniform in longitude [-180, 180) and latitude [-90, 90] degrees, fixed by `seed`.
     /// - Complexity: O(count).
     static func uniform(count: Int, seed: UInt64) -> BenchDataset {
-        var random = BenchRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         var points: [Coordinate] = []
         points.reserveCapacity(count)
         while points.count < count {
-            let longitude = random.uniform(-180, 180)
-            let latitude = random.uniform(-90, 90)
+            let longitude = random.uniform(-180...180)
+            let latitude = random.uniform(-90...90)
             // Always in range; the throwing initialiser only refuses what cannot occur here.
             if let point = try? Coordinate(latitude: latitude, longitude: longitude) { points.append(point) }
         }
@@ -27,13 +28,32 @@ struct BenchDataset: Sendable {
     /// - Throws: `BenchError.data` when the file cannot be read or has no latitude/longitude columns.
     /// - Complexity: O(bytes of the file).
     static func places(path: String, limit: Int? = nil) throws -> BenchDataset {
-        var points = try PlacesFile.read(path: path)
+        var points = try placeCoordinates(path: path)
         if let limit, limit > 0, points.count > limit {
             let stride = Double(points.count) / Double(limit)
             points = (0..<limit).map { points[Int(Double($0) * stride)] }
         }
         return BenchDataset(name: "places", points: points)
     }
+}
+
+/// Every row's coordinate, in file order, through CairnIO's streaming reader.
+/// - Throws: `BenchError.data` when the file cannot be read or a row is invalid (a benchmark must not drop data silently).
+/// - Complexity: O(bytes of the file).
+private func placeCoordinates(path: String) throws -> [Coordinate] {
+    var points: [Coordinate] = []
+    do {
+        let reader = try openFeatureReader(path: path, format: .csv, options: ImportOptions(kind: .place))
+        while let record = try reader.next() {
+            switch record {
+            case .feature(let feature, _): points.append(feature.location)
+            case .rejected(let rejection): throw BenchError.data("the places file has a bad row: \(rejection)")
+            }
+        }
+    } catch let error as InputError {
+        throw BenchError.data("\(error) (pass --places PATH, or --dataset uniform)")
+    }
+    return points
 }
 
 /// Why a bench could not run.

@@ -59,7 +59,7 @@ enum BenchEngineName: String, CaseIterable, Sendable {
 /// Cairn's own indexes, through their allocation-free query variants.
 final class CairnEngine: BenchEngine {
     let name = BenchEngineName.cairn.rawValue
-    let summary = "Cairn PointIndex (static k-d tree, 64-point leaves) and CircleIndex (radius tiers)"
+    let summary = "Cairn PointIndex (static k-d tree, 32-point leaves) and CircleIndex (radius tiers)"
     private(set) var index = PointIndex([Coordinate]())
     private var circles = CircleIndex([Circle]())
     /// The nearest queries' reused working memory.

@@ -111,7 +111,7 @@ extension BenchReport {
         lines.append("  (peers' include the 16 B/pt of coordinates they keep for the re-check); own count is memoryBytes or sqlite3_memory_used")
         for (dataset, count) in datasets {
             lines.append("")
-            lines.append("\(dataset): \(grouped(count)) points")
+            lines.append("\(dataset): \(Terminal.grouped(count)) points")
             var table: [[String]] = [["build", "engine", "time ms", "heap B/pt", "own count B/pt", "cairn faster"]]
             for row in rows where row.dataset == dataset && row.isBuild {
                 table.append([
@@ -129,7 +129,7 @@ extension BenchReport {
                 table.append([
                     row.operation == previous ? "" : row.operation, row.engine,
                     fixed(row.stats.p50Microseconds, 2), fixed(row.stats.p95Microseconds, 2), fixed(row.stats.p99Microseconds, 2),
-                    grouped(Int(row.stats.queriesPerSecond.rounded())), fixed(row.meanResults, 1),
+                    Terminal.grouped(Int(row.stats.queriesPerSecond.rounded())), fixed(row.meanResults, 1),
                     row.engine == BenchEngineName.cairn.rawValue ? "" : cairnSpeedup(over: row).map { fixed($0, 1) + "x" } ?? "-",
                     row.verified ? "" : "MISMATCH",
                 ])
@@ -156,7 +156,7 @@ extension BenchReport {
     /// The targets (release build, one core, 1,000,000 uniform points), checked against this run.
     private func targets(dataset: String, points: Int) -> [String] {
         let cairn = BenchEngineName.cairn.rawValue
-        var lines = ["", "targets (set for 1,000,000 points; this run has \(grouped(points))):"]
+        var lines = ["", "targets (set for 1,000,000 points; this run has \(Terminal.grouped(points))):"]
         func check(_ label: String, _ value: Double?, _ limit: Double, atMost: Bool, unit: String) {
             guard let value else { return }
             let met = atMost ? value <= limit : value >= limit
@@ -215,13 +215,3 @@ private func fixed(_ value: Double, _ digits: Int) -> String {
     String(format: "%.\(digits)f", value)
 }
 
-/// An integer with thousands separators: 1,000,000.
-private func grouped(_ value: Int) -> String {
-    let digits = String(value.magnitude)
-    var result = ""
-    for (offset, digit) in digits.enumerated() {
-        if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
-        result.append(digit)
-    }
-    return value < 0 ? "-" + result : result
-}

@@ -72,26 +72,26 @@ struct BenchWorkload: Sendable {
         for kind in kinds {
             // Each operation has its own stream, so choosing a subset of operations keeps their queries.
             let position = BenchOperationKind.all.firstIndex(of: kind) ?? 0
-            var random = BenchRandom(seed: seed &+ 0x5EED_0000 &+ UInt64(position) &* 0x1_0000_0001)
+            var random = SeededRandom(seed: seed &+ 0x5EED_0000 &+ UInt64(position) &* 0x1_0000_0001)
             switch kind {
             case .box(let target):
                 var buffer: [Int] = []
                 buffer.reserveCapacity(4 * target + 64)
                 let boxes = (0..<queriesPerOperation).map { _ in
-                    calibratedBox(around: points[random.index(below: points.count)], targetResults: target,
+                    calibratedBox(around: points[random.below(points.count)], targetResults: target,
                                   index: calibration, buffer: &buffer)
                 }
                 operations.append((kind, .boxes(boxes)))
             case .radius, .nearest:
                 let centers = (0..<queriesPerOperation).map { _ in
-                    jittered(points[random.index(below: points.count)], upToMeters: 2_000, random: &random)
+                    jittered(points[random.below(points.count)], upToMeters: 2_000, random: &random)
                 }
                 operations.append((kind, .centers(centers)))
             case .containment:
-                var circleRandom = BenchRandom(seed: seed &+ 0xC1_7C1E)
-                circles = points.map { BenchCircle(center: $0, radiusMeters: circleRandom.uniform(100, 1_000)) }
+                var circleRandom = SeededRandom(seed: seed &+ 0xC1_7C1E)
+                circles = points.map { BenchCircle(center: $0, radiusMeters: circleRandom.uniform(100...1_000)) }
                 let queries = (0..<queriesPerOperation).map { _ in
-                    jittered(circles[random.index(below: circles.count)].center, upToMeters: 1_500, random: &random)
+                    jittered(circles[random.below(circles.count)].center, upToMeters: 1_500, random: &random)
                 }
                 operations.append((kind, .centers(queries)))
             }
@@ -100,9 +100,9 @@ struct BenchWorkload: Sendable {
     }
 
     /// `point` moved a random distance up to `upToMeters` in a random direction (WGS84).
-    static func jittered(_ point: Coordinate, upToMeters: Double, random: inout BenchRandom) -> Coordinate {
-        let bearing = random.uniform(0, 360)
-        let distance = random.uniform(0, upToMeters)
+    static func jittered(_ point: Coordinate, upToMeters: Double, random: inout SeededRandom) -> Coordinate {
+        let bearing = random.uniform(0...360)
+        let distance = random.uniform(0...upToMeters)
         return (try? destination(from: point, bearingDegrees: bearing, distanceMeters: distance)) ?? point
     }
 

@@ -53,7 +53,9 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = ImportOptions(kind: kind, idColumn: idColumn, defaultRadiusMeters: radius.flatMap { DistanceText.meters(from: $0) })
+        let opened = try store.open(create: true)
+        let options = ImportOptions(kind: kind, idColumn: idColumn, defaultRadiusMeters: radius.flatMap { DistanceText.meters(from: $0) },
+                                    placeLookup: { id in try? opened.feature(id: id) })
         let importer = Importer(
             options: options,
             strict: strict,
@@ -63,7 +65,7 @@ struct ImportCommand: ParsableCommand {
         )
         let summary: ImportSummary
         do {
-            summary = try importer.run(files: files, format: format, into: try store.open(create: true))
+            summary = try importer.run(files: files, format: format, into: opened)
         } catch let stop as Importer.StrictStop {
             throw CLIError("stopped at the first rejected row (\(stop.rejection.file):\(stop.rejection.line)) because of --strict; nothing was written")
         } catch let error as InputError {

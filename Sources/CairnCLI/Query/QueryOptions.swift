@@ -36,6 +36,9 @@ struct QueryOptions: ParsableArguments {
     @Flag(help: "Print on stderr how the query ran: nodes visited, candidates, exact checks, time.")
     var explain = false
 
+    @Flag(name: .customLong("no-snapshot"), help: "Build the index from the store, ignoring (and not writing) the snapshot file <db>.snapshot.")
+    var noSnapshot = false
+
     /// The filter from `--kind` and `--where`.
     func filter() throws -> FeatureFilter {
         var predicates: [AttributePredicate] = []
@@ -49,12 +52,17 @@ struct QueryOptions: ParsableArguments {
         return FeatureFilter(kinds: Set(kinds), predicates: predicates)
     }
 
-    /// Loads the store's features and indexes them.
+    /// The store's index: from the snapshot next to the store while it is current, otherwise built from the
+    /// store's features (and saved as the new snapshot); with `--no-snapshot`, always built from the store.
     func loadIndex() throws -> FeatureIndex {
-        let opened = try store.open(create: false)
-        var features: [Feature] = []
-        try opened.forEachFeature { features.append($0) }
-        return FeatureIndex(features)
+        try loadIndexExplained().index
+    }
+
+    /// `loadIndex()`, with a note on where the index came from.
+    func loadIndexExplained() throws -> SnapshotCache.Loaded {
+        let cache = SnapshotCache(store: try store.open(create: false))
+        if noSnapshot { return SnapshotCache.Loaded(index: try cache.buildFromStore(), note: "built from the store (--no-snapshot)") }
+        return try cache.load()
     }
 
     /// Runs `query` on the store's index and prints its results (and, with `--explain`, how it ran).
@@ -62,7 +70,8 @@ struct QueryOptions: ParsableArguments {
         let filter = try filter()
         let clock = ContinuousClock()
         let loadStart = clock.now
-        let index = try loadIndex()
+        let loadedIndex = try loadIndexExplained()
+        let index = loadedIndex.index
         let loaded = clock.now
         var stats = QueryStats()
         let hits = try query(index, filter, &stats)
@@ -70,7 +79,7 @@ struct QueryOptions: ParsableArguments {
         let sink = try out.map { try OutputSink(path: $0) } ?? OutputSink.standardOutput()
         ResultPrinter(format: format).print(hits, of: index, to: sink)
         if explain {
-            Terminal.printError("explain: \(Terminal.grouped(index.count)) features loaded and indexed in \(Terminal.duration(loaded - loadStart))")
+            Terminal.printError("explain: \(Terminal.grouped(index.count)) features \(loadedIndex.note) in \(Terminal.duration(loaded - loadStart))")
             Terminal.printError("explain: query took \(Terminal.duration(queried - loaded)), \(Terminal.grouped(hits.count)) results: \(stats)")
         }
     }

@@ -18,7 +18,10 @@ enum Terminal {
         var offset = 0
         while offset < bytes.count {
             // write returns the bytes written, or -1 with errno set (EINTR: retry).
-            let written = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return write(2, base + offset, raw.count - offset)
+            }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else { return }
             offset += written

@@ -1,0 +1,69 @@
+import ArgumentParser
+import CairnCore
+import CairnStore
+
+/// `cairn snapshot`: writes the store's index to a snapshot file, or checks one.
+struct SnapshotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapshot",
+        abstract: "Save the store's index to one snapshot file, or check a snapshot file with --verify.",
+        discussion: """
+            Query commands keep a snapshot next to the store (<db>.snapshot) and load it instead of reading every \
+            feature while the store has not been written since; this command writes one explicitly. A snapshot is one \
+            flat binary file with a versioned header and a checksum; a damaged or truncated file is refused.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("Where to write the snapshot (default: the store's path + .snapshot, the file queries use).", valueName: "file"))
+    var out: String?
+
+    @Option(help: ArgumentHelp("Check this snapshot file (header, checksum, every section) instead of writing one.", valueName: "file"))
+    var verify: String?
+
+    func validate() throws {
+        if verify != nil, out != nil { throw ValidationError("give either --out (write a snapshot) or --verify FILE (check one), not both") }
+    }
+
+    func run() throws {
+        if let verify { try check(verify) } else { try write() }
+    }
+
+    private func write() throws {
+        let clock = ContinuousClock()
+        let cache = SnapshotCache(store: try store.open(create: false))
+        let path = out ?? cache.snapshotPath
+        let start = clock.now
+        let stamp = try cache.currentStamp()
+        let index = try cache.buildFromStore()
+        let built = clock.now
+        let size: Int
+        do {
+            size = try index.writeSnapshot(to: path, metadata: stamp)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        let written = clock.now
+        print("wrote \(path): \(Terminal.bytes(Int64(size))) (\(Terminal.grouped(size)) bytes), \(Terminal.grouped(index.count)) features, "
+              + "store generation \(stamp[SnapshotCache.generationKey] ?? "?")")
+        print("read and indexed the store in \(built - start), wrote the snapshot in \(written - built)")
+    }
+
+    private func check(_ path: String) throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let file: SnapshotFile
+        let index: FeatureIndex
+        do {
+            file = try SnapshotFile(contentsOf: path)
+            index = try FeatureIndex(snapshot: file)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        let loaded = clock.now
+        print("\(path): ok: snapshot version \(file.version), \(Terminal.bytes(Int64(file.byteCount))) (\(Terminal.grouped(file.byteCount)) bytes), "
+              + "\(Terminal.grouped(index.count)) features, store generation \(file.metadata[SnapshotCache.generationKey] ?? "none")")
+        print("read, checked and loaded in \(loaded - start)")
+    }
+}

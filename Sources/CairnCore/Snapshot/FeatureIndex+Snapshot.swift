@@ -1,0 +1,271 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension FeatureIndex {
+    /// The index as one snapshot file (see `SnapshotFormat`), with `metadata` stored alongside.
+    ///
+    /// The bytes are deterministic: the same index and metadata give the same file.
+    /// - Complexity: O(n log n) (attributes are sorted by name); the file is about 16 bytes per feature (plus 8 per optional value), the
+    ///   distinct strings, 12 bytes per attribute and 20 per point.
+    public func snapshotBytes(metadata: [String: String] = [:]) -> [UInt8] {
+        var builder = SnapshotBuilder()
+        var meta = ByteSink()
+        meta.append(UInt32(metadata.count))
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            meta.appendString(key)
+            meta.appendString(value)
+        }
+        builder.add(SnapshotFormat.tag("META"), meta.bytes)
+
+        var strings = StringTableBuilder()
+        var records = ByteSink(capacity: 16 * features.count)
+        var optional = ByteSink()
+        var attributeNames = ByteSink()
+        var attributeValues = ByteSink()
+        var setMembers = ByteSink()
+        var attributeCount: UInt32 = 0
+        var memberCount: UInt32 = 0
+        for feature in features {
+            records.append(strings.add(feature.id, unique: true))
+            records.append(feature.kind.snapshotCode)
+            records.append(UInt8((feature.radiusMeters == nil ? 0 : 1) | (feature.timeWindow == nil ? 0 : 2)))
+            records.append(UInt16(0))
+            records.append(attributeCount)
+            records.append(UInt32(feature.attributes.count))
+            if let radius = feature.radiusMeters { optional.append(radius) }
+            if let window = feature.timeWindow {
+                optional.append(window.start.secondsSince1970)
+                optional.append(window.end.secondsSince1970)
+            }
+            for (name, value) in feature.attributes.sorted(by: { $0.key < $1.key }) {
+                let nameIndex = strings.add(name)
+                let (type, payload): (UInt32, UInt64)
+                switch value {
+                case .string(let text): (type, payload) = (0, UInt64(strings.add(text)))
+                case .number(let number): (type, payload) = (1, number.bitPattern)
+                case .bool(let flag): (type, payload) = (2, flag ? 1 : 0)
+                case .time(let time): (type, payload) = (3, time.secondsSince1970.bitPattern)
+                case .stringSet(let members):
+                    (type, payload) = (4, UInt64(memberCount) | UInt64(members.count) << 32)
+                    for member in members { setMembers.append(strings.add(member)) }
+                    memberCount += UInt32(members.count)
+                }
+                precondition(nameIndex < 1 << 28, "a snapshot holds at most 2^28 distinct strings")
+                attributeNames.append(nameIndex | type << 28)
+                attributeValues.append(payload)
+            }
+            attributeCount += UInt32(feature.attributes.count)
+        }
+        builder.add(SnapshotFormat.tag("STRO"), strings.offsets.bytes)
+        builder.add(SnapshotFormat.tag("STRB"), strings.heap)
+        builder.add(SnapshotFormat.tag("FEAT"), records.bytes)
+        builder.add(SnapshotFormat.tag("FOPT"), optional.bytes)
+        builder.add(SnapshotFormat.tag("ATTN"), attributeNames.bytes)
+        builder.add(SnapshotFormat.tag("ATTV"), attributeValues.bytes)
+        builder.add(SnapshotFormat.tag("SETM"), setMembers.bytes)
+
+        var pointHeader = ByteSink()
+        pointHeader.append(UInt32(points.count))
+        pointHeader.append(UInt32(points.bucketSize))
+        var ids = ByteSink(), coordinates = ByteSink()
+        ids.append(contentsOf: points.ids)
+        coordinates.append(contentsOf: points.coordinates)
+        builder.add(SnapshotFormat.tag("PIDX"), pointHeader.bytes)
+        builder.add(SnapshotFormat.tag("PIDS"), ids.bytes)
+        builder.add(SnapshotFormat.tag("PCRD"), coordinates.bytes)
+        circles.appendSnapshotSections(to: &builder)
+        return builder.finish()
+    }
+
+    /// Writes the index's snapshot to `path` atomically: to a temporary file in the same folder, flushed to disk,
+    /// then renamed over `path`, so a reader sees the old file or the new one, never a part.
+    /// - Throws: `SnapshotError` with reason `.io` when the file cannot be written.
+    /// - Returns: the number of bytes written.
+    /// - Complexity: O(n log n), as `snapshotBytes(metadata:)`, plus the write.
+    @discardableResult
+    public func writeSnapshot(to path: String, metadata: [String: String] = [:]) throws(SnapshotError) -> Int {
+        let bytes = snapshotBytes(metadata: metadata)
+        try SnapshotFileWriter.writeAtomically(bytes, to: path)
+        return bytes.count
+    }
+
+    /// Loads an index from a checked snapshot file without rebuilding it, validating every value queries rely on:
+    /// each feature as `Feature`'s initialiser does, string and attribute references, and both indexes' layouts
+    /// (permutations, coordinates, k-d order).
+    /// - Throws: `SnapshotError` (`.missingSection` or `.invalidContent`) for a file that passed its checksum but
+    ///   does not hold a consistent index.
+    /// - Complexity: O(n log n).
+    public init(snapshot file: SnapshotFile) throws(SnapshotError) {
+        // The point index first: the features' locations are its coordinates.
+        var pointHeader = try file.reader(SnapshotFormat.tag("PIDX"))
+        let count = Int(try pointHeader.uint32()), bucketSize = Int(try pointHeader.uint32())
+        try pointHeader.expectEnd()
+        var idReader = try file.reader(SnapshotFormat.tag("PIDS"))
+        let ids = try idReader.array(of: UInt32.self, count: count)
+        try idReader.expectEnd()
+        var coordinateReader = try file.reader(SnapshotFormat.tag("PCRD"))
+        let pointCoordinates = try coordinateReader.array(of: Double.self, count: 2 * count)
+        try coordinateReader.expectEnd()
+        let points: PointIndex
+        do throws(PointIndexLayoutError) {
+            points = try PointIndex(validatingIds: ids, coordinates: pointCoordinates, bucketSize: bucketSize)
+        } catch {
+            throw idReader.invalid(error.detail)
+        }
+        var locations = [Coordinate](repeating: Coordinate(uncheckedLatitude: 0, longitude: 0), count: count)
+        for p in 0..<count {
+            // Range-checked by the point index above.
+            locations[Int(ids[p])] = Coordinate(uncheckedLatitude: pointCoordinates[2 * p + PointIndex.Axis.latitude],
+                                                longitude: pointCoordinates[2 * p + PointIndex.Axis.longitude])
+        }
+
+        let strings = try StringTable(file)
+        let features = try FeatureIndex.decodeFeatures(file, strings: strings, locations: locations)
+
+        var circleItems: [Int] = []
+        var circleValues = ContiguousArray<Double>()
+        for (position, feature) in features.enumerated() {
+            if let radius = feature.radiusMeters {
+                circleItems.append(position)
+                circleValues.append(feature.location.latitude)
+                circleValues.append(feature.location.longitude)
+                circleValues.append(radius)
+            }
+        }
+        self.features = features
+        self.points = points
+        self.circleItems = circleItems
+        self.circles = try CircleIndex(snapshot: file, circles: circleValues)
+    }
+
+    /// Decodes `FEAT`, `FOPT`, `ATTN`, `ATTV` and `SETM` into validated features.
+    private static func decodeFeatures(_ file: SnapshotFile, strings: StringTable, locations: [Coordinate]) throws(SnapshotError) -> [Feature] {
+        let count = locations.count
+        var recordReader = try file.reader(SnapshotFormat.tag("FEAT"))
+        guard recordReader.byteCount == 16 * count else {
+            throw recordReader.invalid("\(recordReader.byteCount) bytes for \(count) features of 16 bytes")
+        }
+        var optionalReader = try file.reader(SnapshotFormat.tag("FOPT"))
+        var nameReader = try file.reader(SnapshotFormat.tag("ATTN"))
+        let attributeNames = try nameReader.array(of: UInt32.self, count: nameReader.byteCount / 4)
+        try nameReader.expectEnd()
+        var attributeReader = try file.reader(SnapshotFormat.tag("ATTV"))
+        let attributeValues = try attributeReader.array(of: UInt64.self, count: attributeNames.count)
+        try attributeReader.expectEnd()
+        var memberReader = try file.reader(SnapshotFormat.tag("SETM"))
+        let members = try memberReader.array(of: UInt32.self, count: memberReader.byteCount / 4)
+        try memberReader.expectEnd()
+        let attributeTotal = attributeNames.count
+
+        func string(_ index: UInt32, _ what: @autoclosure () -> String, _ reader: SectionReader) throws(SnapshotError) -> String {
+            guard Int(index) < strings.count else {
+                throw reader.invalid("\(what()) refers to string \(index) of \(strings.count)")
+            }
+            return strings[Int(index)]
+        }
+
+        var features: [Feature] = []
+        features.reserveCapacity(count)
+        for position in 0..<count {
+            let idIndex = try recordReader.uint32()
+            let head = try recordReader.uint32()
+            let firstAttribute = Int(try recordReader.uint32()), attributeCount = Int(try recordReader.uint32())
+            let id = try string(idIndex, "feature \(position)'s id", recordReader)
+            let kindCode = UInt8(truncatingIfNeeded: head), flags = UInt8(truncatingIfNeeded: head >> 8)
+            guard let kind = FeatureKind(snapshotCode: kindCode) else {
+                throw recordReader.invalid("feature '\(id)' has unknown kind code \(kindCode)")
+            }
+            guard flags & ~3 == 0, head >> 16 == 0 else { throw recordReader.invalid("feature '\(id)' has unknown flags") }
+            let radius = flags & 1 == 0 ? 0 : try optionalReader.double()
+            let start = flags & 2 == 0 ? 0 : try optionalReader.double()
+            let end = flags & 2 == 0 ? 0 : try optionalReader.double()
+            guard firstAttribute <= attributeTotal, attributeCount <= attributeTotal - firstAttribute else {
+                throw recordReader.invalid("feature '\(id)' has attributes \(firstAttribute)..<\(firstAttribute + attributeCount) of \(attributeTotal)")
+            }
+            var attributes: [String: AttributeValue] = [:]
+            attributes.reserveCapacity(attributeCount)
+            for a in firstAttribute..<(firstAttribute + attributeCount) {
+                let word = attributeNames[a], payload = attributeValues[a]
+                let name = try string(word & (1 << 28 - 1), "an attribute name of '\(id)'", nameReader)
+                let type = word >> 28
+                let value: AttributeValue
+                switch type {
+                case 0: value = .string(try string(UInt32(truncatingIfNeeded: payload), "attribute '\(name)' of '\(id)'", attributeReader))
+                case 1: value = .number(Double(bitPattern: payload))
+                case 2 where payload <= 1: value = .bool(payload == 1)
+                case 3 where FeatureIndex.isUsableTime(Double(bitPattern: payload)):
+                    value = .time(Timestamp(secondsSince1970: Double(bitPattern: payload)))
+                case 4:
+                    let first = Int(payload & 0xFFFF_FFFF), size = Int(payload >> 32)
+                    guard first <= members.count, size <= members.count - first else {
+                        throw attributeReader.invalid("set '\(name)' of '\(id)' has members \(first)..<\(first + size) of \(members.count)")
+                    }
+                    var set: [String] = []
+                    set.reserveCapacity(size)
+                    for m in first..<(first + size) {
+                        let member = try string(members[m], "a member of set '\(name)' of '\(id)'", attributeReader)
+                        if let last = set.last, !(last < member) {
+                            throw attributeReader.invalid("set '\(name)' of '\(id)' is not sorted without repeats")
+                        }
+                        set.append(member)
+                    }
+                    value = .stringSet(set)
+                default:
+                    throw attributeReader.invalid("attribute '\(name)' of '\(id)' has unknown type \(type) or payload \(payload)")
+                }
+                guard attributes.updateValue(value, forKey: name) == nil else {
+                    throw attributeReader.invalid("attribute '\(name)' of '\(id)' appears twice")
+                }
+            }
+            do throws(FeatureError) {
+                let window = flags & 2 == 0 ? nil
+                    : try TimeWindow(start: Timestamp(secondsSince1970: start), end: Timestamp(secondsSince1970: end))
+                guard window == nil || (FeatureIndex.isUsableTime(start) && FeatureIndex.isUsableTime(end)) else {
+                    throw FeatureError.invalidAttribute(name: "time", value: "\(start)...\(end)", expected: "finite times")
+                }
+                features.append(try Feature(id: id, kind: kind, location: locations[position],
+                                            radiusMeters: flags & 1 == 0 ? nil : radius, timeWindow: window,
+                                            attributes: attributes))
+            } catch {
+                throw recordReader.invalid("feature '\(id)': \(error)")
+            }
+        }
+        try optionalReader.expectEnd()
+        return features
+    }
+}
+
+extension FeatureIndex {
+    /// Whether a stored time can be printed and compared: finite and within about 3 billion years of 1970
+    /// (`Timestamp.iso8601` converts the seconds to a 64-bit integer).
+    static func isUsableTime(_ seconds: Double) -> Bool { seconds.isFinite && abs(seconds) < 1e17 }
+}
+
+extension FeatureKind {
+    /// The kind's byte in a snapshot: fixed codes, independent of the order of declaration.
+    var snapshotCode: UInt8 {
+        switch self {
+        case .park: 0
+        case .trailhead: 1
+        case .place: 2
+        case .event: 3
+        case .user: 4
+        case .sighting: 5
+        }
+    }
+
+    init?(snapshotCode: UInt8) {
+        switch snapshotCode {
+        case 0: self = .park
+        case 1: self = .trailhead
+        case 2: self = .place
+        case 3: self = .event
+        case 4: self = .user
+        case 5: self = .sighting
+        default: return nil
+        }
+    }
+}

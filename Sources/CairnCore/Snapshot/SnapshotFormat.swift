@@ -1,0 +1,71 @@
+/// The layout of a Cairn snapshot file: one flat binary file holding a whole `FeatureIndex`, loaded with one read.
+///
+/// ```
+/// offset  size  field
+///      0     8  magic "CAIRNSNP"
+///      8     4  byte-order mark 0x0A0B0C0D, written in the writer's byte order (UInt32)
+///     12     4  format version (UInt32), `SnapshotFormat.version`
+///     16     8  file length in bytes, header included (UInt64)
+///     24     8  checksum: XXH64, seed 0, of bytes [32, file length) (UInt64; see `SnapshotChecksum`)
+///     32     4  section count s (UInt32)
+///     36     4  zero (UInt32)
+///     40  24 s  section table: per section a tag (4 ASCII bytes), zero (UInt32), offset (UInt64), byte count (UInt64)
+///      …        sections, each starting at a multiple of 8, zero padding between them
+/// ```
+/// Every number is in the writer's native byte order (little-endian on every platform Cairn builds for); the mark
+/// lets a reader with the other order refuse the file instead of misreading it. Everything after the checksum field
+/// is covered by the checksum; the fields before it are each checked on their own (magic, mark, version, length).
+/// A reader ignores sections it does not know; a change that old readers would misread bumps the version.
+///
+/// The sections of a `FeatureIndex` snapshot (n features, m of them with a radius):
+/// - `META`: metadata pairs chosen by the writer (a store's identity and generation): UInt32 count, then per pair
+///   UInt32 key length, key UTF-8, UInt32 value length, value UTF-8.
+/// - `STRO`, `STRB`: the string table: UInt32 offsets[k + 1] into the UTF-8 bytes of `STRB` (ids, attribute names,
+///   string values and set members, each distinct string once).
+/// - `FEAT`: n records of 16 bytes: id (UInt32 string), kind (UInt8, `FeatureKind` code), flags (UInt8: 1 radius,
+///   2 time window), zero (UInt16), first attribute (UInt32), attribute count (UInt32). A feature's location is its
+///   point in `PCRD`.
+/// - `FOPT`: the optional values, in feature order, as Doubles: the radius in metres when flag 1 is set, then the
+///   window's start and end (seconds since 1970) when flag 2 is set.
+/// - `ATTN`, `ATTV`: one entry per attribute, each feature's sorted by name: `ATTN` UInt32 name (string index, low
+///   28 bits) | type << 28 (0 string, 1 number, 2 bool, 3 time, 4 set); `ATTV` UInt64 payload: string index,
+///   Double bits, 0 or 1, Double bits, or first member | member count << 32 into `SETM`.
+/// - `SETM`: UInt32 string indices of string-set members, each set's in ascending order.
+/// - `PIDX`: the point index's count n and bucket size (UInt32 each); `PIDS`: its UInt32 items in tree order;
+///   `PCRD`: its Double longitude, latitude pairs in tree order.
+/// - `CTIR`: the circle index's tier count t, then per tier its circle count and bucket size (UInt32 each);
+///   `CIDS`: each tier's point-index items (positions within the tier) in tree order, tiers one after another;
+///   `CITM`: each tier's circle numbers (0..<m, the features with a radius in feature order). A tier's centres and
+///   largest radius are derived from the features, so they cannot disagree with them.
+public enum SnapshotFormat {
+    /// The first 8 bytes of every snapshot.
+    public static let magic: [UInt8] = Array("CAIRNSNP".utf8)
+    /// The format version this build writes and reads.
+    public static let version: UInt32 = 1
+    /// The byte-order mark as written by a machine of this build's byte order.
+    static let byteOrderMark: UInt32 = 0x0A0B_0C0D
+    /// Bytes before the section table.
+    public static let headerBytes = 40
+    /// Bytes per section-table entry.
+    static let sectionEntryBytes = 24
+    /// Offset of the checksum field; the checksum covers everything from `checksumStart` on.
+    static let checksumOffset = 24
+    static let checksumStart = 32
+
+    /// A section tag from its 4-character name.
+    static func tag(_ name: StaticString) -> UInt32 {
+        precondition(name.utf8CodeUnitCount == 4, "section tags are 4 ASCII characters")
+        let p = name.utf8Start
+        return UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16 | UInt32(p[3]) << 24
+    }
+
+    /// A tag's printable name (non-printable bytes as `?`).
+    static func name(ofTag tag: UInt32) -> String {
+        var text = ""
+        for shift in stride(from: 0, to: 32, by: 8) {
+            let byte = UInt8(truncatingIfNeeded: tag >> UInt32(shift))
+            text.append(byte >= 32 && byte < 127 ? Character(Unicode.Scalar(byte)) : "?")
+        }
+        return text
+    }
+}

@@ -1,0 +1,57 @@
+/// Collects a snapshot's distinct strings: `STRO` offsets and `STRB` UTF-8 bytes.
+struct StringTableBuilder {
+    private var indices: [String: UInt32] = [:]
+    private(set) var heap: [UInt8] = []
+    private(set) var offsets = ByteSink()
+    private var count: UInt32 = 0
+
+    init() { offsets.append(UInt32(0)) }
+
+    /// The index of `text` in the table, adding it when new. `unique` skips the lookup for strings known to be
+    /// distinct from every other (feature ids are unique per index, and rarely equal an attribute value).
+    mutating func add(_ text: String, unique: Bool = false) -> UInt32 {
+        if !unique, let index = indices[text] { return index }
+        let index = count
+        count += 1
+        heap.append(contentsOf: text.utf8)
+        offsets.append(UInt32(heap.count))
+        if !unique { indices[text] = index }
+        return index
+    }
+}
+
+/// A snapshot's string table, decoded once: features share the decoded strings.
+struct StringTable {
+    private let strings: [String]
+
+    /// Decodes `STRO` and `STRB`, checking that the offsets ascend within the bytes.
+    init(_ file: SnapshotFile) throws(SnapshotError) {
+        var offsetReader = try file.reader(SnapshotFormat.tag("STRO"))
+        guard offsetReader.byteCount % 4 == 0, offsetReader.byteCount >= 4 else {
+            throw offsetReader.invalid("length \(offsetReader.byteCount) is not a positive multiple of 4")
+        }
+        let offsets = try offsetReader.array(of: UInt32.self, count: offsetReader.byteCount / 4)
+        let heap = try file.reader(SnapshotFormat.tag("STRB"))
+        guard offsets[0] == 0, Int(offsets[offsets.count - 1]) == heap.byteCount else {
+            throw offsetReader.invalid("offsets do not span the \(heap.byteCount) string bytes")
+        }
+        var strings: [String] = []
+        strings.reserveCapacity(offsets.count - 1)
+        var failed = false
+        file.bytes.withUnsafeBufferPointer { bytes in
+            let base = heap.range.lowerBound
+            for i in 1..<offsets.count {
+                let start = Int(offsets[i - 1]), end = Int(offsets[i])
+                guard start <= end, end <= heap.byteCount else { failed = true; return }
+                // Invalid UTF-8 becomes U+FFFD: never a crash (the checksum already vouches for the bytes).
+                strings.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(base + start)..<(base + end)]), as: UTF8.self))
+            }
+        }
+        if failed { throw offsetReader.invalid("offsets descend or pass the end of the string bytes") }
+        self.strings = strings
+    }
+
+    var count: Int { strings.count }
+
+    subscript(index: Int) -> String { strings[index] }
+}

@@ -1,0 +1,332 @@
+import Foundation
+import Testing
+@testable import CairnCore
+
+/// Snapshots: round trips that keep every feature and every query answer, and damaged or crafted files refused
+/// with the right error and no crash.
+@Suite struct SnapshotTests {
+    /// Features of every kind with every attribute type, time windows, radii, exact duplicates and awkward places.
+    static func richFeatures(count: Int, seed: UInt64) throws -> [Feature] {
+        var random = SeededRandom(seed: seed)
+        var features: [Feature] = []
+        let kinds: [FeatureKind] = [.park, .trailhead, .place, .event, .user, .sighting]
+        for n in 0..<count {
+            let location: Coordinate
+            if n > 5, random.chance(0.1) {
+                location = features[random.below(n)].location
+            } else {
+                var latitude = random.uniform(-90...90), longitude = random.uniform(-180...180)
+                switch random.below(8) {
+                case 0: longitude = random.chance(0.5) ? 180 : -180
+                case 1: latitude = random.chance(0.5) ? 90 : -90
+                default: break
+                }
+                location = try Coordinate(latitude: latitude, longitude: longitude)
+            }
+            let kind = kinds[random.below(kinds.count)]
+            var attributes: [String: AttributeValue] = [
+                "name": .string("feature \(n) ✓ \(["Helsinki", "Zürich", "東京", ""][random.below(4)])"),
+                "rating": .number(random.uniform(-1e6...1e6)),
+            ]
+            if random.chance(0.5) { attributes["fenced"] = .bool(random.chance(0.5)) }
+            if random.chance(0.5) { attributes["openedAt"] = .time(Timestamp(secondsSince1970: random.uniform(-1e10...1e10))) }
+            if random.chance(0.5) { attributes["interests"] = .set(["football", "chess", "x\(random.below(5))"].prefix(random.below(4))) }
+            if kind == .trailhead { attributes["difficulty"] = .string("moderate") }
+            let start = Timestamp(secondsSince1970: random.uniform(0...2e9).rounded())
+            let window: TimeWindow? = switch kind {
+            case .event: try TimeWindow(start: start, end: Timestamp(secondsSince1970: start.secondsSince1970 + 3600))
+            case .sighting: TimeWindow(instant: start)
+            default: random.chance(0.1) ? TimeWindow(instant: start) : nil
+            }
+            let radius: Double? = kind == .place || random.chance(0.3) ? random.uniform(0.5...2_000_000) : nil
+            features.append(try Feature(id: "f\(n)", kind: kind, location: location, radiusMeters: radius,
+                                        timeWindow: window, attributes: attributes))
+        }
+        return features
+    }
+
+    static func roundTrip(_ index: FeatureIndex, metadata: [String: String] = [:]) throws -> (FeatureIndex, SnapshotFile) {
+        let file = try SnapshotFile(bytes: index.snapshotBytes(metadata: metadata))
+        return (try FeatureIndex(snapshot: file), file)
+    }
+
+    /// The same queries on both indexes give the same hits.
+    static func expectSameAnswers(_ a: FeatureIndex, _ b: FeatureIndex, seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        for _ in 0..<40 {
+            let point = try Coordinate(latitude: random.uniform(-90...90), longitude: random.uniform(-180...180))
+            let model: DistanceModel = random.chance(0.5) ? .wgs84 : .sphere
+            let filter = random.chance(0.5) ? FeatureFilter.all : FeatureFilter(kinds: [.place, .park])
+            var stats = QueryStats()
+            let box = try BoundingBox(west: random.uniform(-180...180), south: random.uniform(-90...0),
+                                      east: random.uniform(-180...180), north: random.uniform(0...90))
+            #expect(a.search(in: box, filter: filter, stats: &stats) == b.search(in: box, filter: filter, stats: &stats))
+            let radius = random.uniform(0...5_000_000)
+            #expect(a.within(radiusMeters: radius, of: point, model: model, filter: filter, stats: &stats)
+                    == b.within(radiusMeters: radius, of: point, model: model, filter: filter, stats: &stats))
+            let k = 1 + random.below(20)
+            #expect(a.nearest(to: point, count: k, model: model, filter: filter, stats: &stats)
+                    == b.nearest(to: point, count: k, model: model, filter: filter, stats: &stats))
+            #expect(a.containing(point, model: model, filter: filter, stats: &stats) == b.containing(point, model: model, filter: filter, stats: &stats))
+        }
+    }
+
+    @Test(arguments: [0, 1, 7, 600])
+    func roundTripKeepsFeaturesIndexesAndAnswers(count: Int) throws {
+        let features = try Self.richFeatures(count: count, seed: 40 + UInt64(count))
+        let index = FeatureIndex(features)
+        let metadata = ["store.generation": "42", "note": "ünïcode ✓", "empty": ""]
+        let (loaded, file) = try Self.roundTrip(index, metadata: metadata)
+        #expect(file.metadata == metadata)
+        #expect(file.version == SnapshotFormat.version)
+        #expect(loaded.features == features)
+        #expect(loaded.points.ids == index.points.ids)
+        #expect(loaded.points.coordinates == index.points.coordinates)
+        #expect(loaded.points.bucketSize == index.points.bucketSize)
+        #expect(loaded.circleItems == index.circleItems)
+        #expect(loaded.circles.circles == index.circles.circles)
+        #expect(loaded.circles.tiers.map(\.items) == index.circles.tiers.map(\.items))
+        #expect(loaded.circles.tiers.map(\.maxRadiusMeters) == index.circles.tiers.map(\.maxRadiusMeters))
+        #expect(loaded.circles.tiers.map(\.centers.coordinates) == index.circles.tiers.map(\.centers.coordinates))
+        // Deterministic: the loaded index writes the very same bytes.
+        #expect(loaded.snapshotBytes(metadata: metadata) == index.snapshotBytes(metadata: metadata))
+        try Self.expectSameAnswers(index, loaded, seed: 7 + UInt64(count))
+    }
+
+    @Test func identicalPointsRoundTrip() throws {
+        let here = try Coordinate(latitude: 60.17, longitude: 24.94)
+        let features = try (0..<300).map { n in
+            try Feature(id: "same-\(n)", kind: .place, location: here, radiusMeters: Double(1 + n % 7),
+                        attributes: ["n": .number(Double(n))])
+        }
+        let index = FeatureIndex(features)
+        let (loaded, _) = try Self.roundTrip(index)
+        #expect(loaded.features == features)
+        var stats = QueryStats()
+        #expect(loaded.containing(here, stats: &stats).count == 300)
+        #expect(loaded.nearest(to: here, count: 5, stats: &stats).map(\.item) == [0, 1, 2, 3, 4])
+        try Self.expectSameAnswers(index, loaded, seed: 3)
+    }
+
+    @Test func writesAndReadsAFileAtomically() throws {
+        let path = "/tmp/cairn-snapshot-test-\(UInt64.random(in: 0...UInt64.max)).snapshot"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let index = FeatureIndex(try Self.richFeatures(count: 50, seed: 5))
+        let size = try index.writeSnapshot(to: path, metadata: ["a": "1"])
+        let file = try SnapshotFile(contentsOf: path)
+        #expect(file.byteCount == size)
+        #expect(file.path == path)
+        #expect(try FeatureIndex(snapshot: file).features == index.features)
+        // Overwriting replaces the whole file.
+        try FeatureIndex([]).writeSnapshot(to: path)
+        #expect(try FeatureIndex(snapshot: SnapshotFile(contentsOf: path)).count == 0)
+        let missing = #expect(throws: SnapshotError.self) { try SnapshotFile(contentsOf: path + ".absent") }
+        if case .io(let operation, _)? = missing?.reason { #expect(operation == "open") } else { Issue.record("expected an io error") }
+    }
+
+    @Test func checksumIsXXH64() {
+        // Reference values from the xxHash library (libxxhash 0.8.1, XXH64 with seed 0) through Python's ctypes.
+        let vectors: [([UInt8], UInt64)] = [
+            ([], 0xEF46_DB37_51D8_E999),
+            (Array("a".utf8), 0xD24E_C4F1_A98C_6E5B),
+            (Array("abc".utf8), 0x44BC_2CF5_AD77_0999),
+            (Array("Cairn snapshot".utf8), 0xDCF9_1D36_3ADF_CF32),
+            ((0..<100).map { UInt8($0) }, 0x6AC1_E580_3216_6597),
+            ((0..<1000).map { UInt8(($0 * 7 + 3) % 256) }, 0x5F23_5FA0_33F1_A3FB),
+        ]
+        for (bytes, expected) in vectors {
+            #expect(bytes.withUnsafeBytes { SnapshotChecksum.xxh64($0) } == expected)
+        }
+    }
+
+    // MARK: - Damage
+
+    static func sample(count: Int = 12) throws -> [UInt8] {
+        FeatureIndex(try richFeatures(count: count, seed: 77)).snapshotBytes(metadata: ["store.generation": "3"])
+    }
+
+    static func reason(_ bytes: [UInt8]) -> SnapshotError.Reason? {
+        do {
+            _ = try FeatureIndex(snapshot: SnapshotFile(bytes: bytes, path: "x.snapshot"))
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
+    @Test func flippingAnyByteIsRefused() throws {
+        let bytes = try Self.sample()
+        for position in bytes.indices {
+            var damaged = bytes
+            damaged[position] ^= 0x5A
+            let reason = try #require(Self.reason(damaged), "flip at \(position) was accepted")
+            switch position {
+            case 0..<8, 8..<12: #expect(reason == .notASnapshot, "flip at \(position)")
+            case 12..<16:
+                if case .unsupportedVersion(_, let supported) = reason { #expect(supported == SnapshotFormat.version) } else {
+                    Issue.record("flip at \(position): \(reason)")
+                }
+            case 16..<24:
+                switch reason {
+                case .truncated(_, let of?): #expect(of > bytes.count)
+                case .trailingBytes(let fileBytes, _): #expect(fileBytes == bytes.count)
+                case .invalidContent(let section, _): #expect(section == "header")
+                default: Issue.record("flip at \(position): \(reason)")
+                }
+            default:
+                if case .checksumMismatch = reason {} else { Issue.record("flip at \(position): \(reason)") }
+            }
+        }
+    }
+
+    @Test func truncationAtEveryLengthIsRefused() throws {
+        let bytes = try Self.sample()
+        for length in 0..<bytes.count {
+            let reason = Self.reason(Array(bytes.prefix(length)))
+            switch length {
+            case 0: #expect(reason == .notASnapshot)
+            case 1..<SnapshotFormat.headerBytes: #expect(reason == .truncated(atByte: length, ofBytes: nil))
+            default: #expect(reason == .truncated(atByte: length, ofBytes: bytes.count))
+            }
+        }
+        #expect(Self.reason(bytes + [0]) == .trailingBytes(fileBytes: bytes.count + 1, expectedBytes: bytes.count))
+        #expect(Self.reason(bytes) == nil)
+    }
+
+    @Test func wrongMagicFutureVersionAndOtherByteOrderAreNamed() throws {
+        let bytes = try Self.sample()
+        #expect(Self.reason(Array("PK\u{3}\u{4} this is a zip file, not a snapshot at all........".utf8)) == .notASnapshot)
+        #expect(Self.reason(Array("CAIRN".utf8)) == .truncated(atByte: 5, ofBytes: nil))
+        var future = bytes
+        future.withUnsafeMutableBytes { $0.storeBytes(of: SnapshotFormat.version + 1, toByteOffset: 12, as: UInt32.self) }
+        #expect(Self.reason(future) == .unsupportedVersion(found: SnapshotFormat.version + 1, supported: SnapshotFormat.version))
+        let error = try #require(throws: SnapshotError.self) { try SnapshotFile(bytes: future, path: "f.snapshot") }
+        #expect(error.description == "f.snapshot: unsupported snapshot version 2 (this build reads version 1); rebuild the snapshot")
+        var swapped = bytes
+        swapped.withUnsafeMutableBytes { $0.storeBytes(of: SnapshotFormat.byteOrderMark.byteSwapped, toByteOffset: 8, as: UInt32.self) }
+        #expect(Self.reason(swapped) == .byteOrderMismatch)
+        let truncated = try #require(throws: SnapshotError.self) { try SnapshotFile(bytes: Array(bytes.prefix(100)), path: "t.snapshot") }
+        #expect(truncated.description == "t.snapshot: snapshot truncated at byte 100 of \(bytes.count)")
+    }
+
+    // MARK: - Crafted files (valid checksum, inconsistent content)
+
+    /// Recomputes the checksum after an edit, as a deliberate forger would.
+    static func resealed(_ bytes: [UInt8]) -> [UInt8] {
+        var sealed = bytes
+        let sum = sealed.withUnsafeBytes { SnapshotChecksum.xxh64(UnsafeRawBufferPointer(rebasing: $0[SnapshotFormat.checksumStart...])) }
+        sealed.withUnsafeMutableBytes { $0.storeBytes(of: sum, toByteOffset: SnapshotFormat.checksumOffset, as: UInt64.self) }
+        return sealed
+    }
+
+    /// The byte range of a section, from the section table.
+    static func section(_ name: StaticString, in bytes: [UInt8]) throws -> Range<Int> {
+        let file = try SnapshotFile(bytes: bytes)
+        return try #require(file.sections[SnapshotFormat.tag(name)])
+    }
+
+    /// The section-table entry offset of a section.
+    static func tableEntry(_ name: StaticString, in bytes: [UInt8]) throws -> Int {
+        let count = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 32, as: UInt32.self) })
+        let tag = SnapshotFormat.tag(name)
+        for entry in 0..<count {
+            let at = SnapshotFormat.headerBytes + entry * SnapshotFormat.sectionEntryBytes
+            if bytes.withUnsafeBytes({ $0.loadUnaligned(fromByteOffset: at, as: UInt32.self) }) == tag { return at }
+        }
+        Issue.record("no section \(name)")
+        return 0
+    }
+
+    @Test func craftedInconsistenciesAreRefused() throws {
+        let bytes = try Self.sample()
+        func edited(_ edit: (inout [UInt8]) throws -> Void) rethrows -> SnapshotError.Reason? {
+            var copy = bytes
+            try edit(&copy)
+            return Self.reason(Self.resealed(copy))
+        }
+        func store<T>(_ value: T, at offset: Int, in b: inout [UInt8]) {
+            b.withUnsafeMutableBytes { $0.storeBytes(of: value, toByteOffset: offset, as: T.self) }
+        }
+        // A section reaching past the end of the file.
+        let pids = try Self.tableEntry("PIDS", in: bytes)
+        let outOfBounds = try edited { store(UInt64(bytes.count), at: pids + 16, in: &$0) }
+        if case .sectionOutOfBounds(let name, _, _, _)? = outOfBounds { #expect(name == "PIDS") } else { Issue.record("\(String(describing: outOfBounds))") }
+        // A section pointing into the header.
+        let intoHeader = try edited { store(UInt64(0), at: pids + 8, in: &$0) }
+        if case .sectionOutOfBounds? = intoHeader {} else { Issue.record("\(String(describing: intoHeader))") }
+        // A missing section (its tag renamed).
+        #expect(try edited { store(SnapshotFormat.tag("XXXX"), at: pids, in: &$0) } == .missingSection("PIDS"))
+        // An item out of range in the point index.
+        let ids = try Self.section("PIDS", in: bytes)
+        if case .invalidContent(let name, let detail)? = try edited({ store(UInt32(999_999), at: ids.lowerBound, in: &$0) }) {
+            #expect(name == "PIDS" && detail.contains("999999"))
+        } else { Issue.record("item out of range accepted") }
+        // A repeated item.
+        let repeated = try edited { b in
+            let first = b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: ids.lowerBound, as: UInt32.self) }
+            store(first, at: ids.lowerBound + 4, in: &b)
+        }
+        if case .invalidContent(_, let detail)? = repeated { #expect(detail.contains("twice")) } else { Issue.record("repeated item accepted") }
+        // Coordinates out of order for the k-d tree (swap the first and last points' longitudes).
+        // (Position 0 is in the left half of the root's longitude split: at 180 it lies above the split.)
+        let larger = try Self.sample(count: 300)
+        let largerCoordinates = try Self.section("PCRD", in: larger)
+        var disorderedBytes = larger
+        store(180.0, at: largerCoordinates.lowerBound, in: &disorderedBytes)
+        let disordered = Self.reason(Self.resealed(disorderedBytes))
+        let coordinates = try Self.section("PCRD", in: bytes)
+        if case .invalidContent(_, let detail)? = disordered { #expect(detail.contains("split")) } else { Issue.record("disorder accepted: \(String(describing: disordered))") }
+        // A latitude that is not a latitude.
+        let notLatitude = try edited { store(Double.nan, at: coordinates.lowerBound + 8, in: &$0) }
+        if case .invalidContent(_, let detail)? = notLatitude { #expect(detail.contains("not WGS84")) } else { Issue.record("NaN latitude accepted") }
+        // A feature's id pointing past the string table.
+        let records = try Self.section("FEAT", in: bytes)
+        if case .invalidContent(let name, _)? = try edited({ store(UInt32.max, at: records.lowerBound, in: &$0) }) {
+            #expect(name == "FEAT")
+        } else { Issue.record("string index out of range accepted") }
+        // An unknown kind.
+        if case .invalidContent(_, let detail)? = try edited({ $0[records.lowerBound + 4] = 9 }) {
+            #expect(detail.contains("kind"))
+        } else { Issue.record("unknown kind accepted") }
+        // A feature's attributes beyond the attribute table.
+        if case .invalidContent? = try edited({ store(UInt32(1_000_000), at: records.lowerBound + 12, in: &$0) }) {} else {
+            Issue.record("attribute range accepted")
+        }
+        // The circle tiers losing a circle.
+        let tiers = try Self.section("CTIR", in: bytes)
+        if case .invalidContent(let name, _)? = try edited({ b in
+            let n = b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: tiers.lowerBound + 4, as: UInt32.self) }
+            store(n - 1, at: tiers.lowerBound + 4, in: &b)
+        }) { #expect(name == "CTIR") } else { Issue.record("tier count accepted") }
+    }
+
+    /// Random edits with a recomputed checksum: every outcome is a clean error or a consistent index, never a crash.
+    @Test func randomCraftedEditsNeverCrash() throws {
+        let bytes = try Self.sample()
+        var random = SeededRandom(seed: 2026)
+        var refused = 0
+        for _ in 0..<1500 {
+            var copy = bytes
+            for _ in 0..<(1 + random.below(3)) {
+                let position = SnapshotFormat.checksumStart + random.below(bytes.count - SnapshotFormat.checksumStart)
+                switch random.below(3) {
+                case 0: copy[position] ^= UInt8(1 << random.below(8))
+                case 1: copy[position] = UInt8(random.below(256))
+                default: copy[position] = [0, 0xFF, 0x7F, 0x80][random.below(4)]
+                }
+            }
+            let sealed = Self.resealed(copy)
+            do {
+                let index = try FeatureIndex(snapshot: SnapshotFile(bytes: sealed))
+                // Accepted: then it must be usable.
+                var stats = QueryStats()
+                _ = index.nearest(to: try Coordinate(latitude: 10, longitude: 20), count: 3, stats: &stats)
+                _ = index.containing(try Coordinate(latitude: 10, longitude: 20), stats: &stats)
+                for feature in index.features { _ = feature.timeWindow?.start.iso8601; _ = feature.attributes.values.map(\.description) }
+            } catch {
+                refused += 1
+            }
+        }
+        #expect(refused > 0)
+    }
+}
