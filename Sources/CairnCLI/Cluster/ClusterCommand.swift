@@ -1,0 +1,284 @@
+import ArgumentParser
+import CairnCore
+import CairnIO
+
+/// How `cairn cluster` groups points.
+enum ClusterMode: String, ExpressibleByArgument, CaseIterable {
+    /// Zoom-level hierarchy with supercluster's semantics.
+    case hierarchy
+    /// One cluster per screen cell of the viewport (KingPin style).
+    case grid
+}
+
+/// `cairn cluster`: map clusters of the store's features or of a file.
+struct ClusterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cluster",
+        abstract: "Map clusters of points for a box and zoom, as GeoJSON with supercluster's properties.",
+        discussion: """
+            Clusters carry cluster: true, cluster_id, point_count, point_count_abbreviated, expansion_zoom and the \
+            aggregates asked for (--sum, --count-by); single points keep their own properties. Open a cluster with \
+            --expand ID (the zoom at which it splits), --children ID or --leaves ID, using the same data and options. \
+            Reads the store (--db) or a file (--input).
+            """
+    )
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The box shown, in degrees (default: the whole world).", valueName: "west,south,east,north"))
+    var bbox: String?
+
+    @Option(help: ArgumentHelp("The map zoom (0-24; the hierarchy's levels are clamped to its zooms).", valueName: "z"))
+    var zoom: Int?
+
+    @Option(help: "hierarchy: supercluster's zoom levels; grid: one cluster per screen cell of the viewport.")
+    var mode: ClusterMode = .hierarchy
+
+    @Option(help: ArgumentHelp("Cluster radius in pixels.", valueName: "px"))
+    var radius: Double = 40
+
+    @Option(help: ArgumentHelp("Tile extent in pixels (the radius is relative to it).", valueName: "n"))
+    var extent: Double = 512
+
+    @Option(name: .customLong("min-points"), help: ArgumentHelp("The least points a cluster holds.", valueName: "n"))
+    var minPoints: Int = 2
+
+    @Option(name: .customLong("min-zoom"), help: ArgumentHelp("The lowest zoom clustered.", valueName: "z"))
+    var minZoom: Int = 0
+
+    @Option(name: .customLong("max-zoom"), help: ArgumentHelp("The highest zoom clustered (at most 24).", valueName: "z"))
+    var maxZoom: Int = 16
+
+    @Option(name: .customLong("sum"), help: ArgumentHelp("A numeric attribute to aggregate (sum, min, max, mean); repeatable.", valueName: "attribute"))
+    var sums: [String] = []
+
+    @Option(name: .customLong("count-by"), help: ArgumentHelp("A category attribute counted per value on each cluster (or 'kind').", valueName: "attribute"))
+    var countBy: String?
+
+    @Option(name: .customLong("cell-size"), help: ArgumentHelp("Grid mode: cell size in pixels.", valueName: "px"))
+    var cellSize: Double = 60
+
+    @Option(help: ArgumentHelp("Grid mode: viewport width in pixels.", valueName: "px"))
+    var width: Int = 1024
+
+    @Option(help: ArgumentHelp("Grid mode: viewport height in pixels.", valueName: "px"))
+    var height: Int = 768
+
+    @Flag(help: "Grid mode: merge clusters whose circles overlap.")
+    var merge = false
+
+    @Option(help: ArgumentHelp("Print the zoom at which this cluster splits.", valueName: "cluster-id"))
+    var expand: UInt64?
+
+    @Option(help: ArgumentHelp("Print this cluster's children (one zoom above it).", valueName: "cluster-id"))
+    var children: UInt64?
+
+    @Option(help: ArgumentHelp("Print this cluster's points.", valueName: "cluster-id"))
+    var leaves: UInt64?
+
+    @Option(help: "With --leaves: at most this many points.")
+    var limit: Int = 100
+
+    @Option(help: "With --leaves: skip this many points first.")
+    var offset: Int = 0
+
+    @Option(help: ArgumentHelp("Read points from this file instead of the store.", valueName: "path"))
+    var input: String?
+
+    @Option(name: .customLong("input-format"), help: "The input file's format (default: from its name).")
+    var inputFormat: InputFormat?
+
+    @OptionGroup var query: QueryOptions
+
+    func validate() throws {
+        guard query.format == .geojson else { throw ValidationError("cairn cluster prints GeoJSON only; drop --format") }
+        let opened = [expand, children, leaves].compactMap { $0 }.count
+        guard opened <= 1 else { throw ValidationError("give at most one of --expand, --children and --leaves") }
+        if opened == 0, zoom == nil { throw ValidationError("give --zoom Z (or open a cluster with --expand, --children or --leaves ID)") }
+        if let zoom, !(0...ClusterOptions.zoomLimit).contains(zoom) { throw ValidationError("--zoom must be within 0...\(ClusterOptions.zoomLimit), got \(zoom)") }
+        guard limit >= 0, offset >= 0 else { throw ValidationError("--limit and --offset must not be negative") }
+    }
+
+    func run() throws {
+        let options: ClusterOptions
+        do {
+            options = try ClusterOptions(radiusPixels: radius, extent: extent, minZoom: minZoom, maxZoom: maxZoom, minPoints: minPoints,
+                                         numericAttributes: sums, categoryAttribute: countBy)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let features = try loadFeatures()
+        let loaded = clock.now
+        let index = ClusterIndex(features: features, options: options)
+        let built = clock.now
+        let sink = try query.out.map { try OutputSink(path: $0) } ?? OutputSink.standardOutput()
+        defer { sink.flush() }
+        let printer = ClusterPrinter(index: index, features: features, sink: sink)
+        if let raw = expand ?? children ?? leaves {
+            guard let id = ClusterID(rawValue: raw) else { throw CLIError("\(raw) is not a cluster id") }
+            do {
+                if expand != nil {
+                    let expansion = try index.expansionZoom(of: id)
+                    switch expansion {
+                    case .zoom(let z): sink.write("{\"cluster_id\":\(raw),\"expansion_zoom\":\(z)}\n")
+                    case .identicalPoints: sink.write("{\"cluster_id\":\(raw),\"expansion_zoom\":null,\"identical_points\":true}\n")
+                    }
+                } else if children != nil {
+                    printer.collection(try index.children(of: id))
+                } else {
+                    printer.collection(try index.leaves(of: id, limit: limit, offset: offset).map {
+                        ClusterNode(content: .point($0), coordinate: index.coordinate(ofPoint: $0), pointCount: 1)
+                    })
+                }
+            } catch {
+                throw CLIError("\(error); use the same data and clustering options as the query that gave the id")
+            }
+        } else {
+            let box = try parseBox()
+            let zoom = self.zoom ?? 0
+            switch mode {
+            case .hierarchy:
+                printer.collection(index.clusters(in: box, zoom: zoom))
+            case .grid:
+                let viewport: Viewport
+                let gridOptions: GridClusterOptions
+                do {
+                    viewport = try Viewport(box: box, widthPixels: width, heightPixels: height)
+                    gridOptions = try GridClusterOptions(cellSizePixels: cellSize, mergeOverlapping: merge)
+                } catch {
+                    throw ValidationError("\(error)")
+                }
+                printer.grid(index.gridClusters(in: viewport, options: gridOptions))
+            }
+        }
+        if query.explain {
+            Terminal.printError("explain: \(Terminal.grouped(features.count)) points loaded in \(Terminal.duration(loaded - start)), clustered in \(Terminal.duration(built - loaded)) (\(Terminal.grouped(index.clusterCount)) clusters over all zooms)")
+        }
+    }
+
+    func parseBox() throws -> BoundingBox {
+        guard let bbox else { return .world }
+        let v = try parseNumbers(bbox, count: 4, option: "--bbox", shape: "west,south,east,north")
+        do {
+            return try BoundingBox(west: v[0], south: v[1], east: v[2], north: v[3])
+        } catch {
+            throw ValidationError("--bbox: \(error)")
+        }
+    }
+
+    /// The features to cluster, from `--input` or the store, passing `--kind`/`--where`.
+    func loadFeatures() throws -> [Feature] {
+        let filter = try query.filter()
+        var features: [Feature] = []
+        if let input {
+            let reader = try openFeatureReader(path: input, format: inputFormat, options: ImportOptions())
+            var rejected = 0
+            while let record = try reader.next() {
+                switch record {
+                case .feature(let feature, _): if filter.acceptsAll || filter.matches(feature) { features.append(feature) }
+                case .rejected: rejected += 1
+                }
+            }
+            if rejected > 0 { Terminal.printError("warning: \(Terminal.grouped(rejected)) rows of \(input) were not valid features and are left out") }
+        } else {
+            let store = try query.store.open(create: false)
+            try store.forEachFeature { feature in
+                if filter.acceptsAll || filter.matches(feature) { features.append(feature) }
+            }
+        }
+        return features
+    }
+}
+
+/// Writes clustering results as GeoJSON.
+struct ClusterPrinter {
+    let index: ClusterIndex
+    let features: [Feature]
+    let sink: OutputSink
+
+    /// supercluster's abbreviation: 1234 → "1.2k", 12345 → "12k"; below 1000 the number itself.
+    static func abbreviated(_ count: Int) -> String {
+        if count >= 10_000 { return "\"\(Int((Double(count) / 1000).rounded()))k\"" }
+        if count >= 1000 {
+            let tenths = (Double(count) / 100).rounded() / 10
+            return "\"\(tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths))k\""
+        }
+        return String(count)
+    }
+
+    func collection(_ nodes: [ClusterNode]) {
+        sink.write("{\"type\":\"FeatureCollection\",\"features\":[")
+        for (n, node) in nodes.enumerated() {
+            sink.write((n == 0 ? "\n" : ",\n") + feature(node))
+        }
+        sink.write("\n]}\n")
+    }
+
+    func grid(_ clusters: [GridCluster]) {
+        sink.write("{\"type\":\"FeatureCollection\",\"features\":[")
+        for (n, cluster) in clusters.enumerated() {
+            let text: String
+            if cluster.pointCount == 1, let only = cluster.members.first, only.pointIndex != nil {
+                text = feature(only)
+            } else {
+                var props = ["\"cluster\":true", "\"point_count\":\(cluster.pointCount)",
+                             "\"point_count_abbreviated\":\(Self.abbreviated(cluster.pointCount))",
+                             "\"pixel_x\":\(TextEscaping.jsonNumber((cluster.pixelX * 10).rounded() / 10))",
+                             "\"pixel_y\":\(TextEscaping.jsonNumber((cluster.pixelY * 10).rounded() / 10))"]
+                props += aggregateProperties(cluster.members)
+                text = point(cluster.coordinate, properties: props)
+            }
+            sink.write((n == 0 ? "\n" : ",\n") + text)
+        }
+        sink.write("\n]}\n")
+    }
+
+    func feature(_ node: ClusterNode) -> String {
+        switch node.content {
+        case .point(let i):
+            return FeatureEncoding.geoJSON(features[i])
+        case .cluster(let id):
+            var props = ["\"cluster\":true", "\"cluster_id\":\(id.rawValue)", "\"point_count\":\(node.pointCount)",
+                         "\"point_count_abbreviated\":\(Self.abbreviated(node.pointCount))"]
+            switch (try? index.expansionZoom(of: id)) ?? .zoom(0) {
+            case .zoom(let z): props.append("\"expansion_zoom\":\(z)")
+            case .identicalPoints: props += ["\"expansion_zoom\":null", "\"identical_points\":true"]
+            }
+            props += aggregateProperties([node])
+            return point(node.coordinate, properties: props, id: id.rawValue)
+        }
+    }
+
+    /// `NAME_sum`, `NAME_min`, `NAME_max`, `NAME_mean` per numeric attribute and `NAME_counts` for the category,
+    /// over the given entries together.
+    func aggregateProperties(_ nodes: [ClusterNode]) -> [String] {
+        let options = index.options
+        guard !options.numericAttributes.isEmpty || options.categoryAttribute != nil else { return [] }
+        let all = nodes.compactMap { try? index.aggregates(of: $0) }
+        var props: [String] = []
+        for name in options.numericAttributes {
+            let parts = all.compactMap { $0.numeric[name] }
+            let count = parts.reduce(0) { $0 + $1.count }
+            let sum = parts.reduce(0) { $0 + $1.sum }
+            props.append("\(TextEscaping.jsonString(name + "_sum")):\(TextEscaping.jsonNumber(sum))")
+            if count > 0 {
+                let lo = parts.compactMap(\.min).min() ?? 0, hi = parts.compactMap(\.max).max() ?? 0
+                props.append("\(TextEscaping.jsonString(name + "_min")):\(TextEscaping.jsonNumber(lo))")
+                props.append("\(TextEscaping.jsonString(name + "_max")):\(TextEscaping.jsonNumber(hi))")
+                props.append("\(TextEscaping.jsonString(name + "_mean")):\(TextEscaping.jsonNumber(sum / Double(count)))")
+            }
+        }
+        if let category = options.categoryAttribute {
+            var counts: [String: Int] = [:]
+            for a in all { counts.merge(a.categories, uniquingKeysWith: +) }
+            let body = counts.keys.sorted().map { "\(TextEscaping.jsonString($0)):\(counts[$0] ?? 0)" }.joined(separator: ",")
+            props.append("\(TextEscaping.jsonString(category + "_counts")):{\(body)}")
+        }
+        return props
+    }
+
+    func point(_ c: Coordinate, properties: [String], id: UInt64? = nil) -> String {
+        let idText = id.map { ",\"id\":\($0)" } ?? ""
+        return "{\"type\":\"Feature\"\(idText),\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(TextEscaping.jsonNumber(c.longitude)),\(TextEscaping.jsonNumber(c.latitude))]},\"properties\":{\(properties.joined(separator: ","))}}"
+    }
+}

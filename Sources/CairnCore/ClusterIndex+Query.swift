@@ -1,0 +1,135 @@
+import Foundation
+
+/// A clustering entry placed in a map tile, in tile pixels (0...extent, beyond it for the buffer around the tile).
+public struct ClusterTileFeature: Hashable, Sendable {
+    /// The cluster or point.
+    public let node: ClusterNode
+    /// Pixels from the tile's west edge.
+    public let tileX: Int
+    /// Pixels from the tile's north edge.
+    public let tileY: Int
+}
+
+extension ClusterIndex {
+    /// The clusters and single points shown at `zoom` inside `box` (a box across the antimeridian works), in the
+    /// tree's spatial order. Zooms below `minZoom` read `minZoom`; zooms above `maxZoom` show single points
+    /// (groups of identical points stay clusters).
+    /// - Complexity: O(log e + k) for k results among e entries.
+    public func clusters(in box: BoundingBox, zoom: Int) -> [ClusterNode] {
+        var result: [ClusterNode] = []
+        forEachCluster(in: box, zoom: zoom) { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each cluster or point `clusters(in:zoom:)` returns, without collecting them.
+    /// - Complexity: O(log e + k) for k results among e entries.
+    public func forEachCluster(in box: BoundingBox, zoom: Int, _ body: (ClusterNode) -> Void) {
+        let y0 = WebMercator.y(latitude: box.north), y1 = WebMercator.y(latitude: box.south)
+        hierarchy.tree.search(x: UnitXRanges(box), y0: y0, y1: y1, zoom: level(forZoom: zoom), hierarchy: hierarchy) { e in
+            body(node(ofEntry: e))
+        }
+    }
+
+    /// The entries a cluster splits into one zoom above its own, in that level's order.
+    /// - Throws: `ClusterError.unknownCluster` for an id this index does not hold.
+    /// - Complexity: O(log c + k) for k children.
+    public func children(of id: ClusterID) throws(ClusterError) -> [ClusterNode] {
+        let e = try entry(of: id)
+        return hierarchy.childEntries(of: e).map { node(ofEntry: Int($0)) }
+    }
+
+    /// The input points a cluster holds (positions in the input), depth first in children order,
+    /// skipping `offset` and returning at most `limit` (supercluster's `getLeaves`).
+    /// - Throws: `ClusterError.unknownCluster` for an id this index does not hold.
+    /// - Complexity: O(log c + offset + limit) plus the clusters walked.
+    public func leaves(of id: ClusterID, limit: Int = 10, offset: Int = 0) throws(ClusterError) -> [Int] {
+        let e = try entry(of: id)
+        var result: [Int] = []
+        guard limit > 0 else { return result }
+        result.reserveCapacity(min(limit, Int(hierarchy.weight[e])))
+        var skip = max(0, offset)
+        var stack: [Int] = [e]
+        let h = hierarchy
+        while let top = stack.popLast() {
+            if top < h.leafCount {
+                if skip > 0 { skip -= 1; continue }
+                result.append(top)
+                if result.count == limit { break }
+                continue
+            }
+            if skip >= Int(h.weight[top]) {
+                skip -= Int(h.weight[top])
+                continue
+            }
+            for child in h.childEntries(of: top).reversed() { stack.append(Int(child)) }
+        }
+        return result
+    }
+
+    /// The zoom at which a cluster splits into several entries, or `.identicalPoints` when it holds points at
+    /// identical coordinates only (it then never splits: list its leaves instead).
+    /// - Throws: `ClusterError.unknownCluster` for an id this index does not hold.
+    /// - Complexity: O(log c) plus the single-child chain walked.
+    public func expansionZoom(of id: ClusterID) throws(ClusterError) -> ClusterExpansion {
+        var e = try entry(of: id)
+        let h = hierarchy
+        while true {
+            if Int(h.topZoom[e]) == options.maxZoom + 1 { return .identicalPoints }
+            let kids = h.childEntries(of: e)
+            if kids.count != 1 || Int(kids[kids.startIndex]) < h.leafCount { return .zoom(Int(h.topZoom[e]) + 1) }
+            e = Int(kids[kids.startIndex])
+        }
+    }
+
+    /// The aggregates of a cluster or point.
+    /// - Complexity: O(a + c) for a numeric attributes and c categories.
+    public func aggregates(of node: ClusterNode) throws(ClusterError) -> ClusterAggregates {
+        let e: Int
+        switch node.content {
+        case .point(let i):
+            guard i >= 0, i < count else { throw .pointOutOfRange(i, count: count) }
+            e = i
+        case .cluster(let id): e = try entry(of: id)
+        }
+        return hierarchy.aggregates.aggregates(ofEntry: e, weight: Int(hierarchy.weight[e]), leafCount: hierarchy.leafCount,
+                                               options: options, names: points.categoryNames)
+    }
+
+    /// The entries of map tile (z, x, y) with their positions in tile pixels, including those within the cluster
+    /// radius outside the tile (so symbols at tile edges are drawn whole), as supercluster's `getTile` does.
+    /// - Complexity: O(log e + k) for k entries.
+    public func tile(z: Int, x: Int, y: Int) -> [ClusterTileFeature] {
+        guard z >= 0, z <= 30 else { return [] }
+        let z2 = Double(1 << z)
+        guard x >= 0, y >= 0, Double(x) < z2, Double(y) < z2 else { return [] }
+        let p = options.radiusPixels / options.extent
+        let top = (Double(y) - p) / z2, bottom = (Double(y) + 1 + p) / z2
+        let zoom = level(forZoom: z)
+        var result: [ClusterTileFeature] = []
+        func add(_ ranges: UnitXRanges, xOffset: Double) {
+            hierarchy.tree.search(x: ranges, y0: top, y1: bottom, zoom: zoom, hierarchy: hierarchy) { e in
+                let tx = floor(options.extent * (hierarchy.x(e) * z2 - xOffset) + 0.5)
+                let ty = floor(options.extent * (hierarchy.y(e) * z2 - Double(y)) + 0.5)
+                result.append(ClusterTileFeature(node: node(ofEntry: e), tileX: Int(tx), tileY: Int(ty)))
+            }
+        }
+        add(UnitXRanges((Double(x) - p) / z2, (Double(x) + 1 + p) / z2), xOffset: Double(x))
+        if x == 0 { add(UnitXRanges(1 - p / z2, 1), xOffset: z2) }
+        if Double(x) == z2 - 1 { add(UnitXRanges(0, p / z2), xOffset: -1) }
+        return result
+    }
+
+    func entry(of id: ClusterID) throws(ClusterError) -> Int {
+        guard let e = hierarchy.entry(of: id) else { throw .unknownCluster(id) }
+        return e
+    }
+
+    func node(ofEntry e: Int) -> ClusterNode {
+        let h = hierarchy
+        if e < h.leafCount {
+            return ClusterNode(content: .point(e), coordinate: points.coordinates[e], pointCount: 1)
+        }
+        return ClusterNode(content: .cluster(h.id(ofEntry: e)), coordinate: WebMercator.coordinate(x: h.x(e), y: h.y(e)),
+                           pointCount: Int(h.weight[e]))
+    }
+}

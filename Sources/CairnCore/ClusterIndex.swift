@@ -1,0 +1,67 @@
+/// Map clustering with the semantics of Mapbox's supercluster: a hierarchy of greedy clusters, one level per zoom.
+///
+/// Points are projected to Web Mercator. From `maxZoom` down to `minZoom`, each level clusters the level one zoom
+/// above it: its entries are visited in that level's order (the input order at the top); an entry not yet taken
+/// gathers the untaken entries within `radius / (extent * 2^zoom)` (unit-square units) and, when their total count
+/// reaches `minPoints`, they become one cluster at their weighted centroid, in the origin's place in the order.
+///
+/// Beyond supercluster: neighbourhoods wrap across the antimeridian; points at identical (projected) coordinates
+/// are grouped before clustering, so they never split, even above `maxZoom` (`expansionZoom` says
+/// `.identicalPoints`); clusters carry aggregates (sum/min/max/mean of numeric attributes, counts per category);
+/// edits (`insert`, `remove`, `move`) give exactly what a rebuild over the same points in the same order gives.
+///
+/// Storage is flat: one table of entries (points and clusters of every zoom, each alive over a range of zooms)
+/// and one packed R-tree over it whose nodes also bound the entries' zoom ranges, so a query at one zoom prunes
+/// entries of other zooms.
+///
+/// Reference: V. Agafonkin, supercluster (https://github.com/mapbox/supercluster), the algorithm this follows.
+public struct ClusterIndex: Sendable {
+    /// The options the index was built with.
+    public let options: ClusterOptions
+    /// The input points, in input order.
+    var points: ClusterPoints
+    /// The built hierarchy.
+    var hierarchy: ClusterHierarchy
+
+    /// Clusters bare coordinates.
+    /// - Complexity: O(n log n) expected for n points (a pass per zoom, each linear with a hashed grid).
+    public init(coordinates: [Coordinate], options: ClusterOptions = .standard) {
+        self.options = options
+        points = ClusterPoints(coordinates: coordinates, options: options)
+        hierarchy = ClusterHierarchy(points: points, options: options)
+    }
+
+    /// Clusters features at their locations, aggregating the attributes the options name.
+    /// - Complexity: O(n log n) expected for n features.
+    public init(features: [Feature], options: ClusterOptions = .standard) {
+        self.options = options
+        points = ClusterPoints(features: features, options: options)
+        hierarchy = ClusterHierarchy(points: points, options: options)
+    }
+
+    /// Clusters points already projected (a subset of another index's input).
+    init(points: ClusterPoints, options: ClusterOptions) {
+        self.options = options
+        self.points = points
+        hierarchy = ClusterHierarchy(points: points, options: options)
+    }
+
+    /// The number of input points.
+    public var count: Int { points.count }
+
+    /// The coordinate of the input point at `index`.
+    /// - Complexity: O(1).
+    public func coordinate(ofPoint index: Int) -> Coordinate { points.coordinates[index] }
+
+    /// The number of clusters over all zooms (groups of identical points included).
+    public var clusterCount: Int { hierarchy.clusterCount }
+
+    /// Bytes held by the index's arrays (points, entries, tree, aggregates), for memory reports.
+    /// - Complexity: O(1).
+    public var memoryBytes: Int { points.memoryBytes + hierarchy.memoryBytes }
+
+    /// The level a query at `zoom` reads: zooms below `minZoom` read `minZoom`, above `maxZoom` read `maxZoom + 1`.
+    func level(forZoom zoom: Int) -> Int {
+        max(options.minZoom, min(zoom, options.maxZoom + 1))
+    }
+}

@@ -1,0 +1,124 @@
+/// The input points of a `ClusterIndex` in input order: coordinates, their projections and the values aggregated.
+struct ClusterPoints: Sendable {
+    /// The input coordinates.
+    var coordinates: [Coordinate] = []
+    /// Web Mercator x in [0, 1) (longitude 180 is stored as 0, the same meridian as -180).
+    var x: [Double] = []
+    /// Web Mercator y in [0, 1].
+    var y: [Double] = []
+    /// Values of the options' numeric attributes, `numericCount` per point; NaN where absent.
+    var numbers: [Double] = []
+    /// Category code per point (an index into `categoryNames`), -1 where absent; empty without a category attribute.
+    var categories: [Int32] = []
+    /// Category values by code, in order of first appearance.
+    var categoryNames: [String] = []
+    /// Codes by category value.
+    var categoryCodes: [String: Int32] = [:]
+    /// How many numeric attributes each point carries.
+    let numericCount: Int
+    /// Whether a category attribute is counted.
+    let countsCategories: Bool
+
+    init(coordinates: [Coordinate], options: ClusterOptions) {
+        numericCount = options.numericAttributes.count
+        countsCategories = options.categoryAttribute != nil
+        reserve(coordinates.count)
+        for c in coordinates { append(c, numbers: [], category: nil) }
+    }
+
+    init(features: [Feature], options: ClusterOptions) {
+        numericCount = options.numericAttributes.count
+        countsCategories = options.categoryAttribute != nil
+        reserve(features.count)
+        for f in features { append(f, options: options) }
+    }
+
+    /// The points at `indices` (ascending), in that order, sharing category codes.
+    func subset(_ indices: [Int]) -> ClusterPoints {
+        var result = self
+        result.coordinates = indices.map { coordinates[$0] }
+        result.x = indices.map { x[$0] }
+        result.y = indices.map { y[$0] }
+        result.numbers = []
+        result.numbers.reserveCapacity(indices.count * numericCount)
+        for i in indices { result.numbers.append(contentsOf: numbers[i * numericCount ..< (i + 1) * numericCount]) }
+        if countsCategories { result.categories = indices.map { categories[$0] } }
+        return result
+    }
+
+    private mutating func reserve(_ n: Int) {
+        coordinates.reserveCapacity(n)
+        x.reserveCapacity(n)
+        y.reserveCapacity(n)
+        numbers.reserveCapacity(n * numericCount)
+        if countsCategories { categories.reserveCapacity(n) }
+    }
+
+    var count: Int { coordinates.count }
+
+    var memoryBytes: Int {
+        coordinates.capacity * 16 + x.capacity * 8 + y.capacity * 8 + numbers.capacity * 8 + categories.capacity * 4
+    }
+
+    /// The values a feature contributes, per the options.
+    static func values(of feature: Feature, options: ClusterOptions) -> (numbers: [Double], category: String?) {
+        let numbers = options.numericAttributes.map { name -> Double in
+            if case .number(let v) = feature.attributes[name] { return v }
+            if name == "radiusMeters", let r = feature.radiusMeters { return r }
+            return .nan
+        }
+        var category: String?
+        if let name = options.categoryAttribute {
+            if name == "kind" {
+                category = feature.kind.rawValue
+            } else if let value = feature.attributes[name] {
+                category = value.description
+            }
+        }
+        return (numbers, category)
+    }
+
+    mutating func append(_ feature: Feature, options: ClusterOptions) {
+        let v = Self.values(of: feature, options: options)
+        append(feature.location, numbers: v.numbers, category: v.category)
+    }
+
+    mutating func append(_ coordinate: Coordinate, numbers values: [Double], category: String?) {
+        insert(coordinate, numbers: values, category: category, at: count)
+    }
+
+    mutating func insert(_ coordinate: Coordinate, numbers values: [Double], category: String?, at index: Int) {
+        coordinates.insert(coordinate, at: index)
+        let px = WebMercator.x(longitude: coordinate.longitude)
+        x.insert(px >= 1 ? 0 : px, at: index)
+        y.insert(WebMercator.y(latitude: coordinate.latitude), at: index)
+        var row = [Double](repeating: .nan, count: numericCount)
+        for i in 0..<min(numericCount, values.count) { row[i] = values[i] }
+        numbers.insert(contentsOf: row, at: index * numericCount)
+        if countsCategories { categories.insert(code(for: category), at: index) }
+    }
+
+    mutating func remove(at index: Int) {
+        coordinates.remove(at: index)
+        x.remove(at: index)
+        y.remove(at: index)
+        numbers.removeSubrange(index * numericCount ..< (index + 1) * numericCount)
+        if countsCategories { categories.remove(at: index) }
+    }
+
+    mutating func move(at index: Int, to coordinate: Coordinate) {
+        coordinates[index] = coordinate
+        let px = WebMercator.x(longitude: coordinate.longitude)
+        x[index] = px >= 1 ? 0 : px
+        y[index] = WebMercator.y(latitude: coordinate.latitude)
+    }
+
+    private mutating func code(for category: String?) -> Int32 {
+        guard let category else { return -1 }
+        if let c = categoryCodes[category] { return c }
+        let c = Int32(categoryNames.count)
+        categoryNames.append(category)
+        categoryCodes[category] = c
+        return c
+    }
+}

@@ -1,0 +1,206 @@
+/// A map viewport: the box shown and its size on screen.
+public struct Viewport: Hashable, Sendable {
+    /// The area shown (west above east crosses the antimeridian).
+    public let box: BoundingBox
+    /// Width on screen, in pixels.
+    public let widthPixels: Int
+    /// Height on screen, in pixels.
+    public let heightPixels: Int
+
+    /// Creates a viewport.
+    /// - Throws: `GridClusteringError.invalidSize` when a side is not positive.
+    /// - Complexity: O(1).
+    public init(box: BoundingBox, widthPixels: Int, heightPixels: Int) throws(GridClusteringError) {
+        guard widthPixels > 0, heightPixels > 0 else { throw .invalidSize(width: widthPixels, height: heightPixels) }
+        self.box = box
+        self.widthPixels = widthPixels
+        self.heightPixels = heightPixels
+    }
+
+    /// Web Mercator x of the west edge, and of the east edge unwrapped past 1 when the box crosses the antimeridian.
+    var xRange: (west: Double, east: Double) {
+        let w = WebMercator.x(longitude: box.west)
+        var e = WebMercator.x(longitude: box.east)
+        if box.crossesAntimeridian { e += 1 }
+        return (w, e)
+    }
+
+    /// Screen pixels per unit of Web Mercator x.
+    var pixelsPerUnit: Double {
+        let (w, e) = xRange
+        return e > w ? Double(widthPixels) / (e - w) : .infinity
+    }
+}
+
+/// How grid clustering groups points on screen.
+public struct GridClusterOptions: Hashable, Sendable {
+    /// Cell width and height, in screen pixels.
+    public var cellSizePixels: Double
+    /// Whether a second pass merges clusters whose circles (one cell across) overlap.
+    public var mergeOverlapping: Bool
+
+    /// Creates options (KingPin's defaults: 60-pixel cells, no merge pass).
+    /// - Throws: `GridClusteringError.invalidCellSize` unless the size is a positive finite number.
+    /// - Complexity: O(1).
+    public init(cellSizePixels: Double = 60, mergeOverlapping: Bool = false) throws(GridClusteringError) {
+        guard cellSizePixels.isFinite, cellSizePixels > 0 else { throw .invalidCellSize(cellSizePixels) }
+        self.cellSizePixels = cellSizePixels
+        self.mergeOverlapping = mergeOverlapping
+    }
+
+    /// 60-pixel cells, no merge pass.
+    public static let standard = GridClusterOptions(unchecked: ())
+    private init(unchecked: Void) {
+        cellSizePixels = 60
+        mergeOverlapping = false
+    }
+}
+
+/// One group of a grid clustering.
+public struct GridCluster: Hashable, Sendable {
+    /// The weighted mean of its points in Web Mercator.
+    public let coordinate: Coordinate
+    /// Where it sits on screen, in pixels from the viewport's west edge.
+    public let pixelX: Double
+    /// Where it sits on screen, in pixels from the viewport's north edge.
+    public let pixelY: Double
+    /// Points held.
+    public let pointCount: Int
+    /// What it groups: input points, or hierarchy clusters each placed whole.
+    public let members: [ClusterNode]
+}
+
+/// Why grid clustering was refused.
+public enum GridClusteringError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A viewport side is not a positive number of pixels.
+    case invalidSize(width: Int, height: Int)
+    /// The cell size is not a positive finite number of pixels.
+    case invalidCellSize(Double)
+
+    public var description: String {
+        switch self {
+        case .invalidSize(let w, let h): "viewport size must be positive, got \(w)x\(h) pixels"
+        case .invalidCellSize(let s): "cell size must be a positive number of pixels, got \(s)"
+        }
+    }
+}
+
+/// Per-viewport grid clustering (as in the KingPin library): the viewport is cut into square cells of
+/// `cellSizePixels`; each non-empty cell gives one cluster at the weighted mean of its points (in Web Mercator),
+/// and an optional second pass merges, in cell order, each cluster into the first kept one whose circle it overlaps
+/// (centres closer than one cell). Points on the viewport's edges are inside.
+public struct GridClustering {
+    private let viewport: Viewport
+    private let options: GridClusterOptions
+    private let west: Double, north: Double, scaleX: Double, scaleY: Double
+    private let columns: Int, rows: Int
+    private var sumX: [Double], sumY: [Double], weight: [Int]
+    private var members: [[ClusterNode]]
+
+    /// Starts an empty grid over `viewport`.
+    /// - Complexity: O(c) for c cells.
+    public init(viewport: Viewport, options: GridClusterOptions = .standard) {
+        self.viewport = viewport
+        self.options = options
+        let (w, e) = viewport.xRange
+        west = w
+        north = WebMercator.y(latitude: viewport.box.north)
+        let south = WebMercator.y(latitude: viewport.box.south)
+        scaleX = e > w ? Double(viewport.widthPixels) / (e - w) : 0
+        scaleY = south > north ? Double(viewport.heightPixels) / (south - north) : 0
+        columns = max(1, Int((Double(viewport.widthPixels) / options.cellSizePixels).rounded(.up)))
+        rows = max(1, Int((Double(viewport.heightPixels) / options.cellSizePixels).rounded(.up)))
+        sumX = Array(repeating: 0, count: columns * rows)
+        sumY = sumX
+        weight = Array(repeating: 0, count: columns * rows)
+        members = Array(repeating: [], count: columns * rows)
+    }
+
+    /// Adds an input point (by its position in the caller's input); ignored when outside the viewport.
+    /// - Complexity: O(1) amortised.
+    public mutating func add(_ coordinate: Coordinate, index: Int) {
+        var x = WebMercator.x(longitude: coordinate.longitude)
+        if x >= 1 { x = 0 }
+        add(x: x, y: WebMercator.y(latitude: coordinate.latitude), weight: 1, member: ClusterNode(content: .point(index), coordinate: coordinate, pointCount: 1))
+    }
+
+    /// Adds a weighted entry at Web Mercator (x, y); ignored when outside the viewport.
+    mutating func add(x rawX: Double, y: Double, weight w: Int, member: ClusterNode) {
+        var x = rawX
+        if x < west, viewport.box.crossesAntimeridian || viewport.box.east == 180 { x += 1 }
+        if x == 1, west == 0 { x = 0 }
+        let px = (x - west) * scaleX, py = (y - north) * scaleY
+        guard px >= 0, px <= Double(viewport.widthPixels), py >= 0, py <= Double(viewport.heightPixels) else { return }
+        let column = min(Int(px / options.cellSizePixels), columns - 1)
+        let row = min(Int(py / options.cellSizePixels), rows - 1)
+        let cell = row * columns + column
+        sumX[cell] += x * Double(w)
+        sumY[cell] += y * Double(w)
+        weight[cell] += w
+        members[cell].append(member)
+    }
+
+    /// The clusters, in cell order (rows from the north, columns from the west), merged when the options say so.
+    /// - Complexity: O(c + k²) for c cells and k clusters (the merge pass compares with the clusters kept).
+    public func clusters() -> [GridCluster] {
+        var kept: [(x: Double, y: Double, weight: Int, members: [ClusterNode])] = []
+        for cell in weight.indices where weight[cell] > 0 {
+            let w = Double(weight[cell])
+            let x = sumX[cell] / w, y = sumY[cell] / w
+            if options.mergeOverlapping {
+                let px = (x - west) * scaleX, py = (y - north) * scaleY
+                if let k = kept.firstIndex(where: { c in
+                    let dx = (c.x - west) * scaleX - px, dy = (c.y - north) * scaleY - py
+                    return dx * dx + dy * dy < options.cellSizePixels * options.cellSizePixels
+                }) {
+                    let total = kept[k].weight + weight[cell]
+                    kept[k].x = (kept[k].x * Double(kept[k].weight) + x * w) / Double(total)
+                    kept[k].y = (kept[k].y * Double(kept[k].weight) + y * w) / Double(total)
+                    kept[k].weight = total
+                    kept[k].members += members[cell]
+                    continue
+                }
+            }
+            kept.append((x, y, weight[cell], members[cell]))
+        }
+        return kept.map { c in
+            let wrapped = c.x >= 1 ? c.x - 1 : c.x
+            return GridCluster(coordinate: WebMercator.coordinate(x: wrapped, y: c.y), pixelX: (c.x - west) * scaleX,
+                               pixelY: (c.y - north) * scaleY, pointCount: c.weight, members: c.members)
+        }
+    }
+
+    /// Grid clusters of bare coordinates (every point looked at once).
+    /// - Complexity: O(n + c + k²).
+    public static func clusters(of coordinates: [Coordinate], viewport: Viewport, options: GridClusterOptions = .standard) -> [GridCluster] {
+        var grid = GridClustering(viewport: viewport, options: options)
+        for (i, c) in coordinates.enumerated() { grid.add(c, index: i) }
+        return grid.clusters()
+    }
+}
+
+extension ClusterIndex {
+    /// Grid clusters of the viewport, fed from the hierarchy instead of every point: from the coarsest level whose
+    /// cluster radius is at most `precisionPixels` on this screen (default: a quarter of a cell) (the points themselves when none is), each entry
+    /// is placed whole by its centroid. Counts and means are exact; an entry near a cell edge may land in the
+    /// neighbouring cell. A `precisionPixels` of 0 uses the points themselves (exact, but it reads every point in view).
+    /// - Complexity: O(log e + k) for k entries of the chosen level in view, plus the grid's own cost.
+    public func gridClusters(in viewport: Viewport, options gridOptions: GridClusterOptions = .standard,
+                             precisionPixels: Double? = nil) -> [GridCluster] {
+        let precision = precisionPixels ?? gridOptions.cellSizePixels / 4
+        let scale = viewport.pixelsPerUnit
+        var level = options.maxZoom + 1
+        if precision > 0, scale.isFinite {
+            for zoom in options.minZoom...options.maxZoom where options.unitRadius(zoom: zoom) * scale <= precision {
+                level = zoom
+                break
+            }
+        }
+        var grid = GridClustering(viewport: viewport, options: gridOptions)
+        let y0 = WebMercator.y(latitude: viewport.box.north), y1 = WebMercator.y(latitude: viewport.box.south)
+        hierarchy.tree.search(x: UnitXRanges(viewport.box), y0: y0, y1: y1, zoom: level, hierarchy: hierarchy) { e in
+            grid.add(x: hierarchy.x(e), y: hierarchy.y(e), weight: Int(hierarchy.weight[e]), member: node(ofEntry: e))
+        }
+        return grid.clusters()
+    }
+}

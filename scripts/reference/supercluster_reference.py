@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""An independent, deliberately plain reference of supercluster's hierarchical greedy clustering.
+
+It writes, for a few zooms, every entry of the level (clusters and single points) so that Cairn's ClusterIndex
+can be compared with it whole. Nothing here is shared with Cairn's Swift code: neighbours are found by brute force
+over the whole level, in ascending level order.
+
+Algorithm (Mapbox supercluster, index.js `_cluster`, with Cairn's documented antimeridian extension):
+  * project: x = lon/360 + 0.5 (x == 1 is stored as 0, the same meridian as -180),
+             y = 0.5 - 0.25 * ln((1 + sin(lat)) / (1 - sin(lat))) / pi, clamped to [0, 1];
+  * the level above maxZoom is the input points in input order, each with weight 1;
+  * for zoom = maxZoom .. minZoom, r = radius / (extent * 2^zoom); visit the level above in order; an entry not
+    yet visited is marked and gathers every unvisited entry within r (dx wrapped across x = 0/1, dx^2 + dy^2 <= r^2),
+    in level order; if the total weight reaches minPoints (and exceeds the origin's own), they become one cluster
+    at the weighted centroid (x of each member taken on the origin's side of the antimeridian, the result wrapped
+    into [0, 1)) placed in the origin's position in the next level; otherwise the origin and then the gathered
+    entries pass through unchanged, in that order.
+
+Usage:
+  scripts/reference/supercluster_reference.py Data/osm-helsinki-poi.csv --zooms 3,8,13,16 > Tests/Golden/cluster-helsinki.txt
+Output lines: `zoom count x y member member ...` with members the sorted 0-based input rows (data rows, header
+excluded) and x, y printed with repr (shortest round-trip form).
+"""
+import argparse
+import csv
+import math
+import sys
+
+
+def project(lon, lat):
+    x = lon / 360.0 + 0.5
+    if x >= 1.0:
+        x = 0.0
+    s = math.sin(lat * math.pi / 180.0)
+    y = 0.5 - 0.25 * math.log((1 + s) / (1 - s)) / math.pi
+    return x, min(1.0, max(0.0, y))
+
+
+def cluster_level(level, zoom, radius, extent, min_points):
+    """level: list of entries dict(x, y, w, members). Returns the next (lower zoom) level."""
+    r = radius / (extent * 2.0 ** zoom)
+    visited = [False] * len(level)
+    out = []
+    for i, e in enumerate(level):
+        if visited[i]:
+            continue
+        visited[i] = True
+        neighbours = []
+        for j, f in enumerate(level):
+            if visited[j]:
+                continue
+            dx = abs(e["x"] - f["x"])
+            if dx > 0.5:
+                dx = 1.0 - dx
+            dy = e["y"] - f["y"]
+            if dx * dx + dy * dy <= r * r:
+                neighbours.append(j)
+        total = e["w"] + sum(level[j]["w"] for j in neighbours)
+        for j in neighbours:
+            visited[j] = True
+        if total > e["w"] and total >= min_points:
+            wx = e["x"] * e["w"]
+            wy = e["y"] * e["w"]
+            members = list(e["members"])
+            for j in neighbours:
+                f = level[j]
+                fx = f["x"]
+                if fx - e["x"] > 0.5:
+                    fx -= 1.0
+                elif fx - e["x"] < -0.5:
+                    fx += 1.0
+                wx += fx * f["w"]
+                wy += f["y"] * f["w"]
+                members.extend(f["members"])
+            cx = wx / total
+            if cx < 0:
+                cx += 1.0
+            elif cx >= 1:
+                cx -= 1.0
+            out.append({"x": cx, "y": wy / total, "w": total, "members": members})
+        else:
+            out.append(e)
+            out.extend(level[j] for j in neighbours)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("csv", help="CSV with lon and lat columns")
+    ap.add_argument("--zooms", default="3,8,13,16")
+    ap.add_argument("--radius", type=float, default=40.0)
+    ap.add_argument("--extent", type=float, default=512.0)
+    ap.add_argument("--min-zoom", type=int, default=0)
+    ap.add_argument("--max-zoom", type=int, default=16)
+    ap.add_argument("--min-points", type=int, default=2)
+    args = ap.parse_args()
+    zooms = sorted({int(z) for z in args.zooms.split(",")}, reverse=True)
+
+    with open(args.csv, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    level = []
+    for i, row in enumerate(rows):
+        x, y = project(float(row["lon"]), float(row["lat"]))
+        level.append({"x": x, "y": y, "w": 1, "members": [i]})
+
+    print(f"# supercluster reference: radius {args.radius} extent {args.extent} zooms {args.min_zoom}-{args.max_zoom} "
+          f"minPoints {args.min_points}; {len(rows)} points from {args.csv.split('/')[-1]}")
+    print("# produced by: scripts/reference/supercluster_reference.py " + " ".join(sys.argv[1:]))
+    print("# zoom count x y members...")
+    lowest = max(args.min_zoom, min(zooms))
+    out = {}
+    for zoom in range(args.max_zoom, lowest - 1, -1):
+        level = cluster_level(level, zoom, args.radius, args.extent, args.min_points)
+        if zoom in zooms:
+            out[zoom] = level
+    for zoom in zooms:
+        for e in out[zoom]:
+            members = " ".join(str(m) for m in sorted(e["members"]))
+            print(f"{zoom} {e['w']} {e['x']!r} {e['y']!r} {members}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
