@@ -126,6 +126,8 @@ final class CheckInBatchValidator {
     private(set) var malformedMessages: [String] = []
     let maxMessages = 20
     private var layout: CheckInCSVLayout?
+    /// The output's verdict texts in fixed slots (`CheckInOutputText.writeCSVRow`).
+    private let verdictSlots: ContiguousArray<UInt8>
     /// Wall seconds per phase: judge, settle, render, write, copying between phases; and reading (`run`).
     private(set) var phaseSeconds = [Double](repeating: 0, count: 6)
 
@@ -141,6 +143,7 @@ final class CheckInBatchValidator {
         self.validator = validator
         self.inputFormat = inputFormat
         self.text = CheckInOutputText(validator: validator, format: outputFormat)
+        self.verdictSlots = text.makeVerdictSlots()
         self.workers = max(1, workers)
         pieces = (0..<(self.workers == 1 ? 1 : 4 * self.workers)).map { _ in CheckInPiece() }
         shards = (0..<self.workers).map { _ in CheckInShard(CheckInLedger(validator: validator, countsVisits: countsVisits)) }
@@ -245,19 +248,71 @@ final class CheckInBatchValidator {
         for k in 0..<ranges.count { pieces[k].collectResults() }
         // Phase 3: render.
         let text = self.text
+        let verdictSlots = self.verdictSlots
         let render = { @Sendable (k: Int) in
             let piece = pieces[k]
             var output = piece.output
             piece.output = []
             output.removeAll(keepingCapacity: true)
             var counts = [Int](repeating: 0, count: verdictNames.count)
-            piece.results.withUnsafeBufferPointer { results in
-                piece.ids.withUnsafeBufferPointer { ids in
-                    piece.eventFields.withUnsafeBufferPointer { events in
-                        for r in results.indices {
-                            let result = results[r]
-                            counts[verdictOrdinal(result.reason)] += 1
-                            text.appendRow(id: ids[r], event: events[r], result: result, to: &output)
+            var slow: [UInt8] = []
+            verdictSlots.withUnsafeBufferPointer { slots in
+                guard let slotBase = slots.baseAddress else { return }
+                piece.results.withUnsafeBufferPointer { results in
+                    piece.ids.withUnsafeBufferPointer { ids in
+                        piece.eventFields.withUnsafeBufferPointer { events in
+                            // Rows are written in runs straight into spare capacity; a row that needs escaping or
+                            // a table lookup goes through `appendRow`.
+                            if text.format != .csv {
+                                for r in results.indices {
+                                    counts[verdictOrdinal(results[r].reason)] += 1
+                                    text.appendRow(id: ids[r], event: events[r], result: results[r], to: &output)
+                                }
+                                return
+                            }
+                            var r = 0
+                            while r < results.count {
+                                var bound = 0
+                                var end = r
+                                while end < results.count, end - r < 256 {
+                                    bound += text.csvRowBound(id: ids[end], event: events[end])
+                                    end += 1
+                                }
+                                let before = output.count
+                                var rows = r
+                                output.append(contentsOf: repeatElement(0, count: bound))
+                                var written = 0
+                                output.withUnsafeMutableBufferPointer { buffer in
+                                    guard let base = buffer.baseAddress else { return }
+                                    while rows < end {
+                                        let result = results[rows]
+                                        if let n = text.writeCSVRow(id: ids[rows], event: events[rows], result: result,
+                                                                    verdictSlots: slotBase, to: base + before + written) {
+                                            written += n
+                                        } else {
+                                            slow.removeAll(keepingCapacity: true)
+                                            text.appendRow(id: ids[rows], event: events[rows], result: result, to: &slow)
+                                            guard slow.count <= bound - written else { break }
+                                            slow.withUnsafeBufferPointer { bytes in
+                                                if let from = bytes.baseAddress { (base + before + written).update(from: from, count: bytes.count) }
+                                            }
+                                            written += slow.count
+                                        }
+                                        counts[verdictOrdinal(result.reason)] += 1
+                                        rows += 1
+                                    }
+                                }
+                                output.removeLast(bound - written)
+                                if rows < end {
+                                    let result = results[rows]
+                                    counts[verdictOrdinal(result.reason)] += 1
+                                    slow.removeAll(keepingCapacity: true)
+                                    text.appendRow(id: ids[rows], event: events[rows], result: result, to: &slow)
+                                    output.append(contentsOf: slow)
+                                    rows += 1
+                                }
+                                r = rows
+                            }
                         }
                     }
                 }

@@ -101,6 +101,62 @@ struct CheckInOutputText: Sendable {
         }
     }
 
+    /// Per verdict ordinal, the CSV verdict text in 32-byte slots (a length byte, then the bytes).
+    private var verdictSlots: ContiguousArray<UInt8> {
+        var slots = ContiguousArray<UInt8>(repeating: 0, count: 32 * verdicts.count)
+        for (v, text) in verdicts.enumerated() where text.count < 32 {
+            slots[32 * v] = UInt8(text.count)
+            for (i, byte) in text.enumerated() { slots[32 * v + 1 + i] = byte }
+        }
+        return slots
+    }
+
+    /// An upper bound on the bytes `writeCSVRow` writes for a row with these fields (and room for most rows
+    /// `appendRow` writes: quoted ids, a distance).
+    @inline(__always)
+    func csvRowBound(id: CheckInField, event: CheckInField) -> Int { 2 * (id.count + event.count) + placeStride + 72 }
+
+    /// Writes one CSV row straight into `out` when it needs no escaping and no table lookup (the common case);
+    /// returns the bytes written, or nil to use `appendRow` instead. `out` has room for `csvRowBound`.
+    /// - Complexity: O(row length).
+    @inline(__always)
+    func writeCSVRow(id: CheckInField, event eventField: CheckInField, result: CheckInResult,
+                     verdictSlots: UnsafePointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int? {
+        guard format == .csv, result.distance.isNaN, id.count > 0, let idBase = id.base, isPlainCSV(id) else { return nil }
+        if result.event >= 0 { guard eventField.count > 0, isPlainCSV(eventField) else { return nil } }
+        var n = 0
+        out.update(from: idBase, count: id.count)
+        n += id.count
+        let verdict = verdictSlots + 32 * verdictOrdinal(result.reason)
+        let verdictCount = Int(verdict[0])
+        (out + n).update(from: verdict + 1, count: verdictCount)
+        n += verdictCount
+        if result.place >= 0 {
+            let start = Int(result.place) * placeStride
+            places.withUnsafeBufferPointer { places in
+                guard let base = places.baseAddress else { return }
+                let count = Int(base[start]) | Int(base[start + 1]) << 8
+                (out + n).update(from: base + start + 2, count: count)
+                n += count
+            }
+        } else {
+            out[n] = 0x2C
+            out[n + 1] = 0x2C
+            n += 2
+        }
+        out[n] = 0x2C
+        n += 1
+        if result.event >= 0, let eventBase = eventField.base {
+            (out + n).update(from: eventBase, count: eventField.count)
+            n += eventField.count
+        }
+        out[n] = 0x0A
+        return n + 1
+    }
+
+    /// The verdict slots, built once per run.
+    func makeVerdictSlots() -> ContiguousArray<UInt8> { verdictSlots }
+
     /// Appends one output row.
     /// - Complexity: O(row length).
     @inline(__always)
