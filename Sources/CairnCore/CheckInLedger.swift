@@ -62,12 +62,13 @@ public struct CheckInLedger: Sendable {
         }
     }
 
-    /// Settles up to 16 check-ins in input order, as `settle(_:user:userHash:)` does one by one, but looking
-    /// ahead: all users are looked up first, then all (user, event) pairs, so that the cache misses of
+    /// Settles up to 16 valid check-ins in input order, as `settle(_:user:userHash:)` does one by one (the rows
+    /// that become `duplicate` are appended to `duplicates` instead of being changed), but looking ahead: all users are looked up first, then all (user, event) pairs, so that the cache misses of
     /// different rows overlap instead of queueing. `rows` index `results`, `users` and `hashes`.
     /// - Complexity: O(n) in the user ids' lengths, amortised expected.
-    package mutating func settle(rows: UnsafeBufferPointer<Int32>, results: UnsafeMutablePointer<CheckInResult>,
-                                 users: (Int) -> UnsafeRawBufferPointer, hashes: UnsafePointer<UInt64>) -> Int {
+    package mutating func settle(rows: UnsafeBufferPointer<Int32>, results: UnsafePointer<CheckInResult>,
+                                 users: (Int) -> UnsafeRawBufferPointer, hashes: UnsafePointer<UInt64>,
+                                 duplicates: inout [Int32]) -> Int {
         var warm = 0
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(1, rows.count)) { keys in
             for row in rows { warm &+= self.users.index(of: users(Int(row)), hash: hashes[Int(row)]) }
@@ -84,7 +85,7 @@ public struct CheckInLedger: Sendable {
                 let r = Int(row)
                 guard results[r].reason == nil else { continue }
                 if results[r].event >= 0, !pairs.insert(keys[k]) {
-                    results[r].reason = .duplicate
+                    duplicates.append(Int32(r))
                     continue
                 }
                 if countsVisits, results[r].place >= 0 {

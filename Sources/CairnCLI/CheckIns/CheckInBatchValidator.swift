@@ -40,38 +40,9 @@ final class CheckInPiece: @unchecked Sendable {
     var output: [UInt8] = []
     var counts = [Int](repeating: 0, count: verdictNames.count)
 
-    /// The results in a buffer that stays put while shards write to it concurrently (phase 2).
-    private(set) var sharedResults = SharedResults(base: UnsafeMutablePointer<CheckInResult>.allocate(capacity: 1), count: 0)
-    private var sharedCapacity = 1
-    private var published = false
-
-    /// Copies `results` into `sharedResults`.
-    func publishResults() {
-        if sharedCapacity < results.count {
-            sharedResults.base.deallocate()
-            sharedCapacity = max(results.count, 2 * sharedCapacity)
-            sharedResults = SharedResults(base: .allocate(capacity: sharedCapacity), count: 0)
-        }
-        results.withUnsafeBufferPointer { source in
-            if let from = source.baseAddress { sharedResults.base.update(from: from, count: source.count) }
-        }
-        sharedResults = SharedResults(base: sharedResults.base, count: results.count)
-        published = true
-    }
-
-    /// Copies `sharedResults` back into `results` (once per publish).
-    func collectResults() {
-        guard published else { return }
-        published = false
-        results.withUnsafeMutableBufferPointer { target in
-            if let to = target.baseAddress { to.update(from: sharedResults.base, count: sharedResults.count) }
-        }
-    }
-
     deinit {
         scanner.deallocate()
         json.deallocate()
-        sharedResults.base.deallocate()
     }
 
     func reset(bytes: Int) {
@@ -88,17 +59,13 @@ final class CheckInPiece: @unchecked Sendable {
     }
 }
 
-/// A piece's results in a fixed buffer, written by several shards at once (each its own rows).
-struct SharedResults: @unchecked Sendable {
-    let base: UnsafeMutablePointer<CheckInResult>
-    let count: Int
-}
-
 /// A shard of the duplicate and visit state: the users whose id hash falls in it.
 final class CheckInShard: @unchecked Sendable {
     var ledger: CheckInLedger
     /// A sum of lookups made only to warm the cache (kept so they are not optimised away).
     var peeked = 0
+    /// Per piece of the current batch, the rows this shard found to be duplicates (phase 2), marked in phase 3.
+    var duplicates: [[Int32]] = []
     init(_ ledger: CheckInLedger) { self.ledger = ledger }
 }
 
@@ -208,7 +175,6 @@ final class CheckInBatchValidator {
         phaseSeconds[0] += lap(&clock)
 
         // Phase 2: duplicates and visits, one shard per user-hash class.
-        for k in 0..<ranges.count { pieces[k].publishResults() }
         let shards = self.shards
         let pieceCount = ranges.count
         let settleShard = { @Sendable (s: Int) in
@@ -218,26 +184,32 @@ final class CheckInBatchValidator {
             shard.ledger = CheckInLedger.placeholder
             for k in 0..<pieceCount {
                 let piece = pieces[k]
-                // Shards write disjoint rows of the same results: through the piece's stable buffer.
-                let results = piece.sharedResults
-                piece.userHashes.withUnsafeBufferPointer { hashes in
-                    piece.users.withUnsafeBufferPointer { users in
-                        // This shard's rows were listed in phase 1; settle them 16 at a time (looking ahead).
-                        var seen = 0
-                        let mine = piece.shardRows[s]
-                        mine.withUnsafeBufferPointer { rows in
-                            guard let hashBase = hashes.baseAddress else { return }
-                            var start = 0
-                            while start < rows.count {
-                                let block = UnsafeBufferPointer(rebasing: rows[start ..< min(rows.count, start + 16)])
-                                seen &+= ledger.settle(rows: block, results: results.base, users: { users[$0].raw },
-                                                       hashes: hashBase)
-                                start += 16
+                // Shards only read the results; the rows that turn out duplicates are listed per shard and
+                // marked when the piece is rendered.
+                if shard.duplicates.count < pieceCount { shard.duplicates += Array(repeating: [], count: pieceCount - shard.duplicates.count) }
+                var duplicates: [Int32] = []
+                swap(&duplicates, &shard.duplicates[k])
+                duplicates.removeAll(keepingCapacity: true)
+                piece.results.withUnsafeBufferPointer { results in
+                    piece.userHashes.withUnsafeBufferPointer { hashes in
+                        piece.users.withUnsafeBufferPointer { users in
+                            // This shard's rows were listed in phase 1; settle them 16 at a time (looking ahead).
+                            var seen = 0
+                            piece.shardRows[s].withUnsafeBufferPointer { rows in
+                                guard let hashBase = hashes.baseAddress, let resultBase = results.baseAddress else { return }
+                                var start = 0
+                                while start < rows.count {
+                                    let block = UnsafeBufferPointer(rebasing: rows[start ..< min(rows.count, start + 16)])
+                                    seen &+= ledger.settle(rows: block, results: resultBase, users: { users[$0].raw },
+                                                           hashes: hashBase, duplicates: &duplicates)
+                                    start += 16
+                                }
                             }
+                            shard.peeked &+= seen
                         }
-                        shard.peeked &+= seen
                     }
                 }
+                swap(&duplicates, &shard.duplicates[k])
             }
             shard.ledger = ledger
         }
@@ -245,12 +217,14 @@ final class CheckInBatchValidator {
         if parallel, shards.count > 1 { DispatchQueue.concurrentPerform(iterations: shards.count, execute: settleShard) } else { for s in shards.indices { settleShard(s) } }
         phaseSeconds[1] += lap(&clock)
 
-        for k in 0..<ranges.count { pieces[k].collectResults() }
         // Phase 3: render.
         let text = self.text
         let verdictSlots = self.verdictSlots
         let render = { @Sendable (k: Int) in
             let piece = pieces[k]
+            for shard in shards where k < shard.duplicates.count {
+                for row in shard.duplicates[k] { piece.results[Int(row)].reason = .duplicate }
+            }
             var output = piece.output
             piece.output = []
             output.removeAll(keepingCapacity: true)
@@ -344,7 +318,9 @@ final class CheckInBatchValidator {
     private static func judgePiece(_ piece: CheckInPiece, base: UnsafePointer<UInt8>, range: Range<Int>,
                                    layout: CheckInCSVLayout?, format: CheckInInputFormat, validator: CheckInValidator,
                                    shardCount: Int, countsVisits: Bool) {
-        if piece.shardRows.count != shardCount { piece.shardRows = Array(repeating: [], count: shardCount) }
+        if piece.shardRows.count != shardCount {
+            piece.shardRows = Array(repeating: [], count: shardCount)
+        }
         piece.reset(bytes: range.count)
         // Everything is worked on as locals and put back at the end: class properties would cost an
         // exclusivity check per access.

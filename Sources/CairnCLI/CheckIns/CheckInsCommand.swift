@@ -2,6 +2,9 @@ import ArgumentParser
 import CairnCore
 import CairnIO
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `cairn checkins`: batch check-in validation.
 struct CheckInsCommand: ParsableCommand {
@@ -108,16 +111,20 @@ struct CheckInValidateCommand: ParsableCommand {
         data.joins = nil
         let loaded = ContinuousClock.now
 
-        let sink: OutputSink
-        if let out { sink = try OutputSink(path: out) } else { sink = .standardOutput() }
+        let sink = try CheckInOutputFile(path: out)
         let countsVisits = stats || statsOut != nil
         let format = inputFormat ?? CheckInInputFormat.detect(path: checkInFile)
         let batch = CheckInBatchValidator(validator: validator, inputFormat: format, outputFormat: self.format,
                                           countsVisits: countsVisits, workers: workers)
         let input = try CheckInBatchInput(path: checkInFile, batchBytes: batchBytes, csvQuotes: format == .csv)
-        if self.format == .csv { sink.write(CheckInOutputFormat.csvHeader) }
-        try batch.run(input: input) { bytes in sink.write(bytes: bytes) }
-        sink.flush()
+        if self.format == .csv { try sink.write(Array(CheckInOutputFormat.csvHeader.utf8)) }
+        var writeError: Error?
+        try batch.run(input: input) { bytes in
+            if writeError == nil {
+                do { try sink.write(bytes) } catch { writeError = error }
+            }
+        }
+        if let writeError { throw writeError }
         let finished = ContinuousClock.now
 
         var summary = CheckInSummary(rows: batch.rows, counts: batch.counts)
@@ -214,5 +221,47 @@ extension String {
     /// The string padded with spaces on the left to `width`.
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
+
+/// Where the verdict rows go: a file (created or truncated) or standard output, written with `write(2)`
+/// straight from the rendered batches (no intermediate buffer).
+final class CheckInOutputFile {
+    private let descriptor: Int32
+    private let name: String
+
+    /// Opens `path`, or standard output when nil.
+    init(path: String?) throws {
+        guard let path else {
+            descriptor = 1
+            name = "standard output"
+            return
+        }
+        // open returns -1 and sets errno on failure.
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw CLIError("\(path): cannot write: \(String(cString: strerror(errno)))") }
+        descriptor = fd
+        name = path
+    }
+
+    deinit {
+        if descriptor > 2 { close(descriptor) }
+    }
+
+    /// Writes all of `bytes`.
+    func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                // write returns the bytes written, or -1 with errno (EINTR: retry).
+                let n = Glibc.write(descriptor, base + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw CLIError("\(name): cannot write: \(String(cString: strerror(errno)))")
+                }
+                offset += n
+            }
+        }
     }
 }
