@@ -7,7 +7,7 @@ public struct CairnCommand: ParsableCommand {
         abstract: "A geospatial query and indexing engine: import places, parks, events and check-ins; query them fast and exactly.",
         subcommands: [ImportCommand.self, InfoCommand.self, GetCommand.self, DeleteCommand.self, GenerateCommand.self,
                       BBoxCommand.self, AroundCommand.self, NearestCommand.self, ContainingCommand.self, GeohashCommand.self,
-                      BenchCommand.self, SnapshotCommand.self, ClusterCommand.self]
+                      BenchCommand.self, SnapshotCommand.self, ClusterCommand.self, CheckInsCommand.self]
     )
 
     public init() {}

@@ -39,15 +39,23 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         let towns = try Self.readTowns(path: towns)
         let sizes = SyntheticSizes(parks: parks, trailheads: trailheads, places: places, events: events, users: users, checkIns: checkIns)
-        let files = SyntheticDataset(towns: towns, seed: seed, sizes: sizes).generate()
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        for file in files {
-            let path = out + "/" + file.name
-            let sink = try OutputSink(path: path)
-            sink.write(file.text)
-            sink.flush()
-            let lines = file.text.utf8.reduce(0) { $1 == 10 ? $0 + 1 : $0 } - 1
-            print("wrote \(path) (\(Terminal.grouped(lines)) rows)")
+        // Every file is streamed to its own sink; the check-ins are written block by block as they are made.
+        var sinks: [String: OutputSink] = [:]
+        var lines: [String: Int] = [:]
+        var failure: Error?
+        SyntheticDataset(towns: towns, seed: seed, sizes: sizes).generate { name, text in
+            guard failure == nil else { return }
+            if sinks[name] == nil {
+                do { sinks[name] = try OutputSink(path: out + "/" + name) } catch { failure = error; return }
+            }
+            sinks[name]?.write(text)
+            lines[name, default: 0] += text.utf8.reduce(0) { $1 == 10 ? $0 + 1 : $0 }
+        }
+        if let failure { throw failure }
+        for name in SyntheticDataset.fileNames {
+            sinks[name]?.flush()
+            print("wrote \(out)/\(name) (\(Terminal.grouped(max(0, (lines[name] ?? 0) - 1))) rows)")
         }
     }
 

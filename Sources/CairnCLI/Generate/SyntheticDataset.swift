@@ -44,17 +44,34 @@ struct SyntheticDataset {
         let text: String
     }
 
-    /// Generates every file.
+    /// The files, in the order they are generated.
+    static let fileNames = ["parks.csv", "trailheads.csv", "places.csv", "events.csv", "users.csv", "checkins.csv", "checkins-expected.csv"]
+
+    /// Generates every file in memory.
     /// - Complexity: O(total rows).
     func generate() -> [File] {
+        var texts: [String: String] = [:]
+        generate { name, text in texts[name, default: ""] += text }
+        return Self.fileNames.map { File(name: $0, text: texts[$0] ?? "") }
+    }
+
+    /// Generates every file as a stream of text pieces: `write(fileName, text)`, each file's pieces in order
+    /// (check-ins and their expected verdicts interleave). Memory does not grow with the number of check-ins
+    /// beyond the valid (user, event) pairs (16 bytes each), so tens of millions can be written.
+    /// - Complexity: O(total rows).
+    func generate(write: (String, String) -> Void) {
         var random = SeededRandom(seed: seed)
         let parks = makeParks(&random)
+        write(parks.file.name, parks.file.text)
         let trailheads = makeTrailheads(parks: parks.sites, &random)
+        write(trailheads.name, trailheads.text)
         let places = makePlaces(&random)
+        write(places.file.name, places.file.text)
         let events = makeEvents(places: places.sites, &random)
+        write(events.file.name, events.file.text)
         let users = makeUsers(&random)
-        let checkIns = makeCheckIns(events: events.events, places: places.sites, parks: parks.sites, users: users.count, &random)
-        return [parks.file, trailheads, places.file, events.file, users.file, checkIns.rows, checkIns.expected]
+        write(users.file.name, users.file.text)
+        makeCheckIns(events: events.events, places: places.sites, parks: parks.sites, users: users.count, &random, write: write)
     }
 
     // MARK: - Helpers
@@ -63,7 +80,7 @@ struct SyntheticDataset {
 
     /// A point `distance` metres from `origin` on a random bearing (WGS84 geodesic).
     private func scatter(_ origin: Coordinate, within range: ClosedRange<Double>, _ random: inout SeededRandom) -> Coordinate {
-        // The bearing and distance are finite, so the destination always exists.
+        // Finite bearing and distance: `destination` cannot fail; the origin stands in should it ever.
         (try? destination(from: origin, bearingDegrees: random.uniform(0...360), distanceMeters: random.uniform(range))) ?? origin
     }
 
@@ -182,13 +199,16 @@ struct SyntheticDataset {
 
     // MARK: - Check-ins
 
-    private func makeCheckIns(events: [Event], places: [Site], parks: [Site], users: Int, _ random: inout SeededRandom)
-        -> (rows: File, expected: File)
-    {
-        var rows: [String] = []
-        var expected: [String] = []
-        var validByUserEvent: [(user: String, event: Event)] = []
-        var validPairs = Set<String>()
+    private func makeCheckIns(events: [Event], places: [Site], parks: [Site], users: Int, _ random: inout SeededRandom,
+                              write: (String, String) -> Void) {
+        // Rows go out in blocks of this many, so memory stays flat however many are asked for.
+        let block = 4_096
+        var rows = "id,userId,eventId,placeId,latitude,longitude,time\n"
+        var expected = "line,checkin_id,expected_verdict\n"
+        var written = 0
+        // Valid (user, event) pairs by number: user n (1-based) and event index, as (n << 32 | index).
+        var validByUserEvent: [(user: Int, event: Int)] = []
+        var validPairs = Set<UInt64>()
         let invalidKinds = CheckInVerdict.allCases.filter { $0 != .valid }
         let userCount = max(1, users)
         for n in 0..<sizes.checkIns where !events.isEmpty && !parks.isEmpty {
@@ -198,13 +218,15 @@ struct SyntheticDataset {
                 verdict = invalidKinds[random.below(invalidKinds.count)]
             }
             if verdict == .duplicate, validByUserEvent.isEmpty { verdict = .valid }
-            var user = "user-\(1 + random.below(userCount))"
-            var event = events[random.below(events.count)]
+            var userNumber = 1 + random.below(userCount)
+            var eventIndex = random.below(events.count)
             if verdict == .duplicate {
                 let earlier = validByUserEvent[random.below(validByUserEvent.count)]
-                user = earlier.user
-                event = earlier.event
+                userNumber = earlier.user
+                eventIndex = earlier.event
             }
+            let user = "user-\(userNumber)"
+            let event = events[eventIndex]
             // A fifth of the valid check-ins are park visits (a place id, no event, no time window).
             let parkVisit = verdict == .valid && random.chance(0.2)
             let site = parkVisit ? parks[random.below(parks.count)] : event.place
@@ -233,21 +255,28 @@ struct SyntheticDataset {
             time = time.rounded()
             let timeField = timeText ?? Timestamp(secondsSince1970: time).iso8601
             if verdict == .malformed_row {
-                rows.append("\(id),\(user),\(eventId),\(coordinate)")
+                rows += "\(id),\(user),\(eventId),\(coordinate)\n"
             } else {
-                rows.append("\(id),\(user),\(eventId),\(placeId),\(coordinate),\(timeField)")
+                rows += "\(id),\(user),\(eventId),\(placeId),\(coordinate),\(timeField)\n"
             }
+            written += 1
             if verdict == .valid, !parkVisit {
                 // A random user may pick the same event twice: the second valid check-in is then a duplicate.
-                if validPairs.insert("\(user)|\(event.id)").inserted {
-                    validByUserEvent.append((user, event))
+                if validPairs.insert(UInt64(userNumber) << 32 | UInt64(eventIndex)).inserted {
+                    validByUserEvent.append((userNumber, eventIndex))
                 } else {
                     verdict = .duplicate
                 }
             }
-            expected.append("\(rows.count + 1),\(id),\(verdict.rawValue)")
+            expected += "\(written + 1),\(id),\(verdict.rawValue)\n"
+            if written % block == 0 {
+                write("checkins.csv", rows)
+                write("checkins-expected.csv", expected)
+                rows = ""
+                expected = ""
+            }
         }
-        return (File(name: "checkins.csv", text: csv("id,userId,eventId,placeId,latitude,longitude,time", rows)),
-                File(name: "checkins-expected.csv", text: csv("line,checkin_id,expected_verdict", expected)))
+        write("checkins.csv", rows)
+        write("checkins-expected.csv", expected)
     }
 }

@@ -1,0 +1,205 @@
+import CairnIO
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a text file in large batches that end at a record boundary (a line feed outside CSV quotes), so
+/// that each batch can be split and parsed in parallel. Plain files are read with `read(2)`; `.gz` files
+/// through `ByteSource` (zlib); `-` is standard input.
+///
+/// Memory is one buffer of about `batchBytes` (more only for a single record longer than that, up to
+/// `maxRecordBytes`), whatever the file size.
+final class CheckInBatchInput {
+    let path: String
+    private let gz: ByteSource?
+    private let descriptor: Int32
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes in the buffer: `[0, filled)`; the batch handed out last is `[0, batchEnd)`.
+    private var filled = 0
+    private var batchEnd = 0
+    private var atEnd = false
+    /// Whether CSV quotes decide record ends (false for JSON lines, where every line feed ends a record).
+    let csvQuotes: Bool
+    let maxRecordBytes: Int
+
+    init(path: String, batchBytes: Int = 8 << 20, csvQuotes: Bool, maxRecordBytes: Int = 64 << 20) throws {
+        self.path = path
+        self.csvQuotes = csvQuotes
+        self.maxRecordBytes = max(maxRecordBytes, batchBytes)
+        if path == "-" {
+            gz = nil
+            descriptor = 0
+        } else if path.hasSuffix(".gz") {
+            gz = try ByteSource(path: path)
+            descriptor = -1
+        } else {
+            var info = stat()
+            guard stat(path, &info) == 0 else { throw CLIError("\(path): cannot open: \(String(cString: strerror(errno)))") }
+            guard (info.st_mode & S_IFMT) != S_IFDIR else { throw CLIError("\(path): is a directory, expected a file") }
+            // open returns -1 and sets errno on failure.
+            let fd = open(path, O_RDONLY)
+            guard fd >= 0 else { throw CLIError("\(path): cannot open: \(String(cString: strerror(errno)))") }
+            gz = nil
+            descriptor = fd
+            // A regular file is mapped: batches are read in place, with no copy and no read calls; pages of
+            // finished batches are released (MADV_DONTNEED), so memory stays about one batch.
+            // mmap returns MAP_FAILED ((void *)-1) on failure; reading then falls back to read(2).
+            if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0,
+               let region = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0),
+               region != UnsafeMutableRawPointer(bitPattern: -1) {
+                mapped = UnsafePointer(region.assumingMemoryBound(to: UInt8.self))
+                mappedSize = Int(info.st_size)
+            }
+        }
+        capacity = max(64, batchBytes)
+        buffer = .allocate(capacity: mapped == nil ? capacity : 1)
+    }
+
+    deinit {
+        prefaulted?.wait()
+        buffer.deallocate()
+        // munmap returns 0, or -1 with errno (nothing to do about it here).
+        if let mapped { _ = munmap(UnsafeMutableRawPointer(mutating: mapped), mappedSize) }
+        if gz == nil, descriptor > 0 { close(descriptor) }
+    }
+
+    /// The mapped file, when the input is a regular file.
+    private var mapped: UnsafePointer<UInt8>?
+    private var mappedSize = 0
+    /// The next batch starts here in the mapping; the previous batch was `[previousStart, mappedPosition)`.
+    private var mappedPosition = 0
+    private var previousStart = 0
+
+    /// Signalled when the look-ahead has touched the next window's pages.
+    private var prefaulted: DispatchSemaphore?
+
+    /// Touches one byte per page of `[start, start + count)` on another thread, so that the page faults of the
+    /// next batch are taken while this one is being validated rather than on the reading thread.
+    private func prefault(_ file: UnsafePointer<UInt8>, start: Int, count: Int) {
+        let semaphore = DispatchSemaphore(value: 0)
+        prefaulted = semaphore
+        let region = BatchPointer(base: file + start)
+        DispatchQueue.global().async {
+            var sum: UInt8 = 0
+            var offset = 0
+            while offset < count {
+                sum &+= region.base[offset]
+                offset += 4096
+            }
+            CheckInBatchInput.prefaultSink.store(sum)
+            semaphore.signal()
+        }
+    }
+
+    /// Where the prefault's bytes go, so that the reads are not optimised away.
+    static let prefaultSink = ByteSink()
+
+    /// `next()` for a mapped file.
+    private func nextMapped(_ file: UnsafePointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        defer {
+            if mappedPosition < mappedSize {
+                prefault(file, start: mappedPosition, count: min(capacity, mappedSize - mappedPosition))
+            }
+        }
+        if let prefaulted {
+            prefaulted.wait()
+            self.prefaulted = nil
+        }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let dropFrom = previousStart / page * page, dropTo = mappedPosition / page * page
+        if dropTo > dropFrom {
+            // madvise returns 0, or -1 with errno; a failure only means the pages stay mapped.
+            _ = madvise(UnsafeMutableRawPointer(mutating: file + dropFrom), dropTo - dropFrom, MADV_DONTNEED)
+        }
+        guard mappedPosition < mappedSize else { return nil }
+        let start = mappedPosition
+        var window = capacity
+        while true {
+            let end = min(mappedSize, start + window)
+            if end == mappedSize { break }
+            let quoted = csvQuotes && CSVBoundaries.hasQuote(file + start, count: end - start)
+            if let cut = CSVBoundaries.lastRecordEnd(file + start, count: end - start, quoted: quoted) {
+                previousStart = start
+                mappedPosition = start + cut
+                return UnsafeBufferPointer(start: file + start, count: cut)
+            }
+            if window >= maxRecordBytes {
+                let cut = CSVBoundaries.lastRecordEnd(file + start, count: end - start, quoted: false) ?? (end - start)
+                previousStart = start
+                mappedPosition = start + cut
+                return UnsafeBufferPointer(start: file + start, count: cut)
+            }
+            window *= 2
+        }
+        previousStart = start
+        mappedPosition = mappedSize
+        return UnsafeBufferPointer(start: file + start, count: mappedSize - start)
+    }
+
+    /// The next batch of whole records, valid until the next call, or nil at the end of the file.
+    /// The first batch of a file starts with its header.
+    /// - Throws: `CLIError` for read errors.
+    func next() throws -> UnsafeBufferPointer<UInt8>? {
+        if let mapped { return nextMapped(mapped) }
+        // Drop the previous batch, keep its tail.
+        if batchEnd > 0 {
+            let tail = filled - batchEnd
+            if tail > 0 { (buffer).update(from: buffer + batchEnd, count: tail) }
+            filled = tail
+            batchEnd = 0
+        }
+        while true {
+            while filled < capacity, !atEnd {
+                let n = try read(into: buffer + filled, count: capacity - filled)
+                if n == 0 { atEnd = true } else { filled += n }
+            }
+            if filled == 0 { return nil }
+            if atEnd {
+                batchEnd = filled
+                return UnsafeBufferPointer(start: buffer, count: filled)
+            }
+            let quoted = csvQuotes && CSVBoundaries.hasQuote(buffer, count: filled)
+            if let end = CSVBoundaries.lastRecordEnd(buffer, count: filled, quoted: quoted) {
+                batchEnd = end
+                return UnsafeBufferPointer(start: buffer, count: end)
+            }
+            // No record end in a full buffer: one record is longer than the buffer.
+            if capacity >= maxRecordBytes {
+                // Give up on quote balance: cut at the last line feed, or hand out the whole buffer.
+                let plain = CSVBoundaries.lastRecordEnd(buffer, count: filled, quoted: false) ?? filled
+                batchEnd = plain
+                return UnsafeBufferPointer(start: buffer, count: plain)
+            }
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            bigger.update(from: buffer, count: filled)
+            buffer.deallocate()
+            buffer = bigger
+            capacity *= 2
+        }
+    }
+
+    private func read(into target: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+        if let gz {
+            do {
+                return try gz.read(into: UnsafeMutableRawBufferPointer(start: target, count: count))
+            } catch {
+                throw CLIError(error.description)
+            }
+        }
+        while true {
+            // read returns the bytes read, 0 at end of file, -1 with errno (EINTR: retry).
+            let n = Glibc.read(descriptor, target, count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw CLIError("\(path): cannot read: \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// A byte written by a background thread and never read: keeps look-ahead reads observable.
+final class ByteSink: @unchecked Sendable {
+    private var value: UInt8 = 0
+    func store(_ byte: UInt8) { value = byte }
+}

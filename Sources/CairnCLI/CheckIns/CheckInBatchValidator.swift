@@ -1,0 +1,425 @@
+import CairnCore
+import Dispatch
+
+/// The input format of check-ins.
+enum CheckInInputFormat: String, CaseIterable {
+    case csv, jsonl
+
+    /// `.jsonl`, `.ndjson` and `.json` (optionally `.gz`) are JSON lines; everything else is CSV.
+    static func detect(path: String) -> CheckInInputFormat {
+        var name = path.lowercased()
+        if name.hasSuffix(".gz") { name.removeLast(3) }
+        return name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") || name.hasSuffix(".json") ? .jsonl : .csv
+    }
+}
+
+/// The batch's bytes, read by every worker of phase 1 (read-only while they run).
+struct BatchPointer: @unchecked Sendable {
+    let base: UnsafePointer<UInt8>
+}
+
+/// One piece of a batch and everything computed for its rows; reused from batch to batch.
+final class CheckInPiece: @unchecked Sendable {
+    var scanner = CheckInCSVScanner()
+    var json = CheckInJSONLineParser()
+    var scratch: [Int] = []
+    var ids: [CheckInField] = []
+    var users: [CheckInField] = []
+    var eventFields: [CheckInField] = []
+    var userHashes: [UInt64] = []
+    /// Per shard, the rows (in order) that shard must settle: valid rows with an event, or with a place when
+    /// visits are counted.
+    var shardRows: [[Int32]] = []
+    var results: [CheckInResult] = []
+    /// Malformed rows: row index in the piece, line within the piece (0-based), detail.
+    var malformed: [(row: Int, line: Int, message: String)] = []
+    /// Line feeds consumed by the piece.
+    var lines = 0
+    /// A sum of values read only to warm the cache (kept so the reads are not optimised away).
+    var warm = 0.0
+    var output: [UInt8] = []
+    var counts = [Int](repeating: 0, count: verdictNames.count)
+
+    deinit {
+        scanner.deallocate()
+        json.deallocate()
+    }
+
+    func reset(bytes: Int) {
+        scanner.reset(forBufferOf: bytes)
+        json.reset(forBufferOf: bytes)
+        ids.removeAll(keepingCapacity: true)
+        users.removeAll(keepingCapacity: true)
+        eventFields.removeAll(keepingCapacity: true)
+        userHashes.removeAll(keepingCapacity: true)
+        for s in shardRows.indices { shardRows[s].removeAll(keepingCapacity: true) }
+        results.removeAll(keepingCapacity: true)
+        malformed.removeAll(keepingCapacity: true)
+        lines = 0
+    }
+}
+
+/// A shard of the duplicate and visit state: the users whose id hash falls in it.
+final class CheckInShard: @unchecked Sendable {
+    var ledger: CheckInLedger
+    /// A sum of lookups made only to warm the cache (kept so they are not optimised away).
+    var peeked = 0
+    /// Per piece of the current batch, the rows this shard found to be duplicates (phase 2), marked in phase 3.
+    var duplicates: [[Int32]] = []
+    init(_ ledger: CheckInLedger) { self.ledger = ledger }
+}
+
+/// Validates a stream of check-ins in batches, in parallel, writing one row per check-in in input order.
+///
+/// Each batch (about 8 MB of input, whole records) goes through three parallel phases:
+/// 1. split into pieces at record boundaries; each piece parses and judges its rows (`CheckInValidator`,
+///    immutable and shared);
+/// 2. duplicates and visits, sharded by a hash of the user id: each shard's ledger sees its users' rows in
+///    input order, so "the first valid check-in wins" holds exactly and no locks are needed;
+/// 3. each piece renders its rows; then the pieces are written in order.
+/// Memory: the batch, per-row arrays for one batch, and the ledgers (which grow only with distinct users and
+/// (user, event) pairs of valid check-ins, plus (place, user) pairs with `--stats`).
+final class CheckInBatchValidator {
+    let validator: CheckInValidator
+    let inputFormat: CheckInInputFormat
+    let text: CheckInOutputText
+    let workers: Int
+    let pieces: [CheckInPiece]
+    let shards: [CheckInShard]
+    /// Per verdict ordinal.
+    private(set) var counts = [Int](repeating: 0, count: verdictNames.count)
+    private(set) var rows = 0
+    /// Malformed rows, the first `maxMessages`, with their line.
+    private(set) var malformedMessages: [String] = []
+    let maxMessages = 20
+    private var layout: CheckInCSVLayout?
+    /// The output's verdict texts in fixed slots (`CheckInOutputText.writeCSVRow`).
+    private let verdictSlots: ContiguousArray<UInt8>
+    /// Wall seconds per phase: judge, settle, render, write, copying between phases; and reading (`run`).
+    private(set) var phaseSeconds = [Double](repeating: 0, count: 6)
+
+    private func lap(_ clock: inout ContinuousClock.Instant) -> Double {
+        let now = ContinuousClock.now
+        let elapsed = now - clock
+        clock = now
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    init(validator: CheckInValidator, inputFormat: CheckInInputFormat, outputFormat: CheckInOutputFormat,
+         countsVisits: Bool, workers: Int) {
+        self.validator = validator
+        self.inputFormat = inputFormat
+        self.text = CheckInOutputText(validator: validator, format: outputFormat)
+        self.verdictSlots = text.makeVerdictSlots()
+        self.workers = max(1, workers)
+        pieces = (0..<(self.workers == 1 ? 1 : 4 * self.workers)).map { _ in CheckInPiece() }
+        shards = (0..<self.workers).map { _ in CheckInShard(CheckInLedger(validator: validator, countsVisits: countsVisits)) }
+    }
+
+    /// The ledgers, one per shard (for statistics and memory figures).
+    var ledgers: [CheckInLedger] { shards.map(\.ledger) }
+
+    /// Reads every batch from `input` and writes rows to `sink`.
+    /// - Throws: `CLIError` when the input cannot be read or a CSV header lacks required columns.
+    func run(input: CheckInBatchInput, write: ([UInt8]) -> Void) throws {
+        var line = 1
+        var first = true
+        var clock = ContinuousClock.now
+        while let batch = try input.next() {
+            phaseSeconds[5] += lap(&clock)
+            defer { clock = ContinuousClock.now }
+            guard let base = batch.baseAddress else { continue }
+            var start = 0
+            if first, inputFormat == .csv {
+                first = false
+                // The header: the first non-blank record.
+                let piece = pieces[0]
+                piece.reset(bytes: batch.count)
+                while start < batch.count {
+                    let (_, next, lines) = piece.scanner.scanRecord(base, start: start, end: batch.count)
+                    start = next
+                    line += lines
+                    if piece.scanner.fieldCount == 1, piece.scanner.field(0).count == 0 { continue }
+                    let header = (0..<piece.scanner.fieldCount).map { piece.scanner.field($0).text.trimmingSpaces }
+                    layout = try CheckInCSVLayout(header: header, file: input.path)
+                    break
+                }
+                if layout == nil { continue }
+            }
+            if inputFormat == .csv, layout == nil { continue }
+            line = try process(base + start, count: batch.count - start, firstLine: line, write: write)
+        }
+    }
+
+    /// Validates one batch of whole records; returns the line number after it.
+    private func process(_ base: UnsafePointer<UInt8>, count: Int, firstLine: Int, write: ([UInt8]) -> Void) throws -> Int {
+        guard count > 0 else { return firstLine }
+        let quoted = inputFormat == .csv && CSVBoundaries.hasQuote(base, count: count)
+        let ranges = CSVBoundaries.split(base, count: count, pieces: pieces.count, quoted: quoted)
+        let pieces = self.pieces
+        let validator = self.validator
+        let layout = self.layout
+        let inputFormat = self.inputFormat
+        let batch = BatchPointer(base: base)
+        let shardCount = shards.count
+        let countsVisits = shards.first?.ledger.countsVisits ?? false
+        let parallel = workers > 1 && ranges.count > 1
+
+        // Phase 1: parse and judge.
+        let judgeRange = { @Sendable (k: Int) in
+            Self.judgePiece(pieces[k], base: batch.base, range: ranges[k], layout: layout, format: inputFormat, validator: validator,
+                            shardCount: shardCount, countsVisits: countsVisits)
+        }
+        var clock = ContinuousClock.now
+        if parallel { DispatchQueue.concurrentPerform(iterations: ranges.count, execute: judgeRange) } else { for k in ranges.indices { judgeRange(k) } }
+        phaseSeconds[0] += lap(&clock)
+
+        // Phase 2: duplicates and visits, one shard per user-hash class.
+        let shards = self.shards
+        let pieceCount = ranges.count
+        let settleShard = { @Sendable (s: Int) in
+            let shard = shards[s]
+            // The ledger is worked on as a local (no exclusivity checks per row), then put back.
+            var ledger = shard.ledger
+            shard.ledger = CheckInLedger.placeholder
+            for k in 0..<pieceCount {
+                let piece = pieces[k]
+                // Shards only read the results; the rows that turn out duplicates are listed per shard and
+                // marked when the piece is rendered.
+                if shard.duplicates.count < pieceCount { shard.duplicates += Array(repeating: [], count: pieceCount - shard.duplicates.count) }
+                var duplicates: [Int32] = []
+                swap(&duplicates, &shard.duplicates[k])
+                duplicates.removeAll(keepingCapacity: true)
+                piece.results.withUnsafeBufferPointer { results in
+                    piece.userHashes.withUnsafeBufferPointer { hashes in
+                        piece.users.withUnsafeBufferPointer { users in
+                            // This shard's rows were listed in phase 1; settle them 16 at a time (looking ahead).
+                            var seen = 0
+                            piece.shardRows[s].withUnsafeBufferPointer { rows in
+                                guard let hashBase = hashes.baseAddress, let resultBase = results.baseAddress else { return }
+                                var start = 0
+                                while start < rows.count {
+                                    let block = UnsafeBufferPointer(rebasing: rows[start ..< min(rows.count, start + 16)])
+                                    seen &+= ledger.settle(rows: block, results: resultBase, users: { users[$0].raw },
+                                                           hashes: hashBase, duplicates: &duplicates)
+                                    start += 16
+                                }
+                            }
+                            shard.peeked &+= seen
+                        }
+                    }
+                }
+                swap(&duplicates, &shard.duplicates[k])
+            }
+            shard.ledger = ledger
+        }
+        phaseSeconds[4] += lap(&clock)
+        if parallel, shards.count > 1 { DispatchQueue.concurrentPerform(iterations: shards.count, execute: settleShard) } else { for s in shards.indices { settleShard(s) } }
+        phaseSeconds[1] += lap(&clock)
+
+        // Phase 3: render.
+        let text = self.text
+        let verdictSlots = self.verdictSlots
+        let render = { @Sendable (k: Int) in
+            let piece = pieces[k]
+            for shard in shards where k < shard.duplicates.count {
+                for row in shard.duplicates[k] { piece.results[Int(row)].reason = .duplicate }
+            }
+            var output = piece.output
+            piece.output = []
+            output.removeAll(keepingCapacity: true)
+            var counts = [Int](repeating: 0, count: verdictNames.count)
+            var slow: [UInt8] = []
+            verdictSlots.withUnsafeBufferPointer { slots in
+                guard let slotBase = slots.baseAddress else { return }
+                piece.results.withUnsafeBufferPointer { results in
+                    piece.ids.withUnsafeBufferPointer { ids in
+                        piece.eventFields.withUnsafeBufferPointer { events in
+                            // Rows are written in runs straight into spare capacity; a row that needs escaping or
+                            // a table lookup goes through `appendRow`.
+                            if text.format != .csv {
+                                for r in results.indices {
+                                    counts[verdictOrdinal(results[r].reason)] += 1
+                                    text.appendRow(id: ids[r], event: events[r], result: results[r], to: &output)
+                                }
+                                return
+                            }
+                            var r = 0
+                            while r < results.count {
+                                var bound = 0
+                                var end = r
+                                while end < results.count, end - r < 256 {
+                                    bound += text.csvRowBound(id: ids[end], event: events[end])
+                                    end += 1
+                                }
+                                let before = output.count
+                                var rows = r
+                                output.append(contentsOf: repeatElement(0, count: bound))
+                                var written = 0
+                                output.withUnsafeMutableBufferPointer { buffer in
+                                    guard let base = buffer.baseAddress else { return }
+                                    while rows < end {
+                                        let result = results[rows]
+                                        if let n = text.writeCSVRow(id: ids[rows], event: events[rows], result: result,
+                                                                    verdictSlots: slotBase, to: base + before + written) {
+                                            written += n
+                                        } else {
+                                            slow.removeAll(keepingCapacity: true)
+                                            text.appendRow(id: ids[rows], event: events[rows], result: result, to: &slow)
+                                            guard slow.count <= bound - written else { break }
+                                            slow.withUnsafeBufferPointer { bytes in
+                                                if let from = bytes.baseAddress { (base + before + written).update(from: from, count: bytes.count) }
+                                            }
+                                            written += slow.count
+                                        }
+                                        counts[verdictOrdinal(result.reason)] += 1
+                                        rows += 1
+                                    }
+                                }
+                                output.removeLast(bound - written)
+                                if rows < end {
+                                    let result = results[rows]
+                                    counts[verdictOrdinal(result.reason)] += 1
+                                    slow.removeAll(keepingCapacity: true)
+                                    text.appendRow(id: ids[rows], event: events[rows], result: result, to: &slow)
+                                    output.append(contentsOf: slow)
+                                    rows += 1
+                                }
+                                r = rows
+                            }
+                        }
+                    }
+                }
+            }
+            piece.output = output
+            piece.counts = counts
+        }
+        phaseSeconds[4] += lap(&clock)
+        if parallel { DispatchQueue.concurrentPerform(iterations: pieceCount, execute: render) } else { for k in 0..<pieceCount { render(k) } }
+        phaseSeconds[2] += lap(&clock)
+
+        defer { phaseSeconds[3] += lap(&clock) }
+        // Phase 4: write in order; collect counts and messages.
+        var line = firstLine
+        for k in 0..<pieceCount {
+            let piece = pieces[k]
+            write(piece.output)
+            rows += piece.results.count
+            for v in counts.indices { counts[v] += piece.counts[v] }
+            for bad in piece.malformed where malformedMessages.count < maxMessages {
+                malformedMessages.append("line \(line + bad.line): \(bad.message)")
+            }
+            line += piece.lines
+        }
+        return line
+    }
+
+    /// Phase 1 for one piece.
+    private static func judgePiece(_ piece: CheckInPiece, base: UnsafePointer<UInt8>, range: Range<Int>,
+                                   layout: CheckInCSVLayout?, format: CheckInInputFormat, validator: CheckInValidator,
+                                   shardCount: Int, countsVisits: Bool) {
+        if piece.shardRows.count != shardCount {
+            piece.shardRows = Array(repeating: [], count: shardCount)
+        }
+        piece.reset(bytes: range.count)
+        // Everything is worked on as locals and put back at the end: class properties would cost an
+        // exclusivity check per access.
+        var scanner = piece.scanner, json = piece.json, scratch = piece.scratch
+        var ids = piece.ids, users = piece.users, events = piece.eventFields, hashes = piece.userHashes
+        var results = piece.results, malformed = piece.malformed
+        var shardRows = piece.shardRows
+        piece.shardRows = []
+        piece.ids = []; piece.users = []; piece.eventFields = []; piece.userHashes = []; piece.results = []; piece.malformed = []
+        piece.scratch = []
+        let expected = (range.count / 64) + 16
+        ids.reserveCapacity(expected); users.reserveCapacity(expected); events.reserveCapacity(expected)
+        hashes.reserveCapacity(expected); results.reserveCapacity(expected)
+        var position = range.lowerBound
+        let end = range.upperBound
+        var line = 0
+        // Rows go in blocks: read a block, resolve all its ids, touch their places, then judge. The lookups of
+        // different rows do not depend on each other, so their cache misses overlap.
+        let blockSize = 16
+        var block: [(fields: CheckInRowFields, line: Int, problem: String?)] = []
+        block.reserveCapacity(blockSize)
+        var targets = [CheckInValidator.Target](repeating: CheckInValidator.Target(event: -2, place: -2), count: blockSize)
+        var warm = 0.0
+        while position < end {
+            block.removeAll(keepingCapacity: true)
+            while position < end, block.count < blockSize {
+                let recordLine = line
+                var fields = CheckInRowFields()
+                var problem: String?
+                switch format {
+                case .csv:
+                    let (outcome, next, lines) = scanner.scanRecord(base, start: position, end: end)
+                    position = next
+                    line += lines
+                    if scanner.fieldCount == 1, scanner.field(0).count == 0 { continue }
+                    guard let layout else { continue }
+                    switch outcome {
+                    case .unterminatedQuote:
+                        problem = "a quote opened and never closed"
+                    case .record(let tooMany):
+                        if tooMany || scanner.fieldCount != layout.fieldCount {
+                            problem = "expected \(layout.fieldCount) fields, got \(tooMany ? "more than \(scanner.maxFields)" : String(scanner.fieldCount))"
+                        }
+                    }
+                    fields = layout.fields(from: scanner)
+                case .jsonl:
+                    var lineEnd = position
+                    while lineEnd < end, base[lineEnd] != 0x0A { lineEnd += 1 }
+                    var contentEnd = lineEnd
+                    if contentEnd > position, base[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+                    let start = position
+                    position = lineEnd < end ? lineEnd + 1 : end
+                    if lineEnd < end { line += 1 }
+                    var blank = true
+                    for i in start..<contentEnd where base[i] != 0x20 && base[i] != 0x09 { blank = false; break }
+                    if blank { continue }
+                    (fields, problem) = json.parse(base, start: start, end: contentEnd)
+                }
+                block.append((fields, recordLine, problem))
+            }
+            for i in block.indices {
+                targets[i] = validator.resolve(eventKey: block[i].fields.event.raw, placeKey: block[i].fields.place.raw)
+            }
+            for i in block.indices { warm += validator.touch(place: targets[i].place) }
+            for i in block.indices {
+                let (fields, recordLine, problem) = block[i]
+                if let problem {
+                    malformed.append((results.count, recordLine, problem))
+                    ids.append(fields.id)
+                    users.append(.empty)
+                    events.append(.empty)
+                    hashes.append(0)
+                    results.append(CheckInResult(reason: .malformedRow))
+                    continue
+                }
+                let (result, hash, bad) = CheckInRowJudge.judge(fields, target: targets[i], validator: validator, scratch: &scratch)
+                if let bad { malformed.append((results.count, recordLine, bad)) }
+                if result.reason == nil, result.event >= 0 || (countsVisits && result.place >= 0) {
+                    let shard = shardCount > 1 ? Int(checkInMix(hash ^ 0x5bd1_e995) % UInt64(shardCount)) : 0
+                    shardRows[shard].append(Int32(results.count))
+                }
+                ids.append(fields.id)
+                users.append(fields.user)
+                events.append(fields.event)
+                hashes.append(hash)
+                results.append(result)
+            }
+        }
+        piece.warm = warm
+        piece.scanner = scanner
+        piece.json = json
+        piece.scratch = scratch
+        piece.ids = ids
+        piece.users = users
+        piece.eventFields = events
+        piece.userHashes = hashes
+        piece.results = results
+        piece.shardRows = shardRows
+        piece.malformed = malformed
+        piece.lines = line
+    }
+}

@@ -1,0 +1,200 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One field of a record: its bytes (in the input, or in the scanner's arena when it was quoted and had to be
+/// unescaped), valid until the next batch.
+struct CheckInField {
+    var base: UnsafePointer<UInt8>?
+    var count: Int
+
+    static var empty: CheckInField { CheckInField(base: nil, count: 0) }
+
+    /// The bytes as a raw buffer.
+    @inline(__always)
+    var raw: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// The bytes as a typed buffer.
+    @inline(__always)
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// The bytes as a string (slow paths and messages only).
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// Splits CSV bytes (RFC 4180: `"` quoting with `""` for a quote, CRLF or LF line ends) into records and fields,
+/// without allocating per record: fields are spans of the input; quoted fields are unescaped into an arena
+/// sized once for the whole buffer.
+///
+/// The buffer handed to it must start at a record boundary; records end at a line feed outside quotes or at
+/// the end of the buffer.
+struct CheckInCSVScanner {
+    /// Unescaped quoted fields; never reallocated while a buffer is scanned.
+    private var arena: UnsafeMutablePointer<UInt8>
+    private var arenaCapacity: Int
+    private var arenaUsed = 0
+    /// The current record's fields.
+    private(set) var fields: UnsafeMutablePointer<CheckInField>
+    private(set) var fieldCount = 0
+    let maxFields: Int
+
+    init(maxFields: Int = 256) {
+        self.maxFields = maxFields
+        fields = .allocate(capacity: maxFields)
+        arenaCapacity = 1 << 12
+        arena = .allocate(capacity: arenaCapacity)
+    }
+
+    /// Frees the scanner's memory; call once when done.
+    mutating func deallocate() {
+        fields.deallocate()
+        arena.deallocate()
+    }
+
+    /// Prepares for a buffer of `count` bytes (the arena must hold every quoted field of it).
+    mutating func reset(forBufferOf count: Int) {
+        arenaUsed = 0
+        if arenaCapacity < count {
+            arena.deallocate()
+            arenaCapacity = max(count, 2 * arenaCapacity)
+            arena = .allocate(capacity: arenaCapacity)
+        }
+    }
+
+    /// The outcome of scanning one record.
+    enum Outcome {
+        /// A record; `fieldCount` fields; `more` says whether the field count exceeded `maxFields`.
+        case record(tooManyFields: Bool)
+        /// A quote opened and never closed before the end of the buffer.
+        case unterminatedQuote
+    }
+
+    /// Scans the record starting at `start` (< `end`); returns the outcome, the start of the next record and
+    /// the number of line feeds consumed (for line numbers).
+    /// - Complexity: O(n) in the record's length.
+    @inline(__always)
+    mutating func scanRecord(_ buffer: UnsafePointer<UInt8>, start: Int, end: Int) -> (Outcome, next: Int, lines: Int) {
+        var i = start
+        fieldCount = 0
+        var tooMany = false
+        var lines = 0
+        while true {
+            if i < end, buffer[i] == 0x22 { // '"'
+                let (ok, after, quotedLines, field) = scanQuoted(buffer, start: i + 1, end: end)
+                lines += quotedLines
+                guard ok else { return (.unterminatedQuote, end, lines) }
+                append(field, &tooMany)
+                i = after
+                // Bytes between the closing quote and the separator (a CR, or stray text) are skipped.
+                while i < end, buffer[i] != 0x2C, buffer[i] != 0x0A { i += 1 }
+            } else {
+                let fieldStart = i
+                while i < end {
+                    let c = buffer[i]
+                    if c == 0x2C || c == 0x0A { break }
+                    i += 1
+                }
+                var fieldEnd = i
+                if i >= end || buffer[i] == 0x0A, fieldEnd > fieldStart, buffer[fieldEnd - 1] == 0x0D { fieldEnd -= 1 }
+                append(CheckInField(base: buffer + fieldStart, count: fieldEnd - fieldStart), &tooMany)
+            }
+            if i >= end { return (.record(tooManyFields: tooMany), end, lines) }
+            if buffer[i] == 0x0A { return (.record(tooManyFields: tooMany), i + 1, lines + 1) }
+            i += 1 // the separator
+        }
+    }
+
+    /// A quoted field from just after its opening quote: unescaped into the arena.
+    private mutating func scanQuoted(_ buffer: UnsafePointer<UInt8>, start: Int, end: Int) -> (Bool, Int, Int, CheckInField) {
+        var i = start
+        var lines = 0
+        let out = arena + arenaUsed
+        var n = 0
+        while i < end {
+            let c = buffer[i]
+            if c == 0x22 {
+                if i + 1 < end, buffer[i + 1] == 0x22 {
+                    out[n] = 0x22
+                    n += 1
+                    i += 2
+                    continue
+                }
+                arenaUsed += n
+                return (true, i + 1, lines, CheckInField(base: UnsafePointer(out), count: n))
+            }
+            if c == 0x0A { lines += 1 }
+            out[n] = c
+            n += 1
+            i += 1
+        }
+        arenaUsed += n
+        return (false, end, lines, .empty)
+    }
+
+    @inline(__always)
+    private mutating func append(_ field: CheckInField, _ tooMany: inout Bool) {
+        if fieldCount < maxFields {
+            fields[fieldCount] = field
+            fieldCount += 1
+        } else {
+            tooMany = true
+        }
+    }
+
+    /// The field at `index`, or empty past the end.
+    @inline(__always)
+    func field(_ index: Int) -> CheckInField { index >= 0 && index < fieldCount ? fields[index] : .empty }
+}
+
+/// Record boundaries in CSV bytes that start at a record boundary.
+enum CSVBoundaries {
+    /// Whether the bytes contain a double quote (if not, every line feed ends a record).
+    static func hasQuote(_ buffer: UnsafePointer<UInt8>, count: Int) -> Bool {
+        // memchr returns a pointer to the first match or NULL.
+        count > 0 && memchr(buffer, 0x22, count) != nil
+    }
+
+    /// The offset just after the last line feed that ends a record, or nil when there is none.
+    /// With `quoted`, only line feeds outside quotes count (quote parity from the start is even).
+    static func lastRecordEnd(_ buffer: UnsafePointer<UInt8>, count: Int, quoted: Bool) -> Int? {
+        if !quoted {
+            var i = count - 1
+            while i >= 0, buffer[i] != 0x0A { i -= 1 }
+            return i >= 0 ? i + 1 : nil
+        }
+        var inQuotes = false
+        var last: Int?
+        for i in 0..<count {
+            let c = buffer[i]
+            if c == 0x22 { inQuotes.toggle() } else if c == 0x0A, !inQuotes { last = i + 1 }
+        }
+        return last
+    }
+
+    /// Splits `[0, count)` into about `pieces` ranges that each start at a record boundary.
+    static func split(_ buffer: UnsafePointer<UInt8>, count: Int, pieces: Int, quoted: Bool) -> [Range<Int>] {
+        guard count > 0 else { return [] }
+        var cuts = [0]
+        if !quoted {
+            for k in 1..<max(1, pieces) {
+                let target = max(cuts[cuts.count - 1], count * k / pieces)
+                guard target < count,
+                      let found = memchr(buffer + target, 0x0A, count - target) else { break }
+                let cut = UnsafeRawPointer(found) - UnsafeRawPointer(buffer) + 1
+                if cut < count, cut > cuts[cuts.count - 1] { cuts.append(cut) }
+            }
+        } else {
+            var inQuotes = false
+            var next = 1
+            for i in 0..<count where next < pieces {
+                let c = buffer[i]
+                if c == 0x22 { inQuotes.toggle() } else if c == 0x0A, !inQuotes, i + 1 >= count * next / pieces, i + 1 < count {
+                    cuts.append(i + 1)
+                    next += 1
+                }
+            }
+        }
+        cuts.append(count)
+        return (0..<cuts.count - 1).map { cuts[$0] ..< cuts[$0 + 1] }
+    }
+}

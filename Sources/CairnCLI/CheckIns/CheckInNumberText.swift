@@ -1,0 +1,155 @@
+import CairnCore
+
+/// Reading numbers from bytes, exactly as `Double(_: String)` would.
+enum CheckInNumberText {
+    /// Powers of ten that are exact doubles.
+    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// The number in `bytes` (surrounding spaces allowed), or nil when it is not one. `nan`, `inf` and
+    /// `infinity` (any case, signed) are numbers here, so that the validator can call them invalid coordinates.
+    ///
+    /// Plain `[+-]digits[.digits]` with at most 19 digits whose value is below 2^53 and with at most 22 after
+    /// the point is one correctly rounded IEEE division (Clinger's fast path, PLDI 1990); anything else goes
+    /// through the standard library.
+    /// - Complexity: O(n).
+    @inline(__always)
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var start = 0, end = bytes.count
+        while start < end, bytes[start] == 0x20 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 { end -= 1 }
+        guard start < end else { return nil }
+        var i = start
+        var negative = false
+        if bytes[i] == 0x2D || bytes[i] == 0x2B {
+            negative = bytes[i] == 0x2D
+            i += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0, fractionDigits = 0
+        var seenPoint = false
+        while i < end {
+            let c = bytes[i]
+            if c >= 0x30, c <= 0x39 {
+                digits += 1
+                if digits > 19 { return slow(bytes, start, end) }
+                mantissa = mantissa &* 10 &+ UInt64(c - 0x30)
+                if seenPoint { fractionDigits += 1 }
+            } else if c == 0x2E, !seenPoint {
+                seenPoint = true
+            } else {
+                return slow(bytes, start, end)
+            }
+            i += 1
+        }
+        guard digits > 0 else { return nil }
+        guard mantissa < 1 << 53, fractionDigits <= 22 else { return slow(bytes, start, end) }
+        let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    private static func slow(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        switch text.lowercased() {
+        case "nan", "+nan", "-nan": return .nan
+        case "inf", "+inf", "infinity", "+infinity": return .infinity
+        case "-inf", "-infinity": return -.infinity
+        default: break
+        }
+        // Hexadecimal floats are not decimal text.
+        if text.lowercased().contains("x") { return nil }
+        return Double(text)
+    }
+}
+
+/// Writing numbers and ids into output bytes.
+enum CheckInNumberFormat {
+    /// Appends a non-negative distance rounded up to the millimetre, with three decimals (`1234.568`).
+    /// Rounding up keeps a printed `outside_radius` distance above the radius.
+    /// - Complexity: O(digits).
+    @inline(__always)
+    static func appendMillimetresUp(_ meters: Double, to out: inout [UInt8]) {
+        let millimetres = (meters * 1000).rounded(.up)
+        guard millimetres.isFinite, millimetres >= 0, millimetres < 9e18 else {
+            out.append(contentsOf: String(meters).utf8)
+            return
+        }
+        var whole = UInt64(millimetres)
+        // Rounding the product may land a hair below the exact value's ceiling; never print less than `meters`.
+        if Double(whole) / 1000 < meters { whole += 1 }
+        appendInteger(whole / 1000, to: &out)
+        out.append(0x2E)
+        let fraction = whole % 1000
+        out.append(UInt8(0x30 + fraction / 100))
+        out.append(UInt8(0x30 + fraction / 10 % 10))
+        out.append(UInt8(0x30 + fraction % 10))
+    }
+
+    /// Appends an unsigned integer in decimal.
+    @inline(__always)
+    static func appendInteger(_ value: UInt64, to out: inout [UInt8]) {
+        if value < 10 {
+            out.append(UInt8(0x30 + value))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        var v = value
+        withUnsafeMutableBytes(of: &digits) { d in
+            while v > 0 {
+                d[n] = UInt8(0x30 + v % 10)
+                v /= 10
+                n += 1
+            }
+            while n > 0 {
+                n -= 1
+                out.append(d[n])
+            }
+        }
+    }
+
+    /// A number as text: integers without a fraction, others in Swift's shortest round-trip form.
+    static func shortest(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}
+
+/// Reading check-in times from bytes.
+enum CheckInTimeText {
+    /// Seconds since 1970 for ISO 8601 text, exactly as `Timestamp(iso8601Bytes:)` reads it, with a fast path
+    /// for the common `YYYY-MM-DDTHH:MM:SSZ` (day of month up to 28, so no calendar check is needed); NaN when
+    /// the text is not a time.
+    /// - Complexity: O(n).
+    @inline(__always)
+    static func seconds(_ b: UnsafeBufferPointer<UInt8>) -> Double {
+        if b.count == 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A {
+            @inline(__always) func d(_ i: Int) -> Int64 { Int64(b[i]) &- 0x30 }
+            var plain = true
+            for i in 0..<19 where i != 4 && i != 7 && i != 10 && i != 13 && i != 16 && !(b[i] >= 0x30 && b[i] <= 0x39) {
+                plain = false
+            }
+            if plain {
+                let year = d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3)
+                let month = d(5) * 10 + d(6), day = d(8) * 10 + d(9)
+                let hour = d(11) * 10 + d(12), minute = d(14) * 10 + d(15), second = d(17) * 10 + d(18)
+                if month >= 1, month <= 12, day >= 1, day <= 28, hour < 24, minute < 60, second < 61 {
+                    // Hinnant's days_from_civil, as Timestamp computes it; every term is an exact double.
+                    let y = month <= 2 ? year - 1 : year
+                    let era = (y >= 0 ? y : y - 399) / 400
+                    let yoe = y - era * 400
+                    let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+                    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+                    let days = era * 146_097 + doe - 719_468
+                    return Double(days * 86_400) + Double(hour * 3600 + minute * 60) + Double(second)
+                }
+            }
+        }
+        return Timestamp(iso8601Bytes: b)?.secondsSince1970 ?? .nan
+    }
+}

@@ -1,0 +1,231 @@
+import CairnCore
+import CairnIO
+
+/// The output of `cairn checkins validate`: one row per check-in, in input order.
+enum CheckInOutputFormat: String, CaseIterable {
+    /// `checkin_id,verdict,reason,distance_m,radius_m,place_id,event_id` with a header.
+    case csv
+    /// One JSON object per line with the same members.
+    case jsonl
+
+    static let csvHeader = "checkin_id,verdict,reason,distance_m,radius_m,place_id,event_id\n"
+}
+
+/// Every reason code and `valid` as a small index: 0 = valid, 1... = `CheckInReason.allCases` order.
+@inline(__always)
+func verdictOrdinal(_ reason: CheckInReason?) -> Int {
+    guard let reason else { return 0 }
+    switch reason {
+    case .outsideRadius: return 1
+    case .beforeStart: return 2
+    case .afterEnd: return 3
+    case .unknownEvent: return 4
+    case .unknownPlace: return 5
+    case .notJoined: return 6
+    case .duplicate: return 7
+    case .invalidCoordinate: return 8
+    case .invalidTime: return 9
+    case .malformedRow: return 10
+    case .noMatch: return 11
+    }
+}
+
+/// The verdict names by ordinal: `valid`, then the reason codes.
+let verdictNames: [String] = ["valid"] + CheckInReason.allCases.map(\.code)
+
+/// Pre-rendered text for each place, event and verdict, so that writing a row is a few copies.
+struct CheckInOutputText: Sendable {
+    let format: CheckInOutputFormat
+    /// Per place, in fixed slots of `placeStride` bytes (a 2-byte length, then the text, so a row costs one
+    /// cache line here): `,radius,placeId` (CSV) or `,"radius_m":R,"place_id":"P"` (JSON).
+    let places: ContiguousArray<UInt8>
+    let placeStride: Int
+    /// Per event: `,eventId` or `,"event_id":"E"}`.
+    let events: ContiguousArray<UInt8>
+    let eventStarts: ContiguousArray<Int>
+    /// Per verdict ordinal: `,valid,,` / `,invalid,reason,` or the JSON members up to the distance.
+    let verdicts: [[UInt8]]
+    /// For event ids not in the input (point-only matches) in CSV.
+    let validator: CheckInValidator
+    let noPlace: [UInt8]
+    let noEvent: [UInt8]
+
+    init(validator: CheckInValidator, format: CheckInOutputFormat) {
+        self.format = format
+        let placeTexts: [[UInt8]] = (0..<validator.placeCount).map { p in
+            let radius = CheckInNumberFormat.shortest(validator.radiusMeters(ofPlace: p))
+            let id = validator.placeId(at: p)
+            switch format {
+            case .csv: return Array(",\(radius),\(TextEscaping.csvField(id))".utf8)
+            case .jsonl: return Array(",\"radius_m\":\(radius),\"place_id\":\(TextEscaping.jsonString(id))".utf8)
+            }
+        }
+        let longest = min(placeTexts.map(\.count).max() ?? 0, Int(UInt16.max))
+        let stride = (longest + 2 + 15) / 16 * 16
+        var places = ContiguousArray<UInt8>(repeating: 0, count: stride * placeTexts.count)
+        for (p, text) in placeTexts.enumerated() {
+            let count = min(text.count, longest)
+            places[p * stride] = UInt8(count & 0xFF)
+            places[p * stride + 1] = UInt8(count >> 8)
+            for i in 0..<count { places[p * stride + 2 + i] = text[i] }
+        }
+        self.placeStride = stride
+        self.validator = validator
+        var events = ContiguousArray<UInt8>(), eventStarts: ContiguousArray<Int> = [0]
+        // CSV rows echo the event id from the input; the table is needed only for JSON output.
+        for e in 0..<(format == .jsonl ? validator.eventCount : 0) {
+            let id = validator.eventId(at: e)
+            switch format {
+            case .csv: events.append(contentsOf: ",\(TextEscaping.csvField(id))\n".utf8)
+            case .jsonl: events.append(contentsOf: ",\"event_id\":\(TextEscaping.jsonString(id))}\n".utf8)
+            }
+            eventStarts.append(events.count)
+        }
+        self.places = places
+        self.events = events
+        self.eventStarts = eventStarts
+        switch format {
+        case .csv:
+            verdicts = verdictNames.enumerated().map { ordinal, name in
+                Array((ordinal == 0 ? ",valid,," : ",invalid,\(name),").utf8)
+            }
+            noPlace = Array(",,".utf8)
+            noEvent = Array(",\n".utf8)
+        case .jsonl:
+            verdicts = verdictNames.enumerated().map { ordinal, name in
+                Array((ordinal == 0 ? ",\"verdict\":\"valid\",\"reason\":null,\"distance_m\":"
+                                    : ",\"verdict\":\"invalid\",\"reason\":\"\(name)\",\"distance_m\":").utf8)
+            }
+            noPlace = Array(",\"radius_m\":null,\"place_id\":null".utf8)
+            noEvent = Array(",\"event_id\":null}\n".utf8)
+        }
+    }
+
+    /// Per verdict ordinal, the CSV verdict text in 32-byte slots (a length byte, then the bytes).
+    private var verdictSlots: ContiguousArray<UInt8> {
+        var slots = ContiguousArray<UInt8>(repeating: 0, count: 32 * verdicts.count)
+        for (v, text) in verdicts.enumerated() where text.count < 32 {
+            slots[32 * v] = UInt8(text.count)
+            for (i, byte) in text.enumerated() { slots[32 * v + 1 + i] = byte }
+        }
+        return slots
+    }
+
+    /// An upper bound on the bytes `writeCSVRow` writes for a row with these fields (and room for most rows
+    /// `appendRow` writes: quoted ids, a distance).
+    @inline(__always)
+    func csvRowBound(id: CheckInField, event: CheckInField) -> Int { 2 * (id.count + event.count) + placeStride + 72 }
+
+    /// Writes one CSV row straight into `out` when it needs no escaping and no table lookup (the common case);
+    /// returns the bytes written, or nil to use `appendRow` instead. `out` has room for `csvRowBound`.
+    /// - Complexity: O(row length).
+    @inline(__always)
+    func writeCSVRow(id: CheckInField, event eventField: CheckInField, result: CheckInResult,
+                     verdictSlots: UnsafePointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int? {
+        guard format == .csv, result.distance.isNaN, id.count > 0, let idBase = id.base, isPlainCSV(id) else { return nil }
+        if result.event >= 0 { guard eventField.count > 0, isPlainCSV(eventField) else { return nil } }
+        var n = 0
+        out.update(from: idBase, count: id.count)
+        n += id.count
+        let verdict = verdictSlots + 32 * verdictOrdinal(result.reason)
+        let verdictCount = Int(verdict[0])
+        (out + n).update(from: verdict + 1, count: verdictCount)
+        n += verdictCount
+        if result.place >= 0 {
+            let start = Int(result.place) * placeStride
+            places.withUnsafeBufferPointer { places in
+                guard let base = places.baseAddress else { return }
+                let count = Int(base[start]) | Int(base[start + 1]) << 8
+                (out + n).update(from: base + start + 2, count: count)
+                n += count
+            }
+        } else {
+            out[n] = 0x2C
+            out[n + 1] = 0x2C
+            n += 2
+        }
+        out[n] = 0x2C
+        n += 1
+        if result.event >= 0, let eventBase = eventField.base {
+            (out + n).update(from: eventBase, count: eventField.count)
+            n += eventField.count
+        }
+        out[n] = 0x0A
+        return n + 1
+    }
+
+    /// The verdict slots, built once per run.
+    func makeVerdictSlots() -> ContiguousArray<UInt8> { verdictSlots }
+
+    /// Appends one output row.
+    /// - Complexity: O(row length).
+    @inline(__always)
+    func appendRow(id: CheckInField, event eventField: CheckInField, result: CheckInResult, to out: inout [UInt8]) {
+        switch format {
+        case .csv: appendCSVField(id, to: &out)
+        case .jsonl:
+            out.append(contentsOf: "{\"checkin_id\":".utf8)
+            appendJSONString(id, to: &out)
+        }
+        out.append(contentsOf: verdicts[verdictOrdinal(result.reason)])
+        if !result.distance.isNaN {
+            CheckInNumberFormat.appendMillimetresUp(result.distance, to: &out)
+        } else if format == .jsonl {
+            out.append(contentsOf: "null".utf8)
+        }
+        if result.place >= 0 {
+            let start = Int(result.place) * placeStride
+            places.withUnsafeBufferPointer { places in
+                let count = Int(places[start]) | Int(places[start + 1]) << 8
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: places[start + 2 ..< start + 2 + count]))
+            }
+        } else {
+            out.append(contentsOf: noPlace)
+        }
+        if result.event >= 0, format == .csv, eventField.count > 0, isPlainCSV(eventField) {
+            // The event named in the input is the event found (same bytes): no table lookup needed.
+            out.append(0x2C)
+            out.append(contentsOf: eventField.bytes)
+            out.append(0x0A)
+        } else if result.event >= 0, format == .csv {
+            out.append(contentsOf: ",\(TextEscaping.csvField(validator.eventId(at: Int(result.event))))\n".utf8)
+        } else if result.event >= 0 {
+            let e = Int(result.event)
+            events.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[eventStarts[e] ..< eventStarts[e + 1]])) }
+        } else {
+            out.append(contentsOf: noEvent)
+        }
+    }
+
+    @inline(__always)
+    private func isPlainCSV(_ field: CheckInField) -> Bool {
+        for byte in field.bytes where byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D { return false }
+        return true
+    }
+
+    @inline(__always)
+    private func appendCSVField(_ field: CheckInField, to out: inout [UInt8]) {
+        let bytes = field.bytes
+        var plain = true
+        for byte in bytes where byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D { plain = false; break }
+        if plain {
+            out.append(contentsOf: bytes)
+        } else {
+            out.append(contentsOf: TextEscaping.csvField(field.text).utf8)
+        }
+    }
+
+    @inline(__always)
+    private func appendJSONString(_ field: CheckInField, to out: inout [UInt8]) {
+        let bytes = field.bytes
+        var plain = true
+        for byte in bytes where byte == 0x22 || byte == 0x5C || byte < 0x20 { plain = false; break }
+        if plain {
+            out.append(0x22)
+            out.append(contentsOf: bytes)
+            out.append(0x22)
+        } else {
+            out.append(contentsOf: TextEscaping.jsonString(field.text).utf8)
+        }
+    }
+}

@@ -1,0 +1,366 @@
+import CairnCore
+import CairnIO
+import CairnStore
+import Dispatch
+import Foundation
+
+/// Loads what check-ins are judged against: places, events and joins, from CSV (read directly as bytes,
+/// the fast path), other formats (through `openFeatureReader`) or the store.
+///
+/// A bad row in these files is skipped and reported (first few messages, then a count); it does not stop the run.
+struct CheckInReferenceData {
+    /// Radius for places without one, metres (nil: such places are skipped and reported).
+    var defaultRadiusMeters: Double?
+    /// Threads for parsing CSV files.
+    var workers = 1
+    var places: [CheckInPlace] = []
+    var events: [CheckInEvent] = []
+    var joins: [CheckInJoin]?
+    /// Skipped rows: messages (the first few) and the count.
+    var skippedMessages: [String] = []
+    var skippedCount = 0
+
+    init(defaultRadiusMeters: Double?) {
+        self.defaultRadiusMeters = defaultRadiusMeters
+    }
+
+    private mutating func skip(_ message: String) {
+        skippedCount += 1
+        if skippedMessages.count < 10 { skippedMessages.append(message) }
+    }
+
+    // MARK: - Places
+
+    mutating func loadPlaces(path: String) throws {
+        if InputFormat.detect(path: path) == .csv {
+            let defaultRadius = defaultRadiusMeters
+            let rows = try parallelCSVRows(path: path, workers: workers) { header in
+                PlaceColumns(header)
+            } row: { (columns: PlaceColumns, scanner: CheckInCSVScanner, line: Int) -> ReferenceRow<CheckInPlace> in
+                let id = scanner.field(columns.id).text
+                guard !id.isEmpty else { return .skip("missing id") }
+                guard let center = Self.coordinate(scanner.field(columns.latitude), scanner.field(columns.longitude)) else {
+                    return .skip("bad coordinate")
+                }
+                guard let radius = Self.radius(scanner.field(columns.radius), default: defaultRadius),
+                      let circle = try? Circle(center: center, radiusMeters: radius) else {
+                    return .skip("missing or bad radius (give --radius for a default)")
+                }
+                return .item(CheckInPlace(id: id, circle: circle))
+            }
+            guard rows.hadHeader else { return }
+            guard rows.layoutFound else { throw CLIError("\(path): the header needs id, latitude and longitude columns") }
+            places += rows.items
+            for message in rows.skipped { skip(message) }
+            skippedCount += rows.skippedCount - rows.skipped.count
+            return
+        }
+        try forEachFeature(path: path, kind: .place) { feature in
+            guard let radius = feature.radiusMeters ?? defaultRadiusMeters,
+                  let circle = try? Circle(center: feature.location, radiusMeters: radius) else {
+                skip("\(path): place \(feature.id) has no radius (give --radius for a default)")
+                return
+            }
+            places.append(CheckInPlace(id: feature.id, circle: circle))
+        } rejected: { skip($0) }
+    }
+
+    // MARK: - Events
+
+    mutating func loadEvents(path: String) throws {
+        if InputFormat.detect(path: path) == .csv {
+            let defaultRadius = defaultRadiusMeters
+            let rows = try parallelCSVRows(path: path, workers: workers) { header in
+                EventColumns(header)
+            } row: { (columns: EventColumns, scanner: CheckInCSVScanner, line: Int) -> ReferenceRow<CheckInEvent> in
+                let id = scanner.field(columns.id).text
+                guard !id.isEmpty else { return .skip("missing id") }
+                let start = CheckInTimeText.seconds(scanner.field(columns.start).bytes)
+                let end = CheckInTimeText.seconds(scanner.field(columns.end).bytes)
+                guard start.isFinite, end.isFinite,
+                      let window = try? TimeWindow(start: Timestamp(secondsSince1970: start), end: Timestamp(secondsSince1970: end)) else {
+                    return .skip("event \(id): missing or bad startTime/endTime, or end before start")
+                }
+                let placeField = scanner.field(columns.place)
+                var circle: Circle?
+                if let center = Self.coordinate(scanner.field(columns.latitude), scanner.field(columns.longitude)),
+                   let radius = Self.radius(scanner.field(columns.radius), default: defaultRadius) {
+                    circle = try? Circle(center: center, radiusMeters: radius)
+                }
+                return .item(CheckInEvent(id: id, placeId: placeField.count > 0 ? placeField.text : nil, circle: circle, window: window))
+            }
+            guard rows.hadHeader else { return }
+            guard rows.layoutFound else { throw CLIError("\(path): the header needs id, startTime and endTime columns") }
+            events += rows.items
+            for message in rows.skipped { skip(message) }
+            skippedCount += rows.skippedCount - rows.skipped.count
+            return
+        }
+        try forEachFeature(path: path, kind: .event) { feature in
+            addEvent(feature, source: path)
+        } rejected: { skip($0) }
+    }
+
+    private mutating func addEvent(_ feature: Feature, source: String) {
+        guard let window = feature.timeWindow else {
+            skip("\(source): event \(feature.id) has no time window")
+            return
+        }
+        var placeId: String?
+        for name in ["placeId", "place_id", "placeid", "place"] {
+            if case .string(let value)? = feature.attributes[name], !value.isEmpty { placeId = value; break }
+        }
+        let circle = (feature.radiusMeters ?? defaultRadiusMeters).flatMap { try? Circle(center: feature.location, radiusMeters: $0) }
+        events.append(CheckInEvent(id: feature.id, placeId: placeId, circle: circle, window: window))
+    }
+
+    // MARK: - Joins
+
+    mutating func loadJoins(path: String) throws {
+        var joins = self.joins ?? []
+        defer { self.joins = joins }
+        if InputFormat.detect(path: path) == .csv {
+            try forEachCSVRecord(path: path) { header in
+                JoinColumns(header)
+            } row: { columns, scanner, line in
+                guard let columns else { throw CLIError("\(path): the header needs userId and eventId columns") }
+                let user = scanner.field(columns.user).text, event = scanner.field(columns.event).text
+                guard !user.isEmpty, !event.isEmpty else { skip("\(path):\(line): missing userId or eventId"); return }
+                joins.append(CheckInJoin(userId: user, eventId: event))
+            }
+            return
+        }
+        throw CLIError("\(path): joins are read from CSV (userId,eventId)")
+    }
+
+    // MARK: - The store
+
+    /// Places (every feature with a radius, or the default radius for places and parks) and events from the store.
+    mutating func loadStore(path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError("no store at '\(path)'; import places and events first (cairn import FILE --db \(path))")
+        }
+        let store = try FeatureStore(path: path)
+        try store.forEachFeature(kind: nil) { feature in
+            if feature.kind == .event {
+                addEvent(feature, source: path)
+                return
+            }
+            let fallback = feature.kind == .place || feature.kind == .park ? defaultRadiusMeters : nil
+            guard let radius = feature.radiusMeters ?? fallback,
+                  let circle = try? Circle(center: feature.location, radiusMeters: radius) else { return }
+            places.append(CheckInPlace(id: feature.id, circle: circle))
+        }
+    }
+
+    // MARK: - Reading
+
+    private static func coordinate(_ latitude: CheckInField, _ longitude: CheckInField) -> Coordinate? {
+        guard let lat = CheckInNumberText.parse(latitude.bytes), let lon = CheckInNumberText.parse(longitude.bytes) else { return nil }
+        return try? Coordinate(latitude: lat, longitude: lon)
+    }
+
+    private static func radius(_ field: CheckInField, default defaultRadiusMeters: Double?) -> Double? {
+        if field.count == 0 { return defaultRadiusMeters }
+        if let value = CheckInNumberText.parse(field.bytes) { return value }
+        return DistanceText.meters(from: field.text)
+    }
+}
+
+/// Iterates a file's features through `openFeatureReader`; rejected rows go to `rejected`.
+func forEachFeature(path: String, kind: FeatureKind, _ body: (Feature) -> Void, rejected: (String) -> Void) throws {
+    let reader = try openFeatureReader(path: path, format: nil, options: ImportOptions(kind: kind, defaultRadiusMeters: nil))
+    while let record = try reader.next() {
+        switch record {
+        case .feature(let feature, _): body(feature)
+        case .rejected(let rejection): rejected(rejection.description)
+        }
+    }
+}
+
+/// Iterates a CSV file's records with the byte scanner: the header first (to `layout`), then each row.
+func forEachCSVRecord<Layout>(
+    path: String,
+    layout: ([String]) -> Layout?,
+    row: (Layout?, CheckInCSVScanner, Int) throws -> Void
+) throws {
+    let input = try CheckInBatchInput(path: path, csvQuotes: true)
+    var scanner = CheckInCSVScanner()
+    defer { scanner.deallocate() }
+    var columns: Layout?
+    var sawHeader = false
+    var line = 1
+    while let batch = try input.next() {
+        guard let base = batch.baseAddress else { continue }
+        scanner.reset(forBufferOf: batch.count)
+        var position = 0
+        while position < batch.count {
+            let (outcome, next, lines) = scanner.scanRecord(base, start: position, end: batch.count)
+            defer { position = next; line += lines }
+            if case .unterminatedQuote = outcome { continue }
+            if scanner.fieldCount == 1, scanner.field(0).count == 0 { continue } // blank line
+            if !sawHeader {
+                sawHeader = true
+                columns = layout((0..<scanner.fieldCount).map { scanner.field($0).text.trimmingSpaces })
+                continue
+            }
+            try row(columns, scanner, line)
+        }
+    }
+}
+
+/// Column positions shared by the reference files, resolved with `FieldRole`'s aliases.
+private func roles(_ header: [String]) -> [FieldRole] {
+    header.map { FieldRole.resolve($0, idColumn: nil) }
+}
+
+private func position(_ names: [String], in header: [String]) -> Int {
+    header.firstIndex { names.contains($0.lowercased()) } ?? -1
+}
+
+private struct PlaceColumns: Sendable {
+    let id, latitude, longitude, radius: Int
+
+    init?(_ header: [String]) {
+        let r = roles(header)
+        id = r.firstIndex(of: .id) ?? position(["geonameid", "place_id", "placeid"], in: header)
+        latitude = r.firstIndex(of: .latitude) ?? -1
+        longitude = r.firstIndex(of: .longitude) ?? -1
+        radius = r.firstIndex(of: .radius) ?? -1
+        guard id >= 0, latitude >= 0, longitude >= 0 else { return nil }
+    }
+}
+
+private struct EventColumns: Sendable {
+    let id, place, latitude, longitude, radius, start, end: Int
+
+    init?(_ header: [String]) {
+        let r = roles(header)
+        id = r.firstIndex(of: .id) ?? position(["event_id", "eventid"], in: header)
+        place = position(["placeid", "place_id", "place"], in: header)
+        latitude = r.firstIndex(of: .latitude) ?? -1
+        longitude = r.firstIndex(of: .longitude) ?? -1
+        radius = r.firstIndex(of: .radius) ?? -1
+        start = r.firstIndex(of: .startTime) ?? -1
+        end = r.firstIndex(of: .endTime) ?? -1
+        guard id >= 0, start >= 0, end >= 0 else { return nil }
+    }
+}
+
+private struct JoinColumns {
+    let user, event: Int
+
+    init?(_ header: [String]) {
+        user = position(["user", "userid", "user_id"], in: header)
+        event = position(["event", "eventid", "event_id"], in: header)
+        guard user >= 0, event >= 0 else { return nil }
+    }
+}
+
+/// What one reference row gives.
+enum ReferenceRow<Item: Sendable>: Sendable {
+    case item(Item)
+    case skip(String)
+}
+
+/// The rows of a reference CSV file, parsed in parallel, in file order.
+struct ParsedReferenceRows<Item: Sendable> {
+    var items: [Item] = []
+    var skipped: [String] = []
+    var skippedCount = 0
+    var hadHeader = false
+    var layoutFound = false
+}
+
+/// Parses a CSV file's rows with `workers` threads: each batch is split at record boundaries and the pieces
+/// are parsed at once; their rows are joined in order.
+func parallelCSVRows<Layout: Sendable, Item: Sendable>(
+    path: String, workers: Int,
+    layout: ([String]) -> Layout?,
+    row: @escaping @Sendable (Layout, CheckInCSVScanner, Int) -> ReferenceRow<Item>
+) throws -> ParsedReferenceRows<Item> {
+    var parsed = ParsedReferenceRows<Item>()
+    let input = try CheckInBatchInput(path: path, csvQuotes: true)
+    let pieceCount = max(1, workers == 1 ? 1 : 4 * workers)
+    let scanners = (0..<pieceCount).map { _ in CheckInScannerBox() }
+    var columns: Layout?
+    var line = 1
+    while let batch = try input.next() {
+        guard let base = batch.baseAddress else { continue }
+        var start = 0
+        if !parsed.hadHeader {
+            let scanner = scanners[0]
+            scanner.scanner.reset(forBufferOf: batch.count)
+            while start < batch.count, !parsed.hadHeader {
+                let (_, next, lines) = scanner.scanner.scanRecord(base, start: start, end: batch.count)
+                start = next
+                line += lines
+                if scanner.scanner.fieldCount == 1, scanner.scanner.field(0).count == 0 { continue }
+                parsed.hadHeader = true
+                columns = layout((0..<scanner.scanner.fieldCount).map { scanner.scanner.field($0).text.trimmingSpaces })
+            }
+            guard parsed.hadHeader else { continue }
+            guard columns != nil else { return parsed }
+            parsed.layoutFound = true
+        }
+        guard let columns else { continue }
+        let rest = BatchPointer(base: base + start)
+        let count = batch.count - start
+        let quoted = CSVBoundaries.hasQuote(rest.base, count: count)
+        let ranges = CSVBoundaries.split(rest.base, count: count, pieces: pieceCount, quoted: quoted)
+        let work = { @Sendable (k: Int) in
+            let box = scanners[k]
+            var scanner = box.scanner
+            scanner.reset(forBufferOf: ranges[k].count)
+            var position = ranges[k].lowerBound
+            var localLine = 0
+            var rows: [ReferenceRow<Item>] = []
+            var lines: [Int] = []
+            while position < ranges[k].upperBound {
+                let (outcome, next, consumed) = scanner.scanRecord(rest.base, start: position, end: ranges[k].upperBound)
+                let recordLine = localLine
+                position = next
+                localLine += consumed
+                if scanner.fieldCount == 1, scanner.field(0).count == 0 { continue }
+                if case .unterminatedQuote = outcome {
+                    rows.append(.skip("a quote opened and never closed"))
+                } else {
+                    rows.append(row(columns, scanner, recordLine))
+                }
+                lines.append(recordLine)
+            }
+            box.scanner = scanner
+            box.rows = rows
+            box.lineOffsets = lines
+            box.lines = localLine
+        }
+        if workers > 1, ranges.count > 1 {
+            DispatchQueue.concurrentPerform(iterations: ranges.count, execute: work)
+        } else {
+            for k in ranges.indices { work(k) }
+        }
+        for k in ranges.indices {
+            let box = scanners[k]
+            for (n, result) in (box.rows as? [ReferenceRow<Item>] ?? []).enumerated() {
+                switch result {
+                case .item(let item): parsed.items.append(item)
+                case .skip(let message):
+                    parsed.skippedCount += 1
+                    if parsed.skipped.count < 10 { parsed.skipped.append("\(path):\(line + box.lineOffsets[n]): \(message)") }
+                }
+            }
+            line += box.lines
+            box.rows = []
+        }
+    }
+    return parsed
+}
+
+/// A scanner and one piece's parsed rows, reused from batch to batch.
+final class CheckInScannerBox: @unchecked Sendable {
+    var scanner = CheckInCSVScanner()
+    var rows: Any = ()
+    var lineOffsets: [Int] = []
+    var lines = 0
+    deinit { scanner.deallocate() }
+}

@@ -1,0 +1,312 @@
+/// A 64-bit hash of a byte string: 8 bytes at a time, multiply-xorshift mixing, MurmurHash3's `fmix64` at the end.
+/// Not cryptographic; ids from users may collide on purpose only at the cost of a longer probe.
+/// - Complexity: O(n) in the length.
+@inline(__always)
+package func checkInHash(_ key: UnsafeRawBufferPointer) -> UInt64 {
+    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: key.count)
+    guard let base = key.baseAddress else { return checkInMix(h) }
+    let count = key.count
+    var i = 0
+    while i + 8 <= count {
+        h = (h ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+        h ^= h >> 32
+        i += 8
+    }
+    if i < count {
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < count {
+            tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+            shift += 8
+            i += 1
+        }
+        h = (h ^ tail) &* 0xFF51_AFD7_ED55_8CCD
+    }
+    return checkInMix(h)
+}
+
+/// MurmurHash3's 64-bit finaliser (a bijection that spreads every input bit).
+@inline(__always)
+package func checkInMix(_ value: UInt64) -> UInt64 {
+    var h = value
+    h ^= h >> 33
+    h &*= 0xC4CE_B9FE_1A85_EC53
+    h ^= h >> 29
+    h &*= 0xFF51_AFD7_ED55_8CCD
+    h ^= h >> 32
+    return h
+}
+
+/// Interned byte strings (ids) numbered 0, 1, 2, ... in insertion order, found by their bytes without
+/// making a `String`: an open-addressing hash table (linear probing, load at most 1/2).
+///
+/// Each slot is 32 bytes: a header word (index + 1 in the low 32 bits, 24 bits of hash, the key's length)
+/// and, for keys of at most 24 bytes (the usual ids), the key itself, so a lookup touches one cache line.
+/// Longer keys are compared in the byte arena that also serves `key(at:)`.
+package struct CheckInKeyTable: Sendable {
+    /// Every key's bytes, back to back.
+    private var arena = ContiguousArray<UInt8>()
+    /// Key `i` is `arena[starts[i] ..< starts[i + 1]]`.
+    private var starts: ContiguousArray<Int> = [0]
+    /// 4 words per slot: header (0 = empty), then up to 24 key bytes.
+    private var slots = ContiguousArray<UInt64>(repeating: 0, count: 4 * 16)
+    private var slotCount = 16
+
+    static let inlineBytes = 24
+    static let longLength: UInt64 = 255
+
+    package init() {}
+
+    /// The number of keys.
+    /// - Complexity: O(1).
+    package var count: Int { starts.count - 1 }
+
+    /// Bytes held (capacity).
+    /// - Complexity: O(1).
+    package var memoryBytes: Int { arena.capacity + starts.capacity * 8 + slots.capacity * 8 }
+
+    /// A key's first 24 bytes as three little-endian words, zero padded, and its header bits.
+    @inline(__always)
+    private static func probeKey(_ key: UnsafeRawBufferPointer, hash: UInt64) -> (header: UInt64, w1: UInt64, w2: UInt64, w3: UInt64) {
+        let length = key.count <= inlineBytes ? UInt64(key.count) : longLength
+        let header = length << 56 | ((hash >> 40) & 0xFF_FFFF) << 32
+        guard key.count <= inlineBytes else { return (header, 0, 0, 0) }
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { target in
+            if let base = key.baseAddress, let into = target.baseAddress, key.count > 0 { into.copyMemory(from: base, byteCount: key.count) }
+        }
+        return (header, words.0, words.1, words.2)
+    }
+
+    /// The index of `key`, or -1.
+    /// - Complexity: O(n) in the key's length, expected.
+    @inline(__always)
+    package func index(of key: UnsafeRawBufferPointer) -> Int {
+        index(of: key, hash: checkInHash(key))
+    }
+
+    /// The index of `key` whose `checkInHash` is `hash`, or -1.
+    /// - Complexity: O(n) in the key's length, expected.
+    @inline(__always)
+    package func index(of key: UnsafeRawBufferPointer, hash: UInt64) -> Int {
+        let probe = Self.probeKey(key, hash: hash)
+        return slots.withUnsafeBufferPointer { slots in
+            let mask = slotCount - 1
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while true {
+                let header = slots[4 * slot]
+                if header == 0 { return -1 }
+                if header & 0xFFFF_FFFF_0000_0000 == probe.header {
+                    let index = Int(truncatingIfNeeded: header & 0xFFFF_FFFF) - 1
+                    if key.count <= Self.inlineBytes {
+                        if slots[4 * slot + 1] == probe.w1, slots[4 * slot + 2] == probe.w2, slots[4 * slot + 3] == probe.w3 { return index }
+                    } else if keyEquals(index, key) {
+                        return index
+                    }
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
+    /// The index of a `String` key, or -1.
+    /// - Complexity: O(n) in the key's length, expected.
+    package func index(of key: String) -> Int {
+        var key = key
+        return key.withUTF8 { index(of: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The key at `index` as a string.
+    /// - Complexity: O(n) in its length.
+    package func key(at index: Int) -> String {
+        arena.withUnsafeBufferPointer { arena in
+            String(decoding: UnsafeBufferPointer(rebasing: arena[starts[index] ..< starts[index + 1]]), as: UTF8.self)
+        }
+    }
+
+    /// Calls `body` with the bytes of the key at `index`.
+    /// - Complexity: O(1) plus the body.
+    package func withKey<R>(at index: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        arena.withUnsafeBytes { arena in
+            body(UnsafeRawBufferPointer(rebasing: arena[starts[index] ..< starts[index + 1]]))
+        }
+    }
+
+    /// Adds `key` when absent; returns its index and whether it was added.
+    /// - Complexity: amortised O(n) in the key's length, expected.
+    @discardableResult
+    package mutating func insert(_ key: UnsafeRawBufferPointer) -> (index: Int, inserted: Bool) {
+        insert(key, hash: checkInHash(key))
+    }
+
+    /// Adds `key` (whose `checkInHash` is `hash`) when absent; returns its index and whether it was added.
+    /// - Complexity: amortised O(n) in the key's length, expected.
+    @discardableResult
+    package mutating func insert(_ key: UnsafeRawBufferPointer, hash: UInt64) -> (index: Int, inserted: Bool) {
+        let found = index(of: key, hash: hash)
+        if found >= 0 { return (found, false) }
+        precondition(count < Int(UInt32.max) - 1, "CheckInKeyTable holds fewer than 2^32 - 1 keys")
+        let index = count
+        arena.append(contentsOf: key)
+        starts.append(arena.count)
+        if 2 * (index + 1) > slotCount {
+            grow()
+        } else {
+            place(index: index, key: key, hash: hash)
+        }
+        return (index, true)
+    }
+
+    /// Adds a `String` key when absent.
+    /// - Complexity: amortised O(n) in the key's length, expected.
+    @discardableResult
+    package mutating func insert(_ key: String) -> (index: Int, inserted: Bool) {
+        var key = key
+        return key.withUTF8 { insert(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Reserves room for `count` keys without growing.
+    /// - Complexity: O(n) in the current keys when it grows.
+    package mutating func reserveCapacity(_ count: Int) {
+        var wanted = 16
+        while wanted < 2 * count { wanted *= 2 }
+        if wanted > slotCount { rebuild(slotCount: wanted) }
+    }
+
+    private mutating func place(index: Int, key: UnsafeRawBufferPointer, hash: UInt64) {
+        let probe = Self.probeKey(key, hash: hash)
+        let mask = slotCount - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[4 * slot] != 0 { slot = (slot + 1) & mask }
+        slots[4 * slot] = probe.header | UInt64(index + 1)
+        slots[4 * slot + 1] = probe.w1
+        slots[4 * slot + 2] = probe.w2
+        slots[4 * slot + 3] = probe.w3
+    }
+
+    private mutating func grow() { rebuild(slotCount: slotCount * 2) }
+
+    private mutating func rebuild(slotCount newCount: Int) {
+        slotCount = newCount
+        slots = checkInLargeArray(repeating: 0, count: 4 * newCount)
+        let arena = self.arena
+        let starts = self.starts
+        arena.withUnsafeBytes { bytes in
+            for index in 0 ..< starts.count - 1 {
+                let key = UnsafeRawBufferPointer(rebasing: bytes[starts[index] ..< starts[index + 1]])
+                place(index: index, key: key, hash: checkInHash(key))
+            }
+        }
+    }
+
+    @inline(__always)
+    private func keyEquals(_ index: Int, _ key: UnsafeRawBufferPointer) -> Bool {
+        let start = starts[index], end = starts[index + 1]
+        guard end - start == key.count else { return false }
+        return arena.withUnsafeBytes { arena in
+            UnsafeRawBufferPointer(rebasing: arena[start ..< end]).elementsEqual(key)
+        }
+    }
+}
+
+/// A set of 64-bit keys other than `UInt64.max` (open addressing, linear probing, load at most 1/2):
+/// the (user, event) pairs seen, 16 bytes per key.
+package struct CheckInPairSet: Sendable {
+    private var slots = ContiguousArray<UInt64>(repeating: .max, count: 16)
+    package private(set) var count = 0
+
+    package init() {}
+
+    /// Bytes held (capacity).
+    package var memoryBytes: Int { slots.capacity * 8 }
+
+    /// Whether `key` is in the set.
+    /// - Complexity: O(1) expected.
+    @inline(__always)
+    package func contains(_ key: UInt64) -> Bool {
+        slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: checkInMix(key)) & mask
+            while true {
+                let entry = slots[slot]
+                if entry == key { return true }
+                if entry == .max { return false }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
+    /// Adds `key`; returns false when it was already there.
+    /// - Complexity: amortised O(1) expected.
+    @inline(__always)
+    package mutating func insert(_ key: UInt64) -> Bool {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: checkInMix(key)) & mask
+        while true {
+            let entry = slots[slot]
+            if entry == key { return false }
+            if entry == .max { break }
+            slot = (slot + 1) & mask
+        }
+        slots[slot] = key
+        count += 1
+        if 2 * count > slots.count { grow() }
+        return true
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = checkInLargeArray(repeating: UInt64.max, count: old.count * 2)
+        let mask = slots.count - 1
+        for key in old where key != .max {
+            var slot = Int(truncatingIfNeeded: checkInMix(key)) & mask
+            while slots[slot] != .max { slot = (slot + 1) & mask }
+            slots[slot] = key
+        }
+    }
+}
+
+/// A map from 64-bit keys (other than `UInt64.max`) to counts, for visits per (place, user).
+package struct CheckInCountMap: Sendable {
+    private var keys = ContiguousArray<UInt64>(repeating: .max, count: 16)
+    private var values = ContiguousArray<UInt32>(repeating: 0, count: 16)
+    package private(set) var count = 0
+
+    package init() {}
+
+    /// Adds one to `key`'s count.
+    /// - Complexity: amortised O(1) expected.
+    package mutating func increment(_ key: UInt64) {
+        let mask = keys.count - 1
+        var slot = Int(truncatingIfNeeded: checkInMix(key)) & mask
+        while true {
+            let entry = keys[slot]
+            if entry == key { values[slot] &+= 1; return }
+            if entry == .max { break }
+            slot = (slot + 1) & mask
+        }
+        keys[slot] = key
+        values[slot] = 1
+        count += 1
+        if 2 * count > keys.count { grow() }
+    }
+
+    /// Calls `body` with every key and its count, in no particular order.
+    /// - Complexity: O(capacity).
+    package func forEach(_ body: (UInt64, UInt32) -> Void) {
+        for slot in keys.indices where keys[slot] != .max { body(keys[slot], values[slot]) }
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys, oldValues = values
+        keys = ContiguousArray(repeating: .max, count: oldKeys.count * 2)
+        values = ContiguousArray(repeating: 0, count: oldKeys.count * 2)
+        let mask = keys.count - 1
+        for i in oldKeys.indices where oldKeys[i] != .max {
+            var slot = Int(truncatingIfNeeded: checkInMix(oldKeys[i])) & mask
+            while keys[slot] != .max { slot = (slot + 1) & mask }
+            keys[slot] = oldKeys[i]
+            values[slot] = oldValues[i]
+        }
+    }
+}

@@ -1,0 +1,442 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Judges check-ins against places (centre + radius), events (place + time window) and optional joins
+/// (ARCHITECTURE.md, "Check-in rule"): each gets `valid` or exactly one `CheckInReason`.
+///
+/// The tests, in order: coordinate (`invalid_coordinate`), time (`invalid_time`), the claimed event or place
+/// (`unknown_event`, `unknown_place`; with neither, the point is matched by containment, or `no_match`),
+/// distance from the place's centre under the model (`outside_radius`, with the exact distance), the event's
+/// window `start <= time < end` (`before_start`, `after_end`), joins when given (`not_joined`). Duplicates
+/// (`duplicate`) need input order and live in a `CheckInLedger`; `validate(_:)` does both.
+///
+/// Distances are decided exactly: a haversine with the place's cached cosine and spherical bounds
+/// (`DistanceBounds`) settle almost every point, the model's full geodesic the ones near the edge, so the
+/// verdict equals `distanceMeters(from: centre, to: point, model:) <= radius` bit for bit.
+///
+/// Immutable after `init` and `Sendable`: many threads may judge with one validator.
+public struct CheckInValidator: Sendable {
+    /// The distance model.
+    public let model: DistanceModel
+    /// How GPS accuracy counts.
+    public let accuracyPolicy: CheckInAccuracyPolicy
+    /// Whether `not_joined` is decided (joins were given).
+    public let requiresJoins: Bool
+
+    let bounds: DistanceBounds
+    /// Place ids, numbered in input order (first occurrence wins).
+    package let placeKeys: CheckInKeyTable
+    /// Per place, `Self.placeStride` doubles: latitude, longitude, radius, cos(latitude), accept and reject
+    /// haversine thresholds.
+    let placeData: ContiguousArray<Double>
+    /// Event ids, numbered in input order (first occurrence wins).
+    package let eventKeys: CheckInKeyTable
+    /// Each event's window (seconds since 1970) and place index (-1 when it has none), packed so that a
+    /// check-in's event costs one cache line.
+    let eventRecords: ContiguousArray<EventRecord>
+    /// Events by place, each place's sorted by start: `placeEvents[placeEventStarts[p] ..< placeEventStarts[p + 1]]`.
+    let placeEventStarts: ContiguousArray<Int32>
+    let placeEvents: ContiguousArray<Int32>
+    /// The places' circles, for point-only check-ins, and each place's circle.
+    let circles: CircleIndex
+    let placeCircles: ContiguousArray<Circle>
+    /// Users named in joins, and the joined (event, user) pairs.
+    let joinUsers: CheckInKeyTable
+    let joinPairs: CheckInPairSet
+
+    static let placeStride = 6
+
+    /// Rows dropped while building: places or events whose id was already taken (the first wins), and joins
+    /// naming an unknown event.
+    public let ignoredPlaces: Int
+    public let ignoredEvents: Int
+    public let ignoredJoins: Int
+    /// A sum of look-ahead lookups made while building (kept only so they are not optimised away).
+    let buildWarmup: Int
+
+    /// Builds a validator.
+    ///
+    /// - Parameters:
+    ///   - places: the places; a repeated id keeps its first circle.
+    ///   - events: the events; a repeated id keeps the first. An event whose place id is not among the places
+    ///     defines that place with its own circle (the first such event wins; without a place id, the place is
+    ///     named after the event); without a circle its check-ins get `unknown_place`.
+    ///   - joins: who joined what; when given (even empty), check-ins to events need a join (`not_joined`).
+    ///   - model: the distance model, `.wgs84` by default.
+    ///   - accuracyPolicy: how GPS accuracy counts, `.ignore` by default.
+    /// - Complexity: O((p + e) log(p + e) + j) for p places, e events and j joins.
+    public init(places: some Sequence<CheckInPlace>, events: some Sequence<CheckInEvent>,
+                joins: (some Sequence<CheckInJoin>)? = [CheckInJoin]?.none,
+                model: DistanceModel = .wgs84, accuracyPolicy: CheckInAccuracyPolicy = .ignore) {
+        self.model = model
+        self.accuracyPolicy = accuracyPolicy
+        let bounds = DistanceBounds(model)
+        self.bounds = bounds
+        var placeKeys = CheckInKeyTable()
+        var placeData = ContiguousArray<Double>()
+        var placeCircles = ContiguousArray<Circle>()
+        placeKeys.reserveCapacity(places.underestimatedCount + events.underestimatedCount)
+        var ignoredPlaces = 0
+        func addPlace(_ id: String, _ circle: Circle) -> Int32? {
+            let (index, inserted) = placeKeys.insert(id)
+            guard inserted else { return nil }
+            let test = CircleTest(latitude: circle.center.latitude, longitude: circle.center.longitude,
+                                  radiusMeters: circle.radiusMeters, model: model)
+            placeData.append(contentsOf: [circle.center.latitude, circle.center.longitude, circle.radiusMeters,
+                                          test.cosLatitude, test.acceptHaversine, test.rejectHaversine])
+            placeCircles.append(circle)
+            return Int32(index)
+        }
+        // Places and events go in blocks of 16: their ids are looked up first (independent lookups whose cache
+        // misses overlap), then inserted; `warm` keeps the look-ahead reads from being optimised away.
+        var warm = 0
+        var placeBlock: [CheckInPlace] = []
+        placeBlock.reserveCapacity(16)
+        func flushPlaces() {
+            for place in placeBlock { warm &+= placeKeys.index(of: place.id) }
+            for place in placeBlock where addPlace(place.id, place.circle) == nil { ignoredPlaces += 1 }
+            placeBlock.removeAll(keepingCapacity: true)
+        }
+        for place in places {
+            placeBlock.append(place)
+            if placeBlock.count == 16 { flushPlaces() }
+        }
+        flushPlaces()
+
+        // Two threads: one numbers the event ids (first occurrence wins), the other looks every event's place
+        // name up among the given places. Then, in order, events whose place was not among them may define it
+        // with their own circle; a second pass looks again for those still unknown, so an event may name a
+        // place another event defines later in the file.
+        let eventList = Array(events)
+        @Sendable func placeName(_ event: CheckInEvent) -> String { event.placeId.flatMap { $0.isEmpty ? nil : $0 } ?? event.id }
+        let keysBox = CheckInBuildBox(CheckInKeyTable())
+        let repeatedBox = CheckInBuildBox([Bool](repeating: false, count: eventList.count))
+        let foundBox = CheckInBuildBox([Int32](repeating: -1, count: eventList.count))
+        let givenPlaces = placeKeys
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                var keys = CheckInKeyTable()
+                keys.reserveCapacity(eventList.count)
+                var repeated = [Bool](repeating: false, count: eventList.count)
+                for (i, event) in eventList.enumerated() where !keys.insert(event.id).inserted { repeated[i] = true }
+                keysBox.value = keys
+                repeatedBox.value = repeated
+            } else {
+                var found = [Int32](repeating: -1, count: eventList.count)
+                for (i, event) in eventList.enumerated() { found[i] = Int32(givenPlaces.index(of: placeName(event))) }
+                foundBox.value = found
+            }
+        }
+        let eventKeys = keysBox.value
+        let repeated = repeatedBox.value, found = foundBox.value
+        var eventRecords = ContiguousArray<EventRecord>()
+        eventRecords.reserveCapacity(eventList.count)
+        var ignoredEvents = 0
+        var pending: [(record: Int, name: String)] = []
+        for (i, event) in eventList.enumerated() {
+            if repeated[i] { ignoredEvents += 1; continue }
+            var place = Int(found[i])
+            if place < 0 {
+                let name = placeName(event)
+                place = placeKeys.index(of: name)
+                if place < 0, let circle = event.circle { place = Int(addPlace(name, circle) ?? -1) }
+                if place < 0 { pending.append((eventRecords.count, name)) }
+            }
+            eventRecords.append(EventRecord(start: event.window.start.secondsSince1970, end: event.window.end.secondsSince1970,
+                                            place: Int32(place)))
+        }
+        for (record, name) in pending {
+            let old = eventRecords[record]
+            eventRecords[record] = EventRecord(start: old.start, end: old.end, place: Int32(placeKeys.index(of: name)))
+        }
+
+        // Events per place, by start then input order (counting sort on the place, then a sort per place),
+        // while another thread builds the circle index.
+        let placeCount = placeKeys.count
+        let circleBox = CheckInBuildBox<CircleIndex?>(nil)
+        let sortedBox = CheckInBuildBox<(ContiguousArray<Int32>, ContiguousArray<Int32>)>(([], []))
+        let circleInput = placeCircles, records = eventRecords
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                circleBox.value = CircleIndex(circleInput)
+                return
+            }
+            var starts = ContiguousArray<Int32>(repeating: 0, count: placeCount + 1)
+            for record in records where record.place >= 0 { starts[Int(record.place) + 1] += 1 }
+            for p in 0..<placeCount { starts[p + 1] += starts[p] }
+            var fill = starts
+            var byPlace = ContiguousArray<Int32>(repeating: 0, count: Int(starts[placeCount]))
+            for (event, record) in records.enumerated() where record.place >= 0 {
+                let place = Int(record.place)
+                byPlace[Int(fill[place])] = Int32(event)
+                fill[place] += 1
+            }
+            for p in 0..<placeCount where starts[p + 1] - starts[p] > 1 {
+                byPlace[Int(starts[p]) ..< Int(starts[p + 1])].sort {
+                    (records[Int($0)].start, $0) < (records[Int($1)].start, $1)
+                }
+            }
+            sortedBox.value = (starts, byPlace)
+        }
+        let (starts, byPlace) = sortedBox.value
+
+        var joinUsers = CheckInKeyTable()
+        var joinPairs = CheckInPairSet()
+        var ignoredJoins = 0
+        if let joins {
+            for join in joins {
+                let event = eventKeys.index(of: join.eventId)
+                guard event >= 0 else { ignoredJoins += 1; continue }
+                let user = joinUsers.insert(join.userId).index
+                _ = joinPairs.insert(UInt64(event) << 32 | UInt64(user))
+            }
+        }
+        requiresJoins = joins != nil
+
+        self.circles = circleBox.value ?? CircleIndex(placeCircles)
+        self.placeCircles = placeCircles
+        self.placeKeys = placeKeys
+        self.placeData = placeData
+        self.eventKeys = eventKeys
+        self.eventRecords = eventRecords
+        self.placeEventStarts = starts
+        self.placeEvents = byPlace
+        self.joinUsers = joinUsers
+        self.joinPairs = joinPairs
+        self.ignoredPlaces = ignoredPlaces
+        self.ignoredEvents = ignoredEvents
+        self.ignoredJoins = ignoredJoins
+        self.buildWarmup = warm
+    }
+
+    // MARK: - Looking things up
+
+    /// The number of places (including those defined by events' own circles).
+    /// - Complexity: O(1).
+    public var placeCount: Int { placeKeys.count }
+
+    /// The number of events.
+    /// - Complexity: O(1).
+    public var eventCount: Int { eventKeys.count }
+
+    /// The place at `index` (`CheckInResult.placeIndex`).
+    /// - Complexity: O(n) in the id's length.
+    public func place(at index: Int) -> CheckInPlace {
+        CheckInPlace(id: placeKeys.key(at: index), circle: placeCircles[index])
+    }
+
+    /// The id of the place at `index`.
+    /// - Complexity: O(n) in the id's length.
+    public func placeId(at index: Int) -> String { placeKeys.key(at: index) }
+
+    /// The radius of the place at `index`, metres.
+    /// - Complexity: O(1).
+    public func radiusMeters(ofPlace index: Int) -> Double { placeData[Self.placeStride * index + 2] }
+
+    /// The id of the event at `index`.
+    /// - Complexity: O(n) in the id's length.
+    public func eventId(at index: Int) -> String { eventKeys.key(at: index) }
+
+    /// The window of the event at `index`.
+    /// - Complexity: O(1).
+    public func window(ofEvent index: Int) -> TimeWindow {
+        let start = Timestamp(secondsSince1970: eventRecords[index].start)
+        let end = Timestamp(secondsSince1970: eventRecords[index].end)
+        return (try? TimeWindow(start: start, end: end)) ?? TimeWindow(instant: start)
+    }
+
+    /// The index of the place with id `id`, if any.
+    /// - Complexity: O(n) in the id's length, expected.
+    public func placeIndex(of id: String) -> Int? {
+        let index = placeKeys.index(of: id)
+        return index >= 0 ? index : nil
+    }
+
+    /// The index of the event with id `id`, if any.
+    /// - Complexity: O(n) in the id's length, expected.
+    public func eventIndex(of id: String) -> Int? {
+        let index = eventKeys.index(of: id)
+        return index >= 0 ? index : nil
+    }
+
+    // MARK: - Judging
+
+    /// The verdict on one check-in, without the duplicate test (which needs the check-ins before it:
+    /// use `validate(_:)` or a `CheckInLedger`).
+    /// - Complexity: O(1) expected for a check-in naming its event or place (one geodesic at most);
+    ///   a containment query for a point-only one.
+    public func judge(_ checkIn: CheckIn) -> CheckInResult {
+        var scratch: [Int] = []
+        var event = checkIn.eventId ?? ""
+        var place = checkIn.placeId ?? ""
+        var user = checkIn.userId
+        return event.withUTF8 { event in
+            place.withUTF8 { place in
+                user.withUTF8 { user in
+                    judge(latitude: checkIn.latitude, longitude: checkIn.longitude,
+                          seconds: checkIn.time?.secondsSince1970 ?? .nan, accuracyMeters: checkIn.accuracyMeters ?? 0,
+                          eventKey: UnsafeRawBufferPointer(event), placeKey: UnsafeRawBufferPointer(place),
+                          user: UnsafeRawBufferPointer(user), scratch: &scratch)
+                }
+            }
+        }
+    }
+
+    /// Judges every check-in in order, duplicates included: the first valid check-in of a user for an event
+    /// wins, later ones are `duplicate`.
+    /// - Complexity: O(n) judgements; memory for the results and the (user, event) pairs of valid check-ins.
+    public func validate(_ checkIns: some Sequence<CheckIn>) -> [CheckInResult] {
+        var ledger = CheckInLedger(validator: self, countsVisits: false)
+        return validate(checkIns, ledger: &ledger)
+    }
+
+    /// Judges every check-in in order against `ledger` (which remembers valid (user, event) pairs and, if
+    /// asked, counts visits), so one ledger can span several calls.
+    /// - Complexity: O(n) judgements.
+    public func validate(_ checkIns: some Sequence<CheckIn>, ledger: inout CheckInLedger) -> [CheckInResult] {
+        var results: [CheckInResult] = []
+        results.reserveCapacity(checkIns.underestimatedCount)
+        for checkIn in checkIns {
+            var result = judge(checkIn)
+            ledger.settle(&result, userId: checkIn.userId)
+            results.append(result)
+        }
+        return results
+    }
+
+    /// The judgement on raw fields: ids as bytes (empty = not given), `seconds` NaN for an unreadable time,
+    /// `accuracyMeters` 0 when unknown. `scratch` is working memory for point-only matches.
+    /// - Complexity: as `judge(_:)`.
+    @inline(__always)
+    package func judge(
+        latitude: Double, longitude: Double, seconds: Double, accuracyMeters: Double,
+        eventKey: UnsafeRawBufferPointer, placeKey: UnsafeRawBufferPointer, user: UnsafeRawBufferPointer,
+        scratch: inout [Int]
+    ) -> CheckInResult {
+        guard latitude >= -90, latitude <= 90, longitude >= -180, longitude <= 180,
+              accuracyMeters >= 0, accuracyMeters.isFinite else { return CheckInResult(reason: .invalidCoordinate) }
+        guard seconds.isFinite else { return CheckInResult(reason: .invalidTime) }
+        return judge(latitude: latitude, longitude: longitude, seconds: seconds, accuracyMeters: accuracyMeters,
+                     target: resolve(eventKey: eventKey, placeKey: placeKey), user: user, scratch: &scratch)
+    }
+
+    /// What a check-in's ids resolve to: index, -1 when unknown, -2 when not given.
+    package struct Target {
+        package var event: Int
+        package var place: Int
+        package init(event: Int, place: Int) {
+            self.event = event
+            self.place = place
+        }
+    }
+
+    /// Resolves a check-in's event (and through it, its place) or place id. Separate from judging so that a
+    /// batch can resolve many rows first: the lookups of different rows are independent memory accesses the
+    /// processor overlaps.
+    /// - Complexity: O(n) in the ids' length, expected.
+    @inline(__always)
+    package func resolve(eventKey: UnsafeRawBufferPointer, placeKey: UnsafeRawBufferPointer) -> Target {
+        if !eventKey.isEmpty {
+            let event = eventKeys.index(of: eventKey)
+            return Target(event: event, place: event >= 0 ? Int(eventRecords[event].place) : -2)
+        }
+        if !placeKey.isEmpty { return Target(event: -2, place: placeKeys.index(of: placeKey)) }
+        return Target(event: -2, place: -2)
+    }
+
+    /// Reads a place's record (to bring it into the cache ahead of judging); returns its latitude.
+    @inline(__always)
+    package func touch(place: Int) -> Double { place >= 0 ? placeData[Self.placeStride * place] : 0 }
+
+    /// `judge` for a check-in whose ids were resolved by `resolve(eventKey:placeKey:)`.
+    /// - Complexity: as `judge(_:)`.
+    @inline(__always)
+    package func judge(latitude: Double, longitude: Double, seconds: Double, accuracyMeters: Double,
+                       target: Target, user: UnsafeRawBufferPointer, scratch: inout [Int]) -> CheckInResult {
+        guard latitude >= -90, latitude <= 90, longitude >= -180, longitude <= 180,
+              accuracyMeters >= 0, accuracyMeters.isFinite else { return CheckInResult(reason: .invalidCoordinate) }
+        guard seconds.isFinite else { return CheckInResult(reason: .invalidTime) }
+        let place: Int
+        var event = -1
+        if target.event != -2 {
+            event = target.event
+            guard event >= 0 else { return CheckInResult(reason: .unknownEvent) }
+            place = target.place
+            guard place >= 0 else { return CheckInResult(reason: .unknownPlace, event: Int32(event)) }
+        } else if target.place != -2 {
+            place = target.place
+            guard place >= 0 else { return CheckInResult(reason: .unknownPlace) }
+        } else {
+            return match(latitude: latitude, longitude: longitude, seconds: seconds, user: user, scratch: &scratch)
+        }
+        let distance = outsideDistance(place: place, latitude: latitude, longitude: longitude, accuracyMeters: accuracyMeters)
+        if !distance.isNaN {
+            return CheckInResult(reason: .outsideRadius, place: Int32(place), event: Int32(event), distance: distance)
+        }
+        if event >= 0 {
+            if seconds < eventRecords[event].start {
+                return CheckInResult(reason: .beforeStart, place: Int32(place), event: Int32(event))
+            }
+            if seconds >= eventRecords[event].end {
+                return CheckInResult(reason: .afterEnd, place: Int32(place), event: Int32(event))
+            }
+            if requiresJoins, !hasJoined(event: event, user: user) {
+                return CheckInResult(reason: .notJoined, place: Int32(place), event: Int32(event))
+            }
+        }
+        return CheckInResult(reason: nil, place: Int32(place), event: Int32(event))
+    }
+
+    /// NaN when the point is inside the place's circle (with the accuracy policy), otherwise the exact
+    /// model distance from the centre.
+    @inline(__always)
+    func outsideDistance(place: Int, latitude: Double, longitude: Double, accuracyMeters: Double) -> Double {
+        placeData.withUnsafeBufferPointer { data in
+            let base = Self.placeStride * place
+            let centerLatitude = data[base], centerLongitude = data[base + 1], radius = data[base + 2]
+            let sinHalfDLat = sin((latitude - centerLatitude) * (Spherical.radiansPerDegree / 2))
+            let sinHalfDLon = sin((longitude - centerLongitude) * (Spherical.radiansPerDegree / 2))
+            let h = sinHalfDLat * sinHalfDLat
+                + data[base + 3] * cos(latitude * Spherical.radiansPerDegree) * sinHalfDLon * sinHalfDLon
+            if accuracyPolicy == .ignore || accuracyMeters == 0 {
+                if h <= data[base + 4] { return .nan }
+                if h > data[base + 5] { return measure(model, centerLatitude, centerLongitude, latitude, longitude) }
+                let distance = measure(model, centerLatitude, centerLongitude, latitude, longitude)
+                return distance <= radius ? .nan : distance
+            }
+            // Lenient: valid when distance − accuracy ≤ radius. The bounds decide with a millimetre to spare
+            // (far more than any rounding); the rest is measured and compared in exactly that form.
+            let reach = radius + accuracyMeters
+            if bounds.upperBoundMeters(haversine: h) < reach - 1e-3 { return .nan }
+            let distance = measure(model, centerLatitude, centerLongitude, latitude, longitude)
+            return distance - accuracyMeters <= radius ? .nan : distance
+        }
+    }
+
+    /// Whether `user` joined `event`.
+    @inline(__always)
+    func hasJoined(event: Int, user: UnsafeRawBufferPointer) -> Bool {
+        let index = joinUsers.index(of: user)
+        return index >= 0 && joinPairs.contains(UInt64(event) << 32 | UInt64(index))
+    }
+}
+
+/// An event as the validator keeps it.
+struct EventRecord: Sendable {
+    /// Seconds since 1970: the window `[start, end)`.
+    let start: Double
+    let end: Double
+    /// The place's index, or -1.
+    let place: Int32
+}
+
+/// A value handed between the two threads that build a validator (each writes its own box once, and the
+/// builder reads it after both have finished).
+final class CheckInBuildBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
