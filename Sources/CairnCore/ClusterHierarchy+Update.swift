@@ -1,0 +1,110 @@
+extension ClusterHierarchy {
+    /// The hierarchy after one planned point edit, laid out exactly as a rebuild lays it out: points in input
+    /// order, then clusters by zoom (highest first) and by origin within a zoom, which is creation order when
+    /// `minPoints` <= 2.
+    ///
+    /// `removedPoint` is the old input position that left (remove only; a move keeps it), `appended` whether the
+    /// plan's point was appended. Old clusters keep their children (renumbered); parents and zoom ranges are derived
+    /// from the children again, and the query tree is rebuilt.
+    /// - Complexity: O(e) for e entries, plus the tree's O(e) build.
+    init(updating old: ClusterHierarchy, plan: ClusterIncrementalEdit, points: ClusterPoints, options: ClusterOptions,
+         removedPoint: Int?) {
+        let n = points.count
+        leafCount = n
+        minZoom = old.minZoom
+        leafX = points.x
+        leafY = points.y
+        aggregates = ClusterAggregateTable(points: points)
+        let oldN = old.leafCount
+        let topLevel = options.maxZoom + 1
+        @inline(__always) func mapOrigin(_ o: Int) -> Int {
+            if let p = removedPoint, o > p { return o - 1 }
+            return o
+        }
+        // Cluster order: old survivors and fresh clusters merged by origin, zoom by zoom.
+        var freshByZoom = [[Int]](repeating: [], count: ClusterOptions.zoomLimit + 2)
+        for (k, f) in plan.fresh.enumerated() { if let z = f.zoom { freshByZoom[z].append(k) } }
+        var order: [Int] = [] // node references as in the plan
+        order.reserveCapacity(old.clusterCount + plan.fresh.count)
+        var oldClusterNew = [Int32](repeating: -1, count: old.clusterCount)
+        var freshNew = [Int32](repeating: -1, count: plan.fresh.count)
+        for (k, f) in plan.fresh.enumerated() where f.zoom == nil { freshNew[k] = Int32(mapOrigin(f.origin)) }
+        for zoom in stride(from: topLevel, through: options.minZoom, by: -1) {
+            let start = order.count
+            var fresh = freshByZoom[zoom]
+            fresh.sort { plan.fresh[$0].origin < plan.fresh[$1].origin }
+            var f = 0
+            for c in old.clustersAtZoom[zoom] {
+                let e = oldN + c
+                if plan.removedClusters.contains(e) { continue }
+                let o = Int(old.origin[c])
+                while f < fresh.count, plan.fresh[fresh[f]].origin < o {
+                    freshNew[fresh[f]] = Int32(n + order.count)
+                    order.append(-fresh[f] - 1)
+                    f += 1
+                }
+                oldClusterNew[c] = Int32(n + order.count)
+                order.append(e)
+            }
+            while f < fresh.count {
+                freshNew[fresh[f]] = Int32(n + order.count)
+                order.append(-fresh[f] - 1)
+                f += 1
+            }
+            if order.count > start { clustersAtZoom[zoom] = start..<order.count }
+        }
+        @inline(__always) func newEntry(_ node: Int) -> Int {
+            if node < 0 { return Int(freshNew[-node - 1]) }
+            if node < oldN {
+                if let p = removedPoint, node > p { return node - 1 }
+                return node
+            }
+            return Int(oldClusterNew[node - oldN])
+        }
+        let total = n + order.count
+        weight = [UInt32](repeating: 1, count: total)
+        topZoom = [UInt8](repeating: UInt8(topLevel), count: total)
+        lowZoom = [UInt8](repeating: UInt8(options.minZoom), count: total)
+        parent = [UInt32](repeating: Self.noParent, count: total)
+        clusterX = []
+        clusterY = []
+        origin = []
+        clusterX.reserveCapacity(order.count)
+        clusterY.reserveCapacity(order.count)
+        origin.reserveCapacity(order.count)
+        childStart = [0]
+        childStart.reserveCapacity(order.count + 1)
+        children = []
+        children.reserveCapacity(old.children.count + plan.fresh.count * 4)
+        let aggregating = aggregates.isActive
+        for (c, node) in order.enumerated() {
+            let e = n + c
+            let zoom: Int
+            if node < 0 {
+                let f = plan.fresh[-node - 1]
+                clusterX.append(f.x)
+                clusterY.append(f.y)
+                weight[e] = f.weight
+                origin.append(UInt32(mapOrigin(f.origin)))
+                zoom = f.zoom ?? topLevel
+                for child in f.children { children.append(UInt32(newEntry(child))) }
+            } else {
+                clusterX.append(old.x(node))
+                clusterY.append(old.y(node))
+                weight[e] = old.weight[node]
+                origin.append(UInt32(mapOrigin(Int(old.origin[node - oldN]))))
+                zoom = Int(old.topZoom[node])
+                for child in old.childEntries(of: node) { children.append(UInt32(newEntry(Int(child)))) }
+            }
+            topZoom[e] = UInt8(zoom)
+            for k in Int(childStart[c])..<children.count {
+                let child = Int(children[k])
+                parent[child] = UInt32(e)
+                lowZoom[child] = UInt8(zoom + 1)
+            }
+            childStart.append(UInt32(children.count))
+            if aggregating { aggregates.appendCluster(children: children[Int(childStart[c])..<children.count], leafCount: n) }
+        }
+        tree = ClusterTree(hierarchy: self)
+    }
+}
