@@ -105,6 +105,53 @@ extension ClusterHierarchy {
             childStart.append(UInt32(children.count))
             if aggregating { aggregates.appendCluster(children: children[Int(childStart[c])..<children.count], leafCount: n) }
         }
-        tree = ClusterTree(hierarchy: self)
+        tree = ClusterTree(hierarchy: self, orderedItems: treeOrder(old: old, plan: plan, removedPoint: removedPoint, groupZoom: topLevel, newEntry: newEntry))
+    }
+
+    /// The old tree's order with the entries gone dropped, renumbered, and the entries new to the tree (new
+    /// clusters, the edited point, points freed from a group of identical points) put in their places, which is
+    /// the order a rebuild's sort gives (by creation zoom, Morton key, entry).
+    /// - Complexity: O(e + a log e) for a entries added.
+    private func treeOrder(old: ClusterHierarchy, plan: ClusterIncrementalEdit, removedPoint: Int?, groupZoom: Int,
+                           newEntry: (Int) -> Int) -> [UInt32] {
+        @inline(__always) func shows(_ e: Int) -> Bool { lowZoom[e] <= topZoom[e] }
+        // The edited point's old entry leaves the tree (a moved point comes back among the additions).
+        // (An appended point's origin is `old.leafCount`, no old point.)
+        let editedPoint = removedPoint ?? plan.fresh.first(where: { $0.zoom == nil && $0.origin < old.leafCount })?.origin
+        var kept: [UInt32] = []
+        kept.reserveCapacity(old.tree.items.count + plan.fresh.count)
+        for item in old.tree.items {
+            let e = Int(item)
+            if e == editedPoint || (e >= old.leafCount && plan.removedClusters.contains(e)) { continue }
+            let ne = newEntry(e)
+            if shows(ne) { kept.append(UInt32(ne)) }
+        }
+        var added: [Int] = []
+        for k in plan.fresh.indices { added.append(newEntry(-k - 1)) }
+        for e in plan.removedClusters where Int(old.topZoom[e]) == groupZoom {
+            for child in old.childEntries(of: e) where Int(child) != editedPoint { added.append(newEntry(Int(child))) }
+        }
+        added = added.filter(shows)
+        @inline(__always) func precedes(_ a: Int, _ b: Int) -> Bool {
+            if topZoom[a] != topZoom[b] { return topZoom[a] < topZoom[b] }
+            let ka = ClusterTree.key(x: x(a), y: y(a)), kb = ClusterTree.key(x: x(b), y: y(b))
+            return ka != kb ? ka < kb : a < b
+        }
+        added.sort(by: precedes)
+        var result: [UInt32] = []
+        result.reserveCapacity(kept.count + added.count)
+        var from = 0
+        for a in added {
+            var lo = from, hi = kept.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if precedes(Int(kept[mid]), a) { lo = mid + 1 } else { hi = mid }
+            }
+            result.append(contentsOf: kept[from..<lo])
+            result.append(UInt32(a))
+            from = lo
+        }
+        result.append(contentsOf: kept[from...])
+        return result
     }
 }
