@@ -16,13 +16,16 @@ extension ClusterIndex {
     ///
     /// With `minPoints` <= 2 each edit is applied incrementally: only the entries near the edited point are
     /// re-clustered, zoom by zoom (see `ClusterIncrementalEdit`), and the flat tables and query tree are laid out
-    /// again. With larger `minPoints` (levels are then not in origin order) the levels are rebuilt once.
+    /// again. With larger `minPoints` (levels are then not in origin order), or for a batch of more than
+    /// `incrementalBatchLimit` edits, the levels are rebuilt once after the batch.
     /// - Throws: `ClusterError.pointOutOfRange` for a position outside the points at that moment (earlier edits
     ///   of the batch stay applied, and the index is re-clustered).
     /// - Complexity: with `minPoints` <= 2, per edit O(e) linear passes over the e entries plus the re-clustering
     ///   of the neighbourhood of the point; else O(m + rebuild) for m edits.
     public mutating func apply(_ edits: [ClusterEdit]) throws(ClusterError) {
-        guard options.minPoints <= 2, hierarchy.byOrigin.isEmpty else {
+        // Each incremental edit lays the tables out again (about a twelfth of a build): past a few edits, one
+        // rebuild is cheaper.
+        guard options.minPoints <= 2, hierarchy.byOrigin.isEmpty, edits.count <= Self.incrementalBatchLimit else {
             try applyRebuilding(edits)
             return
         }
@@ -48,6 +51,9 @@ extension ClusterIndex {
             }
         }
     }
+
+    /// The most edits `apply(_:)` applies one by one; larger batches are applied with one rebuild.
+    static let incrementalBatchLimit = 8
 
     /// Re-clusters after the last point was appended to `points`.
     private mutating func appendedIncrementally() {

@@ -170,4 +170,28 @@ struct ClusterIncrementalEditTests {
         features.append(f)
         #expect(differences(index.hierarchy, ClusterIndex(features: features, options: options).hierarchy).isEmpty)
     }
+
+    @Test("a batch past the incremental limit (one rebuild) and one within it give the same tables as a rebuild")
+    func batches() throws {
+        var random = ClusterRandom(seed: 12)
+        var points = random.clumpedCoordinates(200)
+        let options = try ClusterOptions(maxZoom: 18)
+        var index = ClusterIndex(coordinates: points, options: options)
+        for size in [ClusterIndex.incrementalBatchLimit + 4, 3, ClusterIndex.incrementalBatchLimit] {
+            var batch: [ClusterEdit] = []
+            for _ in 0..<size {
+                if random.below(2) == 0 {
+                    let p = random.clumpedCoordinates(1)[0]
+                    points.append(p)
+                    batch.append(.insert(p))
+                } else {
+                    let i = random.below(points.count)
+                    points.remove(at: i)
+                    batch.append(.remove(at: i))
+                }
+            }
+            try index.apply(batch)
+            #expect(differences(index.hierarchy, ClusterIndex(coordinates: points, options: options).hierarchy).isEmpty, "batch of \(size)")
+        }
+    }
 }
