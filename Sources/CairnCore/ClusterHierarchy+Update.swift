@@ -26,7 +26,9 @@ extension ClusterHierarchy {
         for (k, f) in plan.fresh.enumerated() { if let z = f.zoom { freshByZoom[z].append(k) } }
         var order: [Int] = [] // node references as in the plan
         order.reserveCapacity(old.clusterCount + plan.fresh.count)
-        var oldClusterNew = [Int32](repeating: -1, count: old.clusterCount)
+        // New position of each old cluster; -1 for those removed.
+        var oldClusterNew = [Int32](repeating: 0, count: old.clusterCount)
+        for e in plan.removedClusters { oldClusterNew[e - oldN] = -1 }
         var freshNew = [Int32](repeating: -1, count: plan.fresh.count)
         for (k, f) in plan.fresh.enumerated() where f.zoom == nil { freshNew[k] = Int32(mapOrigin(f.origin)) }
         for zoom in stride(from: topLevel, through: options.minZoom, by: -1) {
@@ -36,7 +38,7 @@ extension ClusterHierarchy {
             var f = 0
             for c in old.clustersAtZoom[zoom] {
                 let e = oldN + c
-                if plan.removedClusters.contains(e) { continue }
+                if oldClusterNew[c] < 0 { continue }
                 let o = Int(old.origin[c])
                 while f < fresh.count, plan.fresh[fresh[f]].origin < o {
                     freshNew[fresh[f]] = Int32(n + order.count)
@@ -122,9 +124,9 @@ extension ClusterHierarchy {
         kept.reserveCapacity(old.tree.items.count + plan.fresh.count)
         for item in old.tree.items {
             let e = Int(item)
-            if e == editedPoint || (e >= old.leafCount && plan.removedClusters.contains(e)) { continue }
-            let ne = newEntry(e)
-            if shows(ne) { kept.append(UInt32(ne)) }
+            if e == editedPoint { continue }
+            let ne = newEntry(e) // -1 for a removed cluster
+            if ne >= 0, shows(ne) { kept.append(UInt32(ne)) }
         }
         var added: [Int] = []
         for k in plan.fresh.indices { added.append(newEntry(-k - 1)) }
