@@ -11,12 +11,60 @@ public enum ClusterEdit: Sendable {
 }
 
 extension ClusterIndex {
-    /// Applies edits in order, then re-clusters once. The result equals a fresh build over the edited points in
-    /// the same order (ids included). Projections and attribute values of unchanged points are reused.
+    /// Applies edits in order. The result equals a fresh build over the edited points in the same order (ids
+    /// included). Projections and attribute values of unchanged points are reused.
+    ///
+    /// With `minPoints` <= 2 each edit is applied incrementally: only the entries near the edited point are
+    /// re-clustered, zoom by zoom (see `ClusterIncrementalEdit`), and the flat tables and query tree are laid out
+    /// again. With larger `minPoints` (levels are then not in origin order), or for a batch of more than
+    /// `incrementalBatchLimit` edits, the levels are rebuilt once after the batch.
     /// - Throws: `ClusterError.pointOutOfRange` for a position outside the points at that moment (earlier edits
     ///   of the batch stay applied, and the index is re-clustered).
-    /// - Complexity: O(m + rebuild) for m edits: the levels are rebuilt from the kept projections.
+    /// - Complexity: with `minPoints` <= 2, per edit O(e) linear passes over the e entries plus the re-clustering
+    ///   of the neighbourhood of the point; else O(m + rebuild) for m edits.
     public mutating func apply(_ edits: [ClusterEdit]) throws(ClusterError) {
+        // Each incremental edit lays the tables out again (about a twelfth of a build): past a few edits, one
+        // rebuild is cheaper.
+        guard options.minPoints <= 2, hierarchy.byOrigin.isEmpty, edits.count <= Self.incrementalBatchLimit else {
+            try applyRebuilding(edits)
+            return
+        }
+        for edit in edits {
+            switch edit {
+            case .insertFeature(let feature):
+                points.append(feature, options: options)
+                appendedIncrementally()
+            case .insert(let coordinate):
+                points.append(coordinate, numbers: [], category: nil)
+                appendedIncrementally()
+            case .remove(let i):
+                guard i >= 0, i < points.count else { throw .pointOutOfRange(i, count: points.count) }
+                points.remove(at: i)
+                let plan = ClusterIncrementalEdit(hierarchy: hierarchy, options: options, removedPoint: i, addedPoint: nil)
+                hierarchy = ClusterHierarchy(updating: hierarchy, plan: plan, points: points, options: options, removedPoint: i)
+            case .move(let i, let coordinate):
+                guard i >= 0, i < points.count else { throw .pointOutOfRange(i, count: points.count) }
+                points.move(at: i, to: coordinate)
+                let plan = ClusterIncrementalEdit(hierarchy: hierarchy, options: options, removedPoint: i,
+                                                  addedPoint: (points.x[i], points.y[i], i))
+                hierarchy = ClusterHierarchy(updating: hierarchy, plan: plan, points: points, options: options, removedPoint: nil)
+            }
+        }
+    }
+
+    /// The most edits `apply(_:)` applies one by one; larger batches are applied with one rebuild.
+    static let incrementalBatchLimit = 8
+
+    /// Re-clusters after the last point was appended to `points`.
+    private mutating func appendedIncrementally() {
+        let i = points.count - 1
+        let plan = ClusterIncrementalEdit(hierarchy: hierarchy, options: options, removedPoint: nil,
+                                          addedPoint: (points.x[i], points.y[i], i))
+        hierarchy = ClusterHierarchy(updating: hierarchy, plan: plan, points: points, options: options, removedPoint: nil)
+    }
+
+    /// Applies edits to the points, then rebuilds every level once.
+    private mutating func applyRebuilding(_ edits: [ClusterEdit]) throws(ClusterError) {
         defer { hierarchy = ClusterHierarchy(points: points, options: options) }
         for edit in edits {
             switch edit {
@@ -35,13 +83,13 @@ extension ClusterIndex {
     }
 
     /// Appends a point at the end of the input order and re-clusters.
-    /// - Complexity: as `apply(_:)`.
+    /// - Complexity: as `apply(_:)` for one edit.
     public mutating func insert(_ coordinate: Coordinate) {
         try? apply([.insert(coordinate)])
     }
 
     /// Appends a feature at the end of the input order and re-clusters.
-    /// - Complexity: as `apply(_:)`.
+    /// - Complexity: as `apply(_:)` for one edit.
     public mutating func insert(_ feature: Feature) {
         try? apply([.insertFeature(feature)])
     }

@@ -34,9 +34,7 @@ struct ClusterTree: Sendable {
         keys.reserveCapacity(total)
         order.reserveCapacity(total)
         for e in 0..<total where h.lowZoom[e] <= h.topZoom[e] {
-            let qx = UInt32(min(65535, max(0, h.x(e) * 65536)))
-            let qy = UInt32(min(65535, max(0, h.y(e) * 65536)))
-            keys.append(Self.interleave(qx) | Self.interleave(qy) << 1)
+            keys.append(Self.key(x: h.x(e), y: h.y(e)))
             order.append(UInt32(e))
         }
         // Morton order within groups of equal creation zoom: a query at zoom z skips the groups created below z,
@@ -51,6 +49,27 @@ struct ClusterTree: Sendable {
             items[groupStart[g]] = e
             groupStart[g] += 1
         }
+        buildNodes(hierarchy: h)
+    }
+
+    /// Builds the tree over `items`, entries already in tree order (grouped by creation zoom, Morton order within
+    /// a group, ties by entry).
+    /// - Complexity: O(e) for e items.
+    init(hierarchy h: ClusterHierarchy, orderedItems: [UInt32]) {
+        items = orderedItems
+        buildNodes(hierarchy: h)
+    }
+
+    /// The Morton key of a unit-square position, as the tree orders entries.
+    @inline(__always)
+    static func key(x: Double, y: Double) -> UInt32 {
+        let qx = UInt32(min(65535, max(0, x * 65536)))
+        let qy = UInt32(min(65535, max(0, y * 65536)))
+        return interleave(qx) | interleave(qy) << 1
+    }
+
+    /// Zoom bounds and boxes of the nodes over `items`.
+    private mutating func buildNodes(hierarchy h: ClusterHierarchy) {
         itemLow = items.map { h.lowZoom[Int($0)] }
         itemTop = items.map { h.topZoom[Int($0)] }
         // Leaf-level nodes over items, then levels up to a single root.
@@ -66,7 +85,7 @@ struct ClusterTree: Sendable {
                 lo = min(lo, h.lowZoom[e])
                 top = max(top, h.topZoom[e])
             }
-            boxes.append(contentsOf: [b.0, b.1, b.2, b.3])
+            boxes.append(b.0); boxes.append(b.1); boxes.append(b.2); boxes.append(b.3)
             zoomLow.append(lo)
             zoomTop.append(top)
             node += 1
@@ -83,7 +102,7 @@ struct ClusterTree: Sendable {
                     lo = min(lo, zoomLow[c])
                     top = max(top, zoomTop[c])
                 }
-                boxes.append(contentsOf: [b.0, b.1, b.2, b.3])
+                boxes.append(b.0); boxes.append(b.1); boxes.append(b.2); boxes.append(b.3)
                 zoomLow.append(lo)
                 zoomTop.append(top)
                 node += 1

@@ -1,0 +1,203 @@
+/// Re-clustering after one point edit without replaying every level, for `minPoints` <= 2.
+///
+/// With `minPoints` <= 2 every level is in origin order and an entry's fate at a zoom has a closed form: it is
+/// absorbed by the earliest (in origin order) entry within the radius that was not absorbed itself (its *owner*),
+/// else it is a centre, and a centre with members becomes a cluster. So an edit changes a level only near the
+/// entries it adds or removes: those are re-decided in origin order, and a change of centre status spreads to the
+/// later neighbours of the entry, zoom by zoom, until a level comes out unchanged. Neighbours are found in the old
+/// query tree (entries showing at the zoom above) with the edit's additions and removals laid over it.
+///
+/// The outcome is a plan: the old clusters that disappear and the new clusters (their children as old entries or
+/// new nodes); `ClusterHierarchy.init(updating:...)` then lays the flat tables out exactly as a rebuild would.
+struct ClusterIncrementalEdit {
+    /// A node created by the edit: the new position of a point, or a new cluster.
+    struct Fresh {
+        var x: Double
+        var y: Double
+        var weight: UInt32
+        /// Input position in the numbering before the edit (`leafCount` for an appended point).
+        var origin: Int
+        /// The zoom the cluster was created at; nil for the point.
+        var zoom: Int?
+        /// Children: old entries (>= 0) or fresh nodes (`-(k + 1)`), centre first, then by origin.
+        var children: [Int]
+    }
+
+    let h: ClusterHierarchy
+    let options: ClusterOptions
+    var fresh: [Fresh] = []
+    /// Old cluster entries that are not part of the result.
+    var removedClusters: Set<Int> = []
+
+    /// Plans the edit: `removedPoint` leaves the input (remove or move), `addedPoint` enters it at `addedOrigin`
+    /// (`leafCount` for an append, the point's own position for a move), both in the numbering before the edit.
+    init(hierarchy: ClusterHierarchy, options: ClusterOptions, removedPoint: Int?, addedPoint: (x: Double, y: Double, origin: Int)?) {
+        h = hierarchy
+        self.options = options
+        var removed = Set<Int>()
+        var added: [Int] = []
+        if let p = removedPoint { removed.insert(p) }
+        if let a = addedPoint {
+            fresh.append(Fresh(x: a.x, y: a.y, weight: 1, origin: a.origin, zoom: nil, children: []))
+            added.append(-1)
+        }
+        for zoom in stride(from: options.maxZoom + 1, through: options.minZoom, by: -1) {
+            if removed.isEmpty && added.isEmpty { break }
+            (removed, added) = step(zoom: zoom, removed: removed, added: added)
+        }
+    }
+
+    // MARK: Nodes
+
+    @inline(__always) func x(_ node: Int) -> Double { node >= 0 ? h.x(node) : fresh[-node - 1].x }
+    @inline(__always) func y(_ node: Int) -> Double { node >= 0 ? h.y(node) : fresh[-node - 1].y }
+    @inline(__always) func weight(_ node: Int) -> UInt32 { node >= 0 ? h.weight[node] : fresh[-node - 1].weight }
+    @inline(__always) func origin(_ node: Int) -> Int { node >= 0 ? h.originKey(ofEntry: node) : fresh[-node - 1].origin }
+
+    /// The cluster an old entry of the level above `zoom` went into at `zoom`, if any.
+    @inline(__always) func oldCluster(_ e: Int, zoom: Int) -> Int? {
+        let p = h.parent[e]
+        guard p != ClusterHierarchy.noParent, Int(h.topZoom[Int(p)]) == zoom else { return nil }
+        return Int(p)
+    }
+
+    /// The old owner (centre) of an old entry of the level above `zoom`.
+    @inline(__always) func oldOwner(_ e: Int, zoom: Int) -> Int {
+        guard let p = oldCluster(e, zoom: zoom) else { return e }
+        return Int(h.childEntries(of: p).first ?? UInt32(e))
+    }
+
+    // MARK: One zoom
+
+    /// Re-decides the level at `zoom` given the entries that left (`removed`) and joined (`added`) the level above;
+    /// returns the same for the level at `zoom`.
+    private mutating func step(zoom: Int, removed: Set<Int>, added: [Int]) -> (Set<Int>, [Int]) {
+        let grouping = zoom == options.maxZoom + 1
+        let addedSet = Set(added)
+        let r = options.unitRadius(zoom: zoom)
+        let r2 = r * r
+
+        /// Entries of the new level above within reach of (px, py), other than `node`.
+        func neighbours(of node: Int, _ px: Double, _ py: Double) -> [Int] {
+            var result: [Int] = []
+            if grouping {
+                h.tree.search(x: UnitXRanges(px, px), y0: py, y1: py, zoom: zoom, hierarchy: h) { e in
+                    if e < h.leafCount {
+                        if e != node, !removed.contains(e), h.x(e) == px, h.y(e) == py { result.append(e) }
+                    } else {
+                        for c in h.childEntries(of: e) where Int(c) != node && !removed.contains(Int(c)) { result.append(Int(c)) }
+                    }
+                }
+                for a in added where a != node && x(a) == px && y(a) == py { result.append(a) }
+            } else {
+                let x0 = px - r, x1 = px + r
+                let ranges = x0 < 0 ? UnitXRanges(0, x1, x0 + 1, 1) : (x1 >= 1 ? UnitXRanges(x0, 1, 0, x1 - 1) : UnitXRanges(x0, x1))
+                h.tree.search(x: ranges, y0: py - r, y1: py + r, zoom: zoom + 1, hierarchy: h) { e in
+                    if e != node, !removed.contains(e),
+                       ClusterNeighbourGrid.distanceSquared(px, py, h.x(e), h.y(e)) <= r2 { result.append(e) }
+                }
+                for a in added where a != node && ClusterNeighbourGrid.distanceSquared(px, py, x(a), y(a)) <= r2 {
+                    result.append(a)
+                }
+            }
+            return result
+        }
+        func neighbours(of node: Int) -> [Int] { neighbours(of: node, x(node), y(node)) }
+
+        // Re-decide, in origin order, every entry whose neighbourhood changed; spread status changes forward.
+        var owner: [Int: Int] = [:]
+        var queued = Set<Int>()
+        var queue: [(origin: Int, node: Int)] = [] // descending by origin; the next is last
+        func push(_ node: Int) {
+            guard queued.insert(node).inserted else { return }
+            let o = origin(node)
+            var lo = 0, hi = queue.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if queue[mid].origin > o { lo = mid + 1 } else { hi = mid }
+            }
+            queue.insert((o, node), at: lo)
+        }
+        for a in added {
+            push(a)
+            for j in neighbours(of: a) { push(j) }
+        }
+        for e in removed {
+            for j in neighbours(of: e) { push(j) }
+        }
+        func wasInLevel(_ node: Int) -> Bool { node >= 0 && !addedSet.contains(node) }
+        func newOwner(_ node: Int) -> Int { owner[node] ?? oldOwner(node, zoom: zoom) }
+        var affected = Set<Int>()
+        for e in removed { affected.insert(oldOwner(e, zoom: zoom)) }
+        while let (o, j) = queue.popLast() {
+            let near = neighbours(of: j)
+            var best = j, bestOrigin = o
+            for c in near {
+                let oc = origin(c)
+                if oc < bestOrigin, newOwner(c) == c { best = c; bestOrigin = oc }
+            }
+            owner[j] = best
+            affected.insert(best)
+            if wasInLevel(j) {
+                let before = oldOwner(j, zoom: zoom)
+                affected.insert(before)
+                if (before == j) != (best == j) {
+                    for c in near where origin(c) > o { push(c) }
+                }
+            }
+        }
+
+        // Outputs of the centres whose cluster may have changed.
+        var nextRemoved = Set<Int>()
+        var nextAdded: [Int] = []
+        for c in affected {
+            var before: Int?
+            if wasInLevel(c), oldOwner(c, zoom: zoom) == c { before = oldCluster(c, zoom: zoom) ?? c }
+            var after: Int?
+            if !removed.contains(c), newOwner(c) == c {
+                var members = neighbours(of: c).filter { origin($0) > origin(c) && newOwner($0) == c }
+                if members.isEmpty {
+                    after = c
+                } else {
+                    members.sort { origin($0) < origin($1) }
+                    if let b = before, b != c, c >= 0, Array(h.childEntries(of: b)) == [UInt32(c)] + members.map({ UInt32(truncatingIfNeeded: $0) }),
+                       members.allSatisfy({ $0 >= 0 }) {
+                        after = b
+                    } else {
+                        after = makeCluster(centre: c, members: members, zoom: zoom, grouping: grouping)
+                    }
+                }
+            }
+            if before == after { continue }
+            if let b = before {
+                nextRemoved.insert(b)
+                if b != c { removedClusters.insert(b) }
+            }
+            if let a = after { nextAdded.append(a) }
+        }
+        return (nextRemoved, nextAdded)
+    }
+
+    /// A new cluster of a centre and its members (by origin), placed as the builder places it.
+    private mutating func makeCluster(centre c: Int, members: [Int], zoom: Int, grouping: Bool) -> Int {
+        let xi = x(c), yi = y(c)
+        let wi = UInt64(weight(c))
+        var total = wi
+        for m in members { total += UInt64(weight(m)) }
+        var cx = xi, cy = yi
+        if !grouping {
+            var wx = xi * Double(wi), wy = yi * Double(wi)
+            for m in members {
+                let wj = Double(weight(m))
+                wx += ClusterLevelBuilder.unwrap(x(m), near: xi) * wj
+                wy += y(m) * wj
+            }
+            cx = wx / Double(total)
+            if cx < 0 { cx += 1 } else if cx >= 1 { cx -= 1 }
+            cy = wy / Double(total)
+        }
+        fresh.append(Fresh(x: cx, y: cy, weight: UInt32(truncatingIfNeeded: total), origin: origin(c), zoom: zoom,
+                           children: [c] + members))
+        return -fresh.count
+    }
+}
