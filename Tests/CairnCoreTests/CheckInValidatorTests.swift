@@ -1,17 +1,11 @@
 import Testing
 @testable import CairnCore
 
-/// SplitMix64 for the check-in tests (reproducible, seedable).
+/// CairnCore's SplitMix64 (SeededRandom) for the check-in tests (reproducible, seedable).
 struct CheckInTestRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private var base: SeededRandom
+    init(seed: UInt64) { base = SeededRandom(seed: seed) }
+    mutating func next() -> UInt64 { base.next() }
     mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
     mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }

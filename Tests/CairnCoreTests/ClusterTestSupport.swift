@@ -151,17 +151,11 @@ func clusterDifferences(_ actual: [[Int]: ClusterOracle.Entry], _ expected: [Clu
     return problems
 }
 
-/// SplitMix64 for the clustering tests.
+/// CairnCore's SplitMix64 (SeededRandom) for the clustering tests.
 struct ClusterRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private var base: SeededRandom
+    init(seed: UInt64) { base = SeededRandom(seed: seed) }
+    mutating func next() -> UInt64 { base.next() }
     mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
     mutating func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
