@@ -58,6 +58,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "A small fast run: 20000 uniform points, 20000 of the places, 100 queries per operation.")
     var quick = false
 
+    @Flag(help: "Run the clustering workload instead: hierarchy build, a 1024x768 viewport at zooms 0-16, grid mode, one edit.")
+    var clusters = false
+
     func validate() throws {
         if let points, points < 1 || points > Int(UInt32.max) { throw ValidationError("--points must be between 1 and \(UInt32.max).") }
         if let queries, queries < 1 { throw ValidationError("--queries must be at least 1.") }
@@ -109,6 +112,21 @@ struct BenchCommand: ParsableCommand {
             }
         }
         configuration.datasets = datasets
+
+        if clusters {
+            var rows: [ClusterBench.Row] = []
+            for source in datasets {
+                let data: BenchDataset
+                switch source {
+                case .uniform(let count): data = BenchDataset.uniform(count: count, seed: seed)
+                case .places(let path, let limit): data = try BenchDataset.places(path: path, limit: limit)
+                case .points(let name, let points): data = BenchDataset(name: name, points: points)
+                }
+                rows += ClusterBench.run(data, queries: queries ?? (quick ? 50 : 500), seed: seed)
+            }
+            print(format == .json ? ClusterBench.json(rows) : ClusterBench.text(rows))
+            return
+        }
 
         let terminal = isatty(STDERR_FILENO) == 1
         let report = try BenchRunner.run(configuration) { message in

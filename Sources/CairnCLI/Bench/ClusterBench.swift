@@ -1,0 +1,110 @@
+import CairnCore
+
+/// The clustering workload of `cairn bench --clusters`: hierarchy build, a 1024×768-pixel viewport at every zoom,
+/// grid clustering of one viewport, and one edit against a rebuild. Cairn alone: no peer runs in-process.
+enum ClusterBench {
+    /// One measured row: an operation on one dataset.
+    struct Row {
+        let dataset: String
+        let operation: String
+        let stats: LatencyStats
+        /// Clusters and points returned per query (viewport rows), or bytes per point (the build row).
+        let perQuery: Double
+    }
+
+    /// The viewport the map shows: 1024×768 pixels of 256-pixel tiles at `zoom`, centred on `center`.
+    static func viewport(around center: Coordinate, zoom: Int) -> BoundingBox {
+        let scale = Double(1 << zoom) * 256
+        let x = WebMercator.x(longitude: center.longitude), y = WebMercator.y(latitude: center.latitude)
+        var west = WebMercator.longitude(x: x - 512 / scale), east = WebMercator.longitude(x: x + 512 / scale)
+        if east - west >= 360 { west = -180; east = 180 }
+        if west < -180 { west += 360 }
+        if east > 180 { east -= 360 }
+        let north = WebMercator.latitude(y: max(0, y - 384 / scale)), south = WebMercator.latitude(y: min(1, y + 384 / scale))
+        // Corners computed from valid Mercator coordinates are always valid; the world box is the safe fallback.
+        return (try? BoundingBox(west: west, south: south, east: east, north: north)) ?? .world
+    }
+
+    /// Runs the workload on `dataset` with `queries` viewports per zoom.
+    /// - Complexity: one hierarchy build, two more for the edit comparison, and 17 × `queries` viewport queries.
+    static func run(_ dataset: BenchDataset, queries: Int, seed: UInt64) -> [Row] {
+        let points = dataset.points
+        var rows: [Row] = []
+        var start = monotonicNanoseconds()
+        var index = ClusterIndex(coordinates: points)
+        let buildMicroseconds = Double(monotonicNanoseconds() - start) / 1_000
+        rows.append(Row(dataset: dataset.name, operation: "cluster-build", stats: LatencyStats(singleMicroseconds: buildMicroseconds),
+                        perQuery: Double(index.memoryBytes) / Double(max(1, points.count))))
+
+        var random = SeededRandom(seed: seed &+ 0xC1_05_7E)
+        for zoom in 0...16 {
+            let boxes = (0..<queries).map { _ in viewport(around: points[random.below(points.count)], zoom: zoom) }
+            var samples: [UInt64] = []
+            var returned = 0
+            for box in boxes {
+                start = monotonicNanoseconds()
+                let found = index.clusters(in: box, zoom: zoom)
+                samples.append(monotonicNanoseconds() - start)
+                returned += found.count
+            }
+            rows.append(Row(dataset: dataset.name, operation: "clusters-z\(zoom)", stats: LatencyStats(nanoseconds: samples),
+                            perQuery: Double(returned) / Double(queries)))
+        }
+
+        for zoom in [4, 10] {
+            var samples: [UInt64] = []
+            var returned = 0
+            for _ in 0..<queries {
+                let box = viewport(around: points[random.below(points.count)], zoom: zoom)
+                guard let view = try? Viewport(box: box, widthPixels: 1024, heightPixels: 768) else { continue }
+                start = monotonicNanoseconds()
+                returned += index.gridClusters(in: view).count
+                samples.append(monotonicNanoseconds() - start)
+            }
+            rows.append(Row(dataset: dataset.name, operation: "grid-z\(zoom)", stats: LatencyStats(nanoseconds: samples),
+                            perQuery: Double(returned) / Double(max(1, samples.count))))
+        }
+
+        // One point moved a little, against the build above (an edit must equal a rebuild; the tests check that).
+        let edited = random.below(points.count)
+        let target = (try? destination(from: points[edited], bearingDegrees: 90, distanceMeters: 500)) ?? points[edited]
+        start = monotonicNanoseconds()
+        _ = try? index.move(at: edited, to: target)
+        let editMicroseconds = Double(monotonicNanoseconds() - start) / 1_000
+        rows.append(Row(dataset: dataset.name, operation: "cluster-move-1", stats: LatencyStats(singleMicroseconds: editMicroseconds),
+                        perQuery: editMicroseconds / buildMicroseconds))
+        return rows
+    }
+
+    /// The rows as a text table.
+    static func text(_ rows: [Row]) -> String {
+        var lines = ["cairn bench --clusters: supercluster defaults (radius 40 px, extent 512, zooms 0-16), viewports of 1024x768 px",
+                     "  cluster-build: per point = bytes per point; cluster-move-1: per point = the edit's cost as a share of the build"]
+        var dataset = ""
+        for row in rows {
+            if row.dataset != dataset {
+                dataset = row.dataset
+                lines.append("")
+                lines.append("\(dataset)        p50 µs     p95 µs     p99 µs   per query / per point")
+            }
+            func cell(_ v: Double) -> String {
+                let text = String(format1: v)
+                return String(repeating: " ", count: max(0, 11 - text.count)) + text
+            }
+            lines.append(row.operation.padding(toLength: 15) + cell(row.stats.p50Microseconds) + cell(row.stats.p95Microseconds)
+                         + cell(row.stats.p99Microseconds) + "   " + (row.operation == "cluster-move-1"
+                            ? "\(Int((row.perQuery * 1000).rounded()) / 10).\(Int((row.perQuery * 1000).rounded()) % 10) % of a build"
+                            : String(format1: row.perQuery)))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The rows as the bench's JSON: `[{"op": ..., "engine": "cairn", "p50_us": ..., "p99_us": ..., "qps": ...}, ...]`.
+    static func json(_ rows: [Row]) -> String {
+        "[" + rows.map { row in
+            "{\"dataset\":\"\(row.dataset)\",\"op\":\"\(row.operation)\",\"engine\":\"cairn\",\"p50_us\":\(row.stats.p50Microseconds),"
+                + "\"p95_us\":\(row.stats.p95Microseconds),\"p99_us\":\(row.stats.p99Microseconds),\"qps\":\(row.stats.queriesPerSecond),"
+                + "\"per_query\":\(row.perQuery)}"
+        }.joined(separator: ",\n") + "]"
+    }
+}
