@@ -18,7 +18,8 @@ public enum DistanceText {
         let trimmed = string.lowercased().filter { $0 != " " }
         for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
             guard let value = Double(trimmed.dropLast(suffix.count)), value.isFinite, value >= 0 else { return nil }
-            return value * scale
+            let meters = value * scale
+            return meters.isFinite ? meters : nil
         }
         guard let value = Double(trimmed), value.isFinite, value >= 0 else { return nil }
         return value

@@ -131,7 +131,7 @@ public struct AttributePredicate: Sendable, Equatable, CustomStringConvertible {
         func order<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : (a == b ? 0 : 1) }
         switch attribute {
         case .string(let s): return order(s, value)
-        case .number(let n): return Double(value).map { order(n, $0) }
+        case .number(let n): return Double(value).flatMap { $0.isFinite ? order(n, $0) : nil }
         case .bool(let b):
             switch value.lowercased() {
             case "true", "yes", "1": return b ? 0 : 1

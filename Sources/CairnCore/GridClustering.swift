@@ -8,14 +8,19 @@ public struct Viewport: Hashable, Sendable {
     public let heightPixels: Int
 
     /// Creates a viewport.
-    /// - Throws: `GridClusteringError.invalidSize` when a side is not positive.
+    /// - Throws: `GridClusteringError.invalidSize` when a side is not in 1...`maxSidePixels`.
     /// - Complexity: O(1).
     public init(box: BoundingBox, widthPixels: Int, heightPixels: Int) throws(GridClusteringError) {
-        guard widthPixels > 0, heightPixels > 0 else { throw .invalidSize(width: widthPixels, height: heightPixels) }
+        guard (1...Self.maxSidePixels).contains(widthPixels), (1...Self.maxSidePixels).contains(heightPixels) else {
+            throw .invalidSize(width: widthPixels, height: heightPixels)
+        }
         self.box = box
         self.widthPixels = widthPixels
         self.heightPixels = heightPixels
     }
+
+    /// The largest viewport side accepted, in pixels (16K screens; it bounds the grid's memory).
+    public static let maxSidePixels = 16_384
 
     /// Web Mercator x of the west edge, and of the east edge unwrapped past 1 when the box crosses the antimeridian.
     var xRange: (west: Double, east: Double) {
@@ -40,10 +45,10 @@ public struct GridClusterOptions: Hashable, Sendable {
     public var mergeOverlapping: Bool
 
     /// Creates options (KingPin's defaults: 60-pixel cells, no merge pass).
-    /// - Throws: `GridClusteringError.invalidCellSize` unless the size is a positive finite number.
+    /// - Throws: `GridClusteringError.invalidCellSize` unless the size is a finite number of pixels, at least 1.
     /// - Complexity: O(1).
     public init(cellSizePixels: Double = 60, mergeOverlapping: Bool = false) throws(GridClusteringError) {
-        guard cellSizePixels.isFinite, cellSizePixels > 0 else { throw .invalidCellSize(cellSizePixels) }
+        guard cellSizePixels.isFinite, cellSizePixels >= 1 else { throw .invalidCellSize(cellSizePixels) }
         self.cellSizePixels = cellSizePixels
         self.mergeOverlapping = mergeOverlapping
     }
@@ -79,8 +84,8 @@ public enum GridClusteringError: Error, Equatable, Sendable, CustomStringConvert
 
     public var description: String {
         switch self {
-        case .invalidSize(let w, let h): "viewport size must be positive, got \(w)x\(h) pixels"
-        case .invalidCellSize(let s): "cell size must be a positive number of pixels, got \(s)"
+        case .invalidSize(let w, let h): "viewport sides must be 1 to \(Viewport.maxSidePixels) pixels, got \(w)x\(h)"
+        case .invalidCellSize(let s): "cell size must be at least 1 pixel, got \(s)"
         }
     }
 }

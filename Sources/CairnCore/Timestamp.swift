@@ -25,8 +25,13 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         self.secondsSince1970 = seconds
     }
 
-    /// The instant as `YYYY-MM-DDTHH:MM:SSZ` (with milliseconds when it has a fraction).
+    /// The instants ISO 8601 text can write with four-digit years: 0000-01-01T00:00:00Z up to 9999-12-31T23:59:59Z.
+    public static let representableSeconds: ClosedRange<Double> = -62_167_219_200 ... 253_402_300_799
+
+    /// The instant as `YYYY-MM-DDTHH:MM:SSZ` (with milliseconds when it has a fraction); an instant outside
+    /// `representableSeconds` (or not finite) is written as its number of seconds.
     public var iso8601: String {
+        guard Self.representableSeconds.contains(secondsSince1970) else { return String(secondsSince1970) }
         let total = secondsSince1970.rounded(.down)
         var fraction = secondsSince1970 - total
         var secondsOfDay = Int64(total) % 86_400

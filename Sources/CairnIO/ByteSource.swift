@@ -46,6 +46,14 @@ public final class ByteSource {
             let message = gzerror(handle, &code).map { String(cString: $0) } ?? "read error"
             throw InputError(file: path, message: "cannot read (\(message)); is the file truncated or corrupt?")
         }
+        if count == 0 {
+            // At the end, gzerror reports Z_BUF_ERROR when a gzip stream stopped before its trailer (a truncated file).
+            var code: Int32 = 0
+            let message = gzerror(handle, &code).map { String(cString: $0) } ?? ""
+            if code == Z_BUF_ERROR {
+                throw InputError(file: path, message: "the gzip stream ends early (\(message)); the file is truncated")
+            }
+        }
         return Int(count)
     }
 

@@ -63,15 +63,17 @@ public struct FeatureRecordBuilder: Sendable {
     /// Builds the feature for one record starting at `line`.
     /// `location` is given by readers that take the position from elsewhere (a GeoJSON geometry).
     /// - Complexity: O(n) in the number of fields.
-    public func build(_ fields: [RawField], line: Int, location presetLocation: Coordinate? = nil) -> ImportRecord {
+    /// `column` (1-based), when given, makes derived ids `FILE:LINE:COLUMN`: records that share a line (a minified
+    /// GeoJSON file) still get distinct ids.
+    public func build(_ fields: [RawField], line: Int, column: Int? = nil, location presetLocation: Coordinate? = nil) -> ImportRecord {
         do {
-            return .feature(try makeFeature(fields, line: line, presetLocation: presetLocation), line: line)
+            return .feature(try makeFeature(fields, line: line, column: column, presetLocation: presetLocation), line: line)
         } catch {
             return .rejected(error)
         }
     }
 
-    private func makeFeature(_ fields: [RawField], line: Int, presetLocation: Coordinate?) throws(RowRejection) -> Feature {
+    private func makeFeature(_ fields: [RawField], line: Int, column: Int?, presetLocation: Coordinate?) throws(RowRejection) -> Feature {
         func reject(_ field: String?, _ reason: String) -> RowRejection {
             RowRejection(file: file, line: line, field: field, reason: reason)
         }
@@ -158,7 +160,11 @@ public struct FeatureRecordBuilder: Sendable {
             }
         }
 
-        let resolvedId = id.flatMap { $0.isEmpty ? nil : $0 } ?? (options.idColumn == nil && !fields.contains { $0.role == .id } ? "\(derivedIdPrefix):\(line)" : "")
+        // Without an id field the id is derived from where the record starts; an empty id field stays empty (refused).
+        var resolvedId = id ?? ""
+        if resolvedId.isEmpty, options.idColumn == nil, !fields.contains(where: { $0.role == .id }) {
+            resolvedId = column.map { "\(derivedIdPrefix):\(line):\($0)" } ?? "\(derivedIdPrefix):\(line)"
+        }
         do {
             return try Feature(id: resolvedId, kind: kind, location: location, radiusMeters: radiusMeters,
                                timeWindow: timeWindow, attributes: attributes)
@@ -212,7 +218,10 @@ public struct FeatureRecordBuilder: Sendable {
 
     private func time(_ field: RawField, line: Int) throws(RowRejection) -> Timestamp? {
         switch field.value {
-        case .number(let n) where n.isFinite: return Timestamp(secondsSince1970: n)
+        case .number(let n) where Timestamp.representableSeconds.contains(n): return Timestamp(secondsSince1970: n)
+        case .number(let n):
+            throw RowRejection(file: file, line: line, field: field.name,
+                               reason: "field '\(field.name)': expected seconds since 1970 between years 0 and 9999, got \(n)")
         case .null: return nil
         case .text(let raw):
             let s = raw.trimmed

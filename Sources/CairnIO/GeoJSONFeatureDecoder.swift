@@ -22,7 +22,7 @@ struct GeoJSONFeatureDecoder {
 
     /// Decodes a JSON value that must be a GeoJSON Feature.
     /// - Complexity: O(n) in the size of the feature.
-    func decodeFeature(_ value: JSONValue, line: Int) -> ImportRecord {
+    func decodeFeature(_ value: JSONValue, line: Int, column: Int? = nil) -> ImportRecord {
         guard case .object(let members) = value else {
             return reject(line, nil, "expected a GeoJSON Feature object, got \(value.kindPhrase)")
         }
@@ -60,10 +60,10 @@ struct GeoJSONFeatureDecoder {
             guard hasLatitude && hasLongitude else {
                 return reject(line, "geometry", "geometry is null and the properties have no latitude and longitude")
             }
-            return builder.build(fields, line: line)
+            return builder.build(fields, line: line, column: column)
         case .object?:
             switch location(of: value["geometry"] ?? .null) {
-            case .success(let location): return builder.build(fields, line: line, location: location)
+            case .success(let location): return builder.build(fields, line: line, column: column, location: location)
             case .failure(let failure): return reject(line, failure.field, failure.reason)
             }
         case let other?:

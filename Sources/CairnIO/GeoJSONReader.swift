@@ -148,7 +148,7 @@ final class GeoJSONReader: FeatureReader {
     private func decodeBuffer(line: Int, column: Int) -> ImportRecord {
         do throws(JSONSyntaxError) {
             let value = try JSONParser.parse(buffer, firstLine: line, firstColumn: column)
-            return decoder.decodeFeature(value, line: line)
+            return decoder.decodeFeature(value, line: line, column: column)
         } catch {
             return .rejected(RowRejection(file: source.path, line: line, field: nil, reason: error.description))
         }

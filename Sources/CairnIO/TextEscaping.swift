@@ -33,8 +33,9 @@ public enum TextEscaping {
     }
 
     /// A number as JSON: integers without a fraction, others in Swift's shortest round-trip form.
-    /// - Complexity: O(1).
+    /// NaN and infinities, which JSON cannot hold, are written as `null`.
     public static func jsonNumber(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(value)
     }

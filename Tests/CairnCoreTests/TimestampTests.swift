@@ -23,6 +23,12 @@ import Testing
         #expect(Timestamp(iso8601: text) == nil)
     }
 
+    @Test func instantsBeyondFourDigitYearsFormatWithoutTrapping() {
+        #expect(Timestamp(secondsSince1970: 1e300).iso8601 == "1e+300")
+        #expect(Timestamp(secondsSince1970: .nan).iso8601 == "nan")
+        #expect(Timestamp(secondsSince1970: 253_402_300_799).iso8601 == "9999-12-31T23:59:59Z")
+    }
+
     @Test func formatsRoundTrip() throws {
         var random = SeededRandom(seed: 1)
         for _ in 0..<1_000 {
@@ -88,6 +94,7 @@ import Testing
         #expect(DistanceText.meters(from: "1.5 KM") == 1500)
         #expect(DistanceText.meters(from: "250ft") == 250 * 0.3048)
         #expect(DistanceText.meters(from: "m") == nil)
+        #expect(DistanceText.meters(from: "1e308km") == nil) // overflows to infinity: refused, not accepted as inf
         #expect(DistanceText.meters(from: "1.2km") == 1200)
         #expect(DistanceText.meters(from: "3mi") == 3 * 1609.344)
         #expect(DistanceText.meters(from: "wide") == nil)

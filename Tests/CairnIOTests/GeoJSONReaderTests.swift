@@ -76,7 +76,7 @@ struct GeoJSONReaderTests {
         let square = features[2]
         #expect(square.kind == .park)
         #expect(square.location == (try Coordinate(latitude: 61, longitude: 25)))
-        #expect(square.id == "collection.geojson:23") // no id anywhere: FILENAME:LINE
+        #expect(square.id == "collection.geojson:23:5") // no id anywhere: FILENAME:LINE:COLUMN
 
         let fromProperties = features[3]
         #expect(fromProperties.id == "7")
@@ -217,5 +217,21 @@ struct GeoJSONReaderTests {
             #expect(error.message.contains(message), "\(error)")
             #expect(error.line == line, "\(error)")
         }
+    }
+}
+
+@Suite struct MinifiedGeoJSONTests {
+    /// A minified collection puts every feature on line 1: derived ids must still differ, or all but one are lost.
+    @Test func featuresWithoutIdsOnOneLineGetDistinctIds() throws {
+        let scratch = try ScratchDirectory()
+        let point = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[24.9,60.1]},"properties":{}}"#
+        let path = try scratch.write(#"{"type":"FeatureCollection","features":["# + [point, point, point].joined(separator: ",") + "]}", name: "min.geojson")
+        let reader = try openFeatureReader(path: path, options: ImportOptions())
+        var ids: [String] = []
+        while let record = try reader.next() {
+            if case .feature(let feature, _) = record { ids.append(feature.id) }
+        }
+        #expect(ids.count == 3)
+        #expect(Set(ids).count == 3)
     }
 }

@@ -90,7 +90,7 @@ struct CheckInValidateCommand: ParsableCommand {
         if let defaultRadius, DistanceText.meters(from: defaultRadius) == nil {
             throw ValidationError("--radius expects a distance like 150, 150m or 1.2km, got '\(defaultRadius)'")
         }
-        if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more, got \(threads)") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1 to 256, got \(threads)") }
         if batchBytes < 1 { throw ValidationError("--batch-bytes must be 1 or more") }
     }
 
@@ -230,9 +230,9 @@ final class CheckInOutputFile {
     private let descriptor: Int32
     private let name: String
 
-    /// Opens `path`, or standard output when nil.
+    /// Opens `path`, or standard output when nil or `-`.
     init(path: String?) throws {
-        guard let path else {
+        guard let path, path != "-" else {
             descriptor = 1
             name = "standard output"
             return
