@@ -5,7 +5,7 @@
 /// (Clinger, "How to Read Floating Point Numbers Accurately", PLDI 1990, the fast path). Anything else
 /// (exponents, more digits, `nan`, hex) goes to `Double(_:)`.
 /// - Complexity: O(n) in the length of the text.
-func parseDecimal(_ text: String) -> Double? {
+package func parseDecimal(_ text: String) -> Double? {
     var text = text
     if let fast = text.withUTF8({ parsePlainDecimal($0) }) { return fast }
     return Double(text)
@@ -19,7 +19,7 @@ private let exactPowersOfTen: [Double] = (0...22).map { exponent in
 }
 
 /// The fast path of `parseDecimal`, or nil when the text is not a plain decimal it can convert exactly.
-func parsePlainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+package func parsePlainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
     var index = 0
     let count = bytes.count
     var negative = false

@@ -1,15 +1,8 @@
 import Testing
 @testable import CairnCore
 
-/// CairnCore's SplitMix64 (SeededRandom) for the check-in tests (reproducible, seedable).
-struct CheckInTestRandom: RandomNumberGenerator {
-    private var base: SeededRandom
-    init(seed: UInt64) { base = SeededRandom(seed: seed) }
-    mutating func next() -> UInt64 { base.next() }
-    mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
-}
+/// The check-in tests draw from the same seeded generator as the index tests.
+typealias CheckInTestRandom = IndexTestRandom
 
 /// The obviously correct reference: linear scans, the exact geodesic for every pair, an array of pairs seen.
 /// Results are compared by ids: (reason code or "valid", place id, event id, distance for outside_radius).

@@ -1,20 +1,11 @@
 import CairnCore
+import CairnIO
 
 /// Reading numbers from bytes, exactly as `Double(_: String)` would.
 enum CheckInNumberText {
-    /// Powers of ten that are exact doubles.
-    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
-
     /// The number in `bytes` (surrounding spaces allowed), or nil when it is not one. `nan`, `inf` and
     /// `infinity` (any case, signed) are numbers here, so that the validator can call them invalid coordinates.
-    ///
-    /// Plain `[+-]digits[.digits]` with at most 19 digits whose value is below 2^53 and with at most 22 after
-    /// the point is one correctly rounded IEEE division (Clinger's fast path, PLDI 1990); anything else goes
-    /// through the standard library.
+    /// Plain decimals take CairnIO's exact fast path (`parsePlainDecimal`); anything else the standard library.
     /// - Complexity: O(n).
     @inline(__always)
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
@@ -22,33 +13,7 @@ enum CheckInNumberText {
         while start < end, bytes[start] == 0x20 { start += 1 }
         while end > start, bytes[end - 1] == 0x20 { end -= 1 }
         guard start < end else { return nil }
-        var i = start
-        var negative = false
-        if bytes[i] == 0x2D || bytes[i] == 0x2B {
-            negative = bytes[i] == 0x2D
-            i += 1
-        }
-        var mantissa: UInt64 = 0
-        var digits = 0, fractionDigits = 0
-        var seenPoint = false
-        while i < end {
-            let c = bytes[i]
-            if c >= 0x30, c <= 0x39 {
-                digits += 1
-                if digits > 19 { return slow(bytes, start, end) }
-                mantissa = mantissa &* 10 &+ UInt64(c - 0x30)
-                if seenPoint { fractionDigits += 1 }
-            } else if c == 0x2E, !seenPoint {
-                seenPoint = true
-            } else {
-                return slow(bytes, start, end)
-            }
-            i += 1
-        }
-        guard digits > 0 else { return nil }
-        guard mantissa < 1 << 53, fractionDigits <= 22 else { return slow(bytes, start, end) }
-        let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
-        return negative ? -value : value
+        return parsePlainDecimal(UnsafeBufferPointer(rebasing: bytes[start..<end])) ?? slow(bytes, start, end)
     }
 
     private static func slow(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
