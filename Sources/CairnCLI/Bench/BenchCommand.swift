@@ -28,13 +28,13 @@ struct BenchCommand: ParsableCommand {
         case text, json
     }
 
-    @Option(help: "Uniform random points to index (default 1000000; 20000 with --quick).")
+    @Option(parsing: .unconditional, help: "Uniform random points to index (default 1000000; 20000 with --quick).")
     var points: Int?
 
-    @Option(help: "Timed queries per operation and engine (default 1000; 100 with --quick).")
+    @Option(parsing: .unconditional, help: "Timed queries per operation and engine (default 1000; 100 with --quick).")
     var queries: Int?
 
-    @Option(help: "Seed of the uniform points, the queries and the containment circles.")
+    @Option(parsing: .unconditional, help: "Seed of the uniform points, the queries and the containment circles (default: 42).", transform: OptionRange.unsigned)
     var seed: UInt64 = 42
 
     @Option(help: "The GeoNames places file (CSV with latitude and longitude columns, gzip or plain).")
@@ -62,8 +62,8 @@ struct BenchCommand: ParsableCommand {
     var clusters = false
 
     func validate() throws {
-        if let points, points < 1 || points > Int(UInt32.max) { throw ValidationError("--points must be between 1 and \(UInt32.max).") }
-        if let queries, queries < 1 { throw ValidationError("--queries must be at least 1.") }
+        if let points { try OptionRange.check("--points", points, in: 1...Int(UInt32.max)) }
+        if let queries { try OptionRange.check("--queries", queries, atLeast: 1) }
         _ = try engineNames()
         _ = try operationKinds()
         guard DistanceModel(rawValue: model) != nil else { throw ValidationError("--model must be wgs84 or sphere, not \(model).") }

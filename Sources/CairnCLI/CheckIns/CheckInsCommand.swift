@@ -65,7 +65,7 @@ struct CheckInValidateCommand: ParsableCommand {
     @Option(name: .customLong("accuracy-policy"), help: "How GPS accuracy counts: ignore it, or lenient (valid when distance - accuracy <= radius).")
     var accuracyPolicy: CheckInAccuracyPolicy = .ignore
 
-    @Option(name: .customLong("radius"), help: ArgumentHelp("Radius for places without one (500, 500m, 1.2km).", valueName: "distance"))
+    @Option(name: .customLong("radius"), parsing: .unconditional, help: ArgumentHelp("Radius for places without one (500, 500m, 1.2km).", valueName: "distance"))
     var defaultRadius: String?
 
     @Flag(help: "Count valid visits per place and per (place, user) and name each place's top visitor.")
@@ -77,10 +77,10 @@ struct CheckInValidateCommand: ParsableCommand {
     @Flag(name: .customLong("fail-on-invalid"), help: "Exit with status 2 when any check-in is invalid.")
     var failOnInvalid = false
 
-    @Option(help: "Worker threads (default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Worker threads, 1 to 256 (default: the number of cores).")
     var threads: Int?
 
-    @Option(name: .customLong("batch-bytes"), help: .hidden)
+    @Option(name: .customLong("batch-bytes"), parsing: .unconditional, help: .hidden)
     var batchBytes: Int = 8 << 20
 
     func validate() throws {
@@ -88,10 +88,10 @@ struct CheckInValidateCommand: ParsableCommand {
             throw ValidationError("give places and events to judge against: --places FILE, --events FILE or --db PATH")
         }
         if let defaultRadius, DistanceText.meters(from: defaultRadius) == nil {
-            throw ValidationError("--radius expects a distance like 150, 150m or 1.2km, got '\(defaultRadius)'")
+            throw ValidationError("--radius must be a distance of 0 or more like 150, 150m or 1.2km, got '\(defaultRadius)'")
         }
-        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1 to 256, got \(threads)") }
-        if batchBytes < 1 { throw ValidationError("--batch-bytes must be 1 or more") }
+        if let threads { try OptionRange.check("--threads", threads, in: 1...256) }
+        try OptionRange.check("--batch-bytes", batchBytes, atLeast: 1)
     }
 
     func run() throws {

@@ -26,25 +26,25 @@ struct ClusterCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The box shown, in degrees (default: the whole world).", valueName: "west,south,east,north"))
     var bbox: String?
 
-    @Option(help: ArgumentHelp("The map zoom (0-24; the hierarchy's levels are clamped to its zooms).", valueName: "z"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The map zoom (0-24; the hierarchy's levels are clamped to its zooms).", valueName: "z"))
     var zoom: Int?
 
     @Option(help: "hierarchy: supercluster's zoom levels; grid: one cluster per screen cell of the viewport.")
     var mode: ClusterMode = .hierarchy
 
-    @Option(help: ArgumentHelp("Cluster radius in pixels.", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Cluster radius in pixels.", valueName: "px"))
     var radius: Double = 40
 
-    @Option(help: ArgumentHelp("Tile extent in pixels (the radius is relative to it).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Tile extent in pixels (the radius is relative to it).", valueName: "n"))
     var extent: Double = 512
 
-    @Option(name: .customLong("min-points"), help: ArgumentHelp("The least points a cluster holds.", valueName: "n"))
+    @Option(name: .customLong("min-points"), parsing: .unconditional, help: ArgumentHelp("The least points a cluster holds.", valueName: "n"))
     var minPoints: Int = 2
 
-    @Option(name: .customLong("min-zoom"), help: ArgumentHelp("The lowest zoom clustered.", valueName: "z"))
+    @Option(name: .customLong("min-zoom"), parsing: .unconditional, help: ArgumentHelp("The lowest zoom clustered.", valueName: "z"))
     var minZoom: Int = 0
 
-    @Option(name: .customLong("max-zoom"), help: ArgumentHelp("The highest zoom clustered (at most 24).", valueName: "z"))
+    @Option(name: .customLong("max-zoom"), parsing: .unconditional, help: ArgumentHelp("The highest zoom clustered (at most 24).", valueName: "z"))
     var maxZoom: Int = 16
 
     @Option(name: .customLong("sum"), help: ArgumentHelp("A numeric attribute to aggregate (sum, min, max, mean); repeatable.", valueName: "attribute"))
@@ -53,31 +53,31 @@ struct ClusterCommand: ParsableCommand {
     @Option(name: .customLong("count-by"), help: ArgumentHelp("A category attribute counted per value on each cluster (or 'kind').", valueName: "attribute"))
     var countBy: String?
 
-    @Option(name: .customLong("cell-size"), help: ArgumentHelp("Grid mode: cell size in pixels.", valueName: "px"))
+    @Option(name: .customLong("cell-size"), parsing: .unconditional, help: ArgumentHelp("Grid mode: cell size in pixels.", valueName: "px"))
     var cellSize: Double = 60
 
-    @Option(help: ArgumentHelp("Grid mode: viewport width in pixels.", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Grid mode: viewport width in pixels.", valueName: "px"))
     var width: Int = 1024
 
-    @Option(help: ArgumentHelp("Grid mode: viewport height in pixels.", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Grid mode: viewport height in pixels.", valueName: "px"))
     var height: Int = 768
 
     @Flag(help: "Grid mode: merge clusters whose circles overlap.")
     var merge = false
 
-    @Option(help: ArgumentHelp("Print the zoom at which this cluster splits.", valueName: "cluster-id"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Print the zoom at which this cluster splits.", valueName: "cluster-id"), transform: OptionRange.unsigned)
     var expand: UInt64?
 
-    @Option(help: ArgumentHelp("Print this cluster's children (one zoom above it).", valueName: "cluster-id"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Print this cluster's children (one zoom above it).", valueName: "cluster-id"), transform: OptionRange.unsigned)
     var children: UInt64?
 
-    @Option(help: ArgumentHelp("Print this cluster's points.", valueName: "cluster-id"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Print this cluster's points.", valueName: "cluster-id"), transform: OptionRange.unsigned)
     var leaves: UInt64?
 
-    @Option(help: "With --leaves: at most this many points.")
+    @Option(parsing: .unconditional, help: "With --leaves: at most this many points.")
     var limit: Int = 100
 
-    @Option(help: "With --leaves: skip this many points first.")
+    @Option(parsing: .unconditional, help: "With --leaves: skip this many points first.")
     var offset: Int = 0
 
     @Option(help: ArgumentHelp("Read points from this file instead of the store.", valueName: "path"))
@@ -93,8 +93,17 @@ struct ClusterCommand: ParsableCommand {
         let opened = [expand, children, leaves].compactMap { $0 }.count
         guard opened <= 1 else { throw ValidationError("give at most one of --expand, --children and --leaves") }
         if opened == 0, zoom == nil { throw ValidationError("give --zoom Z (or open a cluster with --expand, --children or --leaves ID)") }
-        if let zoom, !(0...ClusterOptions.zoomLimit).contains(zoom) { throw ValidationError("--zoom must be within 0...\(ClusterOptions.zoomLimit), got \(zoom)") }
-        guard limit >= 0, offset >= 0 else { throw ValidationError("--limit and --offset must not be negative") }
+        if let zoom { try OptionRange.check("--zoom", zoom, in: 0...ClusterOptions.zoomLimit) }
+        try OptionRange.checkPositive("--radius", radius)
+        try OptionRange.checkPositive("--extent", extent)
+        try OptionRange.check("--min-points", minPoints, atLeast: 1)
+        try OptionRange.check("--min-zoom", minZoom, in: 0...ClusterOptions.zoomLimit)
+        try OptionRange.check("--max-zoom", maxZoom, in: minZoom...ClusterOptions.zoomLimit)
+        try OptionRange.check("--cell-size", cellSize, atLeast: 1)
+        try OptionRange.check("--width", width, in: 1...Viewport.maxSidePixels)
+        try OptionRange.check("--height", height, in: 1...Viewport.maxSidePixels)
+        try OptionRange.check("--limit", limit, atLeast: 0)
+        try OptionRange.check("--offset", offset, atLeast: 0)
     }
 
     func run() throws {

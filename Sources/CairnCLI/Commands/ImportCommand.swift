@@ -27,7 +27,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("id-column"), help: ArgumentHelp("The column holding ids (default: 'id'; without one, ids are FILE:LINE).", valueName: "name"))
     var idColumn: String?
 
-    @Option(help: ArgumentHelp("The radius for rows without one: 150, 150m, 1.2km, 3mi.", valueName: "distance"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The radius for rows without one: 150, 150m, 1.2km, 3mi.", valueName: "distance"))
     var radius: String?
 
     @Option(help: "The input format, when the file extension does not say it.")
@@ -43,7 +43,7 @@ struct ImportCommand: ParsableCommand {
 
     func validate() throws {
         if let radius, DistanceText.meters(from: radius).map({ $0 > 0 }) != true {
-            throw ValidationError("--radius '\(radius)' is not a distance > 0; use a number of metres or a unit: 150m, 1.2km, 3mi")
+            throw ValidationError("--radius must be a distance greater than 0 (metres, or a unit: 150m, 1.2km, 3mi), got '\(radius)'")
         }
         if format == nil {
             for file in files where InputFormat.detect(path: file) == nil {

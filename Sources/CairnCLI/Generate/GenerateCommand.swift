@@ -14,7 +14,7 @@ struct GenerateCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The seed; the same seed and sizes give byte-identical files.")
+    @Option(parsing: .unconditional, help: "The seed; the same seed and sizes give byte-identical files (default: 42).", transform: OptionRange.unsigned)
     var seed: UInt64 = 42
 
     @Option(help: ArgumentHelp("Real towns to derive from (GeoNames CSV with a geonameid column).", valueName: "file"))
@@ -23,12 +23,12 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The output folder.", valueName: "dir"))
     var out = "Data/generated"
 
-    @Option(help: "Parks to generate.") var parks = SyntheticSizes().parks
-    @Option(help: "Trailheads to generate.") var trailheads = SyntheticSizes().trailheads
-    @Option(help: "Places (venues with a check-in radius) to generate.") var places = SyntheticSizes().places
-    @Option(help: "Events at places to generate.") var events = SyntheticSizes().events
-    @Option(help: "Users to generate.") var users = SyntheticSizes().users
-    @Option(name: .customLong("checkins"), help: "Check-ins to generate.") var checkIns = SyntheticSizes().checkIns
+    @Option(parsing: .unconditional, help: "Parks to generate.") var parks = SyntheticSizes().parks
+    @Option(parsing: .unconditional, help: "Trailheads to generate.") var trailheads = SyntheticSizes().trailheads
+    @Option(parsing: .unconditional, help: "Places (venues with a check-in radius) to generate.") var places = SyntheticSizes().places
+    @Option(parsing: .unconditional, help: "Events at places to generate.") var events = SyntheticSizes().events
+    @Option(parsing: .unconditional, help: "Users to generate.") var users = SyntheticSizes().users
+    @Option(name: .customLong("checkins"), parsing: .unconditional, help: "Check-ins to generate.") var checkIns = SyntheticSizes().checkIns
 
     func validate() throws {
         for (name, value) in [("parks", parks), ("trailheads", trailheads), ("places", places), ("events", events), ("users", users), ("checkins", checkIns)] where value < 0 {

@@ -16,8 +16,10 @@ struct GeohashCommand: ParsableCommand {
         var latitude: Double
         @Option(name: [.customLong("long"), .customLong("lon"), .customLong("lng"), .customLong("longitude")], parsing: .unconditional, help: "Longitude in degrees.")
         var longitude: Double
-        @Option(help: "Characters, 1...12.")
+        @Option(parsing: .unconditional, help: "Characters, 1...12.")
         var precision = 9
+
+        func validate() throws { try OptionRange.check("--precision", precision, in: Geohash.precisionRange) }
 
         func run() throws {
             print(try Geohash.encode(try parseCoordinate(latitude: latitude, longitude: longitude), precision: precision))
@@ -56,8 +58,13 @@ struct GeohashCommand: ParsableCommand {
 
         @Option(parsing: .unconditional, help: ArgumentHelp("The box in degrees.", valueName: "west,south,east,north"))
         var bbox: String
-        @Option(name: .customLong("max-cells"), help: "At most this many cells.")
+        @Option(name: .customLong("max-cells"), parsing: .unconditional, help: "At most this many cells (1 to 1000000).")
         var maxCells = 32
+
+        /// The most cells `--max-cells` may ask for: the cover holds them all in memory.
+        static let maxCellsLimit = 1_000_000
+
+        func validate() throws { try OptionRange.check("--max-cells", maxCells, in: 1...Self.maxCellsLimit) }
 
         func run() throws {
             let v = try parseNumbers(bbox, count: 4, option: "--bbox", shape: "west,south,east,north")

@@ -74,14 +74,14 @@ struct AroundCommand: ParsableCommand {
 
     @OptionGroup var point: PointOptions
 
-    @Option(name: [.customLong("rad"), .customLong("radius")], help: ArgumentHelp("The radius: 500, 500m, 1.2km, 3mi.", valueName: "distance"))
+    @Option(name: [.customLong("rad"), .customLong("radius")], parsing: .unconditional, help: ArgumentHelp("The radius: 500, 500m, 1.2km, 3mi.", valueName: "distance"))
     var radius: String
 
     @OptionGroup var query: QueryOptions
 
     func radiusMeters() throws -> Double {
         guard let meters = DistanceText.meters(from: radius) else {
-            throw ValidationError("--rad '\(radius)' is not a distance; use a number of metres or a unit: 500m, 1.2km, 3mi")
+            throw ValidationError("--rad must be a distance of 0 or more (metres, or a unit: 500m, 1.2km, 3mi), got '\(radius)'")
         }
         return meters
     }
@@ -103,10 +103,10 @@ struct NearestCommand: ParsableCommand {
 
     @OptionGroup var point: PointOptions
 
-    @Option(name: .short, help: "How many features.")
+    @Option(name: .short, parsing: .unconditional, help: "How many features, at least 1.")
     var k: Int = 20
 
-    @Option(name: .customLong("max-distance"), help: ArgumentHelp("Only features at most this far: 500m, 10km.", valueName: "distance"))
+    @Option(name: .customLong("max-distance"), parsing: .unconditional, help: ArgumentHelp("Only features at most this far: 500m, 10km.", valueName: "distance"))
     var maxDistance: String?
 
     @OptionGroup var query: QueryOptions
@@ -114,13 +114,13 @@ struct NearestCommand: ParsableCommand {
     func maxDistanceMeters() throws -> Double? {
         guard let maxDistance else { return nil }
         guard let meters = DistanceText.meters(from: maxDistance) else {
-            throw ValidationError("--max-distance '\(maxDistance)' is not a distance; use 500m, 10km, 3mi")
+            throw ValidationError("--max-distance must be a distance of 0 or more (500m, 10km, 3mi), got '\(maxDistance)'")
         }
         return meters
     }
 
     func validate() throws {
-        guard k > 0 else { throw ValidationError("-k must be at least 1, got \(k)") }
+        try OptionRange.check("-k", k, atLeast: 1)
         _ = try maxDistanceMeters()
     }
 
