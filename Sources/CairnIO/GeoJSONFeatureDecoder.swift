@@ -10,9 +10,11 @@ import CairnCore
 ///   anything else is kept as its compact JSON text.
 /// - geometry: `Point` gives the location (`[lon, lat]`, extra ordinates ignored). `Polygon` and `MultiPolygon`
 ///   give a representative location: the area-weighted centroid (planar shoelace on longitude/latitude degrees) of
-///   the outer ring with the largest area; for a degenerate ring, the mean of its vertices. This point may fall
-///   outside a concave polygon and is not meaningful for a polygon crossing the antimeridian. Every position is
-///   checked. A null or missing geometry falls back to latitude/longitude properties.
+///   the outer ring with the largest area; for a degenerate ring, the mean of its vertices. Longitudes are unwrapped
+///   relative to the ring's first vertex (each within 180 degrees of it) before averaging and the result is wrapped
+///   back into [-180, 180], so a polygon crossing the antimeridian is centred on it, not near longitude 0. This point
+///   may fall outside a concave polygon. Every position is checked. A null or missing geometry falls back to
+///   latitude/longitude properties.
 struct GeoJSONFeatureDecoder {
     let builder: FeatureRecordBuilder
 
@@ -195,13 +197,14 @@ struct GeoJSONFeatureDecoder {
             if ringIndex == 0 { outerPoints = points }
         }
         // Shoelace over every edge, wrapping from the last position to the first (a zero-length edge when the
-        // ring is closed as GeoJSON requires, the missing closing edge when it is not).
+        // ring is closed as GeoJSON requires, the missing closing edge when it is not). Coordinates are relative
+        // to the first vertex, for precision and so that longitudes unwrap across the antimeridian.
         var twiceArea = 0.0, sumX = 0.0, sumY = 0.0
-        let x0 = outerPoints[0].longitude, y0 = outerPoints[0].latitude // shift to the first vertex for precision
+        let x0 = outerPoints[0].longitude, y0 = outerPoints[0].latitude
         for index in 0..<outerPoints.count {
             let next = index + 1 == outerPoints.count ? 0 : index + 1
-            let xa = outerPoints[index].longitude - x0, ya = outerPoints[index].latitude - y0
-            let xb = outerPoints[next].longitude - x0, yb = outerPoints[next].latitude - y0
+            let xa = Self.wrapped(outerPoints[index].longitude - x0), ya = outerPoints[index].latitude - y0
+            let xb = Self.wrapped(outerPoints[next].longitude - x0), yb = outerPoints[next].latitude - y0
             let cross = xa * yb - xb * ya
             twiceArea += cross
             sumX += (xa + xb) * cross
@@ -209,22 +212,28 @@ struct GeoJSONFeatureDecoder {
         }
         let point: Coordinate
         if abs(twiceArea) > 1e-18 {
-            let longitude = x0 + sumX / (3 * twiceArea), latitude = y0 + sumY / (3 * twiceArea)
+            let longitude = Self.wrapped(x0 + sumX / (3 * twiceArea)), latitude = y0 + sumY / (3 * twiceArea)
             do {
-                point = try Coordinate(latitude: min(90, max(-90, latitude)), longitude: min(180, max(-180, longitude)))
+                point = try Coordinate(latitude: min(90, max(-90, latitude)), longitude: longitude)
             } catch {
                 throw GeometryFailure(field: "geometry.coordinates", reason: "\(path): \(error)")
             }
         } else {
             let count = Double(outerPoints.count - 1)
-            var latitude = 0.0, longitude = 0.0
-            for p in outerPoints.dropLast() { latitude += p.latitude; longitude += p.longitude }
+            var latitude = 0.0, longitudeOffset = 0.0
+            for p in outerPoints.dropLast() { latitude += p.latitude; longitudeOffset += Self.wrapped(p.longitude - x0) }
             do {
-                point = try Coordinate(latitude: latitude / count, longitude: longitude / count)
+                point = try Coordinate(latitude: latitude / count, longitude: Self.wrapped(x0 + longitudeOffset / count))
             } catch {
                 throw GeometryFailure(field: "geometry.coordinates", reason: "\(path): \(error)")
             }
         }
         return (point, abs(twiceArea) / 2)
+    }
+
+    /// An angle in [-360, 360] degrees brought into [-180, 180]: a longitude difference the short way round, or an
+    /// unwrapped longitude back on the map.
+    private static func wrapped(_ degrees: Double) -> Double {
+        degrees > 180 ? degrees - 360 : (degrees < -180 ? degrees + 360 : degrees)
     }
 }

@@ -78,6 +78,28 @@ struct GeoJSONFeatureDecoderTests {
         #expect(abs(mean.longitude - 2) < 1e-12 && mean.latitude == 0)
     }
 
+    @Test func polygonsAcrossTheAntimeridianAreCentredOnIt() throws {
+        // A square from 179 E to 179 W: its centroid is on the antimeridian, not near longitude 0.
+        let square = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[179,-1],[-179,-1],[-179,1],[179,1],[179,-1]]]}}"#
+        let location = try #require(try feature(square)?.location)
+        #expect(abs(abs(location.longitude) - 180) < 1e-9 && abs(location.latitude) < 1e-9, "\(location)")
+        // Off centre: 178 E to 179 W is 3 degrees wide, so the centre is at 179.5 E.
+        let wide = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[178,0],[-179,0],[-179,2],[178,2],[178,0]]]}}"#
+        let east = try #require(try feature(wide)?.location)
+        #expect(abs(east.longitude - 179.5) < 1e-9 && abs(east.latitude - 1) < 1e-9, "\(east)")
+        // Starting on the west side gives the same point, wrapped back into [-180, 180].
+        let fromWest = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[-179,0],[-179,2],[178,2],[178,0],[-179,0]]]}}"#
+        let west = try #require(try feature(fromWest)?.location)
+        #expect(abs(west.longitude - 179.5) < 1e-9 && abs(west.latitude - 1) < 1e-9, "\(west)")
+        // A degenerate ring across the antimeridian: the mean of its vertices, unwrapped the same way.
+        let flat = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[179,0],[-179,0],[-177,0],[179,0]]]}}"#
+        let mean = try #require(try feature(flat)?.location)
+        #expect(abs(mean.longitude - -179) < 1e-9 && mean.latitude == 0, "\(mean)")
+        // A MultiPolygon picks the largest part by its unwrapped area.
+        let multi = #"{"type": "Feature", "geometry": {"type": "MultiPolygon", "coordinates": [[[[10,0],[12,0],[12,2],[10,2],[10,0]]], [[[178,0],[-179,0],[-179,2],[178,2],[178,0]]]]}}"#
+        #expect(abs((try #require(try feature(multi)?.location)).longitude - 179.5) < 1e-9)
+    }
+
     @Test func polygonErrors() throws {
         let short = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0,0],[1,0],[0,0]]]}}"#
         #expect(try reason(short) == "geometry.coordinates[0]: a linear ring needs at least 4 positions, got 3")
