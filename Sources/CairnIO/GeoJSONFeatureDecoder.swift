@@ -4,7 +4,9 @@ import CairnCore
 ///
 /// Feature rules:
 /// - id: the top-level `id` when present and not null, else the `properties` member named `id` (or `--id-column`).
-///   With `--id-column`, only that property gives the id.
+///   With `--id-column`, only that property gives the id. A numeric id is its text as written, never a rounded
+///   Double: `12345678901234567890` gives the id "12345678901234567890", and `1` and `1.0` are two ids ("1" and
+///   "1.0"), as they are in a CSV file. A numeric `placeId` (a reference to an id) is read the same way.
 /// - properties: each member becomes a field named as written (aliases such as `lat`/`lng` resolved by
 ///   `FieldRole`); strings are text, numbers, booleans and null stay typed, arrays of strings are string sets,
 ///   anything else is kept as its compact JSON text.
@@ -48,7 +50,7 @@ struct GeoJSONFeatureDecoder {
                 switch member.value {
                 case .null: break
                 case .string(let s): fields.append(RawField(name: "id", role: .id, value: .text(s)))
-                case .number(let n): fields.append(RawField(name: "id", role: .id, value: .number(n)))
+                case .number: fields.append(RawField(name: "id", role: .id, value: .text(member.numberText ?? member.value.jsonText)))
                 case let other: return reject(line, "id", "id: expected a string or a number, got \(other.kindPhrase)")
                 }
                 break
@@ -80,8 +82,20 @@ struct GeoJSONFeatureDecoder {
     }
 
     private func field(_ member: JSONMember) -> RawField {
-        RawField(name: member.key, role: FieldRole.resolve(member.key, idColumn: builder.options.idColumn),
-                 value: GeoJSONFeatureDecoder.rawValue(member.value))
+        let role = FieldRole.resolve(member.key, idColumn: builder.options.idColumn)
+        if let numberText = member.numberText, Self.isIdentifier(role) {
+            return RawField(name: member.key, role: role, value: .text(numberText))
+        }
+        return RawField(name: member.key, role: role, value: GeoJSONFeatureDecoder.rawValue(member.value))
+    }
+
+    /// Whether a field names an id (the feature's own, or a place it refers to): such a number is read as its text.
+    private static func isIdentifier(_ role: FieldRole) -> Bool {
+        switch role {
+        case .id: true
+        case .attribute(let name): FeatureRecordBuilder.isPlaceReference(name)
+        default: false
+        }
     }
 
     /// The raw field value for a JSON value.

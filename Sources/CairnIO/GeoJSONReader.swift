@@ -204,7 +204,9 @@ final class GeoJSONReader: FeatureReader {
             declaredType = type
         }
         if declaredType != "FeatureCollection" && !sawFeatures {
-            bareFeatureMembers.append(JSONMember(key: key, value: value))
+            // A number keeps its text as written (JSON numbers hold no whitespace), as the parser does for members.
+            let numberText: String? = if case .number = value { String(decoding: buffer, as: UTF8.self).filter { !$0.isWhitespace } } else { nil }
+            bareFeatureMembers.append(JSONMember(key: key, value: value, numberText: numberText))
         }
     }
 }

@@ -137,8 +137,14 @@ struct JSONParser {
                 throw error("expected ':' after the key \"\(key)\"")
             }
             index += 1
+            skipWhitespace()
+            let valueStart = index
             let value = try parseValue()
-            members.append(JSONMember(key: key, value: value))
+            var numberText: String?
+            if case .number = value {
+                numberText = String(decoding: UnsafeBufferPointer(start: base + valueStart, count: index - valueStart), as: UTF8.self)
+            }
+            members.append(JSONMember(key: key, value: value, numberText: numberText))
             skipWhitespace()
             guard index < count else { throw error("unexpected end of input inside an object") }
             switch base[index] {

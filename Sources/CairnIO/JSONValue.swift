@@ -72,4 +72,15 @@ enum JSONValue: Hashable, Sendable {
 struct JSONMember: Hashable, Sendable {
     var key: String
     var value: JSONValue
+    /// A number value's text as written (`12345678901234567890`, `1.0`), nil for other values. Ids are read
+    /// from it: a Double cannot hold every integer id, and an id is a label, not a quantity. Equality and hashing
+    /// ignore it: `1` and `1.0` are the same JSON value.
+    var numberText: String? = nil
+
+    static func == (lhs: JSONMember, rhs: JSONMember) -> Bool { lhs.key == rhs.key && lhs.value == rhs.value }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(value)
+    }
 }

@@ -37,6 +37,29 @@ struct GeoJSONFeatureDecoderTests {
         #expect(try reason(point("[1, 2]", id: #""id": [1],"#)) == "id: expected a string or a number, got an array")
     }
 
+    @Test func numericIdsKeepTheirSourceText() throws {
+        // Beyond 2^53 a Double merges neighbouring integers and prints as an exponent; the id is the text as written.
+        let big = point("[1, 2]", id: #""id": 12345678901234567890,"#)
+        #expect(try feature(big)?.id == "12345678901234567890")
+        let neighbour = point("[1, 2]", id: #""id": 12345678901234567891,"#)
+        #expect(try feature(neighbour)?.id == "12345678901234567891")
+        #expect(try feature(point("[1, 2]", id: #""id": 9007199254740993,"#))?.id == "9007199254740993")
+        // 1 and 1.0 are different ids, as they are in a CSV file; negative numbers and exponents stay as written.
+        #expect(try feature(point("[1, 2]", id: #""id": 1,"#))?.id == "1")
+        #expect(try feature(point("[1, 2]", id: #""id": 1.0,"#))?.id == "1.0")
+        #expect(try feature(point("[1, 2]", id: #""id": -7e2,"#))?.id == "-7e2")
+        // The same for the id property, an --id-column property and a flat record's id.
+        #expect(try feature(point("[1, 2]", properties: #"{"id": 98765432109876543210}"#))?.id == "98765432109876543210")
+        let geonames = point("[1, 2]", properties: #"{"geonameid": 18446744073709551617}"#)
+        #expect(try feature(geonames, options: ImportOptions(idColumn: "geonameid"))?.id == "18446744073709551617")
+        let decoder = GeoJSONFeatureDecoder(builder: FeatureRecordBuilder(file: "t.jsonl", options: ImportOptions()))
+        guard case .object(let members) = try JSONParser.parse(Array(#"{"id": 12345678901234567890, "lat": 1, "lon": 2}"#.utf8)) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(decoder.decodeFlatRecord(members, line: 1).feature?.id == "12345678901234567890")
+    }
+
     @Test func pointErrorsNameTheField() throws {
         #expect(try reason(point("[200, 10]")) == "geometry.coordinates: longitude 200 is out of range [-180, 180]")
         #expect(try reason(point("[10]"))?.hasPrefix("geometry.coordinates: expected a position [longitude, latitude]") == true)

@@ -188,6 +188,21 @@ struct GeoJSONReaderTests {
         #expect(jsonFeatures(records).first?.attributes["name"] == .string("Solo"))
     }
 
+    @Test func numericIdsKeepTheirTextInCollectionsAndBareFeatures() throws {
+        let point = #""geometry": {"type": "Point", "coordinates": [1, 2]}"#
+        let texts = [
+            #"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": 12345678901234567890, \#(point)}, {"type": "Feature", "id": 12345678901234567891, \#(point)}]}"#,
+            #"{"id": 12345678901234567890 , "type": "Feature", \#(point)}"#,
+        ]
+        for (index, text) in texts.enumerated() {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-json-\(UUID().uuidString).geojson").path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let ids = jsonFeatures(try jsonReadAll(makeGeoJSONReader(path: path, options: ImportOptions()))).map(\.id)
+            #expect(ids == ["12345678901234567890", "12345678901234567891"].prefix(2 - index).map { $0 }, "\(text)")
+        }
+    }
+
     @Test func invalidUTF8RejectsOnlyThatFeature() throws {
         let records = try jsonReadAll(makeGeoJSONReader(path: try jsonFixture("invalid-utf8.geojson"), options: ImportOptions()))
         #expect(records.count == 2)
