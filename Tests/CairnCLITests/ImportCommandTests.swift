@@ -2,6 +2,7 @@ import ArgumentParser
 import CairnCore
 import CairnIO
 import CairnStore
+import Foundation
 import Testing
 @testable import CairnCLI
 
@@ -101,6 +102,58 @@ import Testing
 
         // Without a way to look places up, the same file lacks its coordinate columns.
         #expect(throws: InputError.self) { _ = try importFiles([events], db: db, options: ImportOptions(kind: .event)) }
+    }
+
+    /// Counts the calls of a place lookup.
+    final class LookupCounter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        var calls: Int { lock.withLock { count } }
+        func record() { lock.withLock { count += 1 } }
+    }
+
+    @Test func eachPlaceIsLookedUpOncePerRun() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.path + "/t.sqlite"
+        var places = "id,lat,lon,radius\n"
+        for n in 0..<5 { places += "p\(n),\(60 + Double(n) / 8),\(24 + Double(n) / 4),\(100 + 50 * n)m\n" }
+        var first = try CairnCommand.parseAsRoot(["import", try folder.write("places.csv", places), "--kind", "place", "--db", db, "--no-progress"])
+        try first.run()
+        var events = "id,placeId,startTime,endTime\n"
+        for n in 0..<600 { events += "e\(n),\(n % 6 == 5 ? "missing" : "p\(n % 6)"),2026-06-01T18:00:00Z,2026-06-01T20:00:00Z\n" }
+        let eventFiles = [try folder.write("a.csv", events), try folder.write("b.csv", events.replacingOccurrences(of: "\ne", with: "\nf"))]
+        let store = try FeatureStore(path: db)
+        let counter = LookupCounter()
+        let options = ImportOptions(kind: .event, placeLookup: { id in
+            counter.record()
+            return try? store.feature(id: id)
+        })
+        let result = try importFiles(eventFiles, db: db, options: options)
+        // Six distinct ids (one missing) across two files: six lookups, not one per row.
+        #expect(counter.calls == 6)
+        #expect(result.summary.imported == 1_000 && result.summary.rejected == 200)
+        for prefix in ["e", "f"] {
+            for n in [0, 1, 4, 5, 599] {
+                let event = try store.feature(id: "\(prefix)\(n)")
+                guard n % 6 != 5 else { #expect(event == nil); continue }
+                let place = try #require(try store.feature(id: "p\(n % 6)"))
+                #expect(event?.location == place.location && event?.radiusMeters == place.radiusMeters)
+            }
+        }
+    }
+
+    @Test func thePlaceCacheIsBounded() throws {
+        let counter = LookupCounter()
+        let place = try Feature(id: "a", kind: .place, location: Coordinate(latitude: 1, longitude: 2))
+        let cache = PlaceLookupCache(capacity: 2) { id in
+            counter.record()
+            return id == "a" ? place : nil
+        }
+        #expect(cache.place(id: "a") == place && cache.place(id: "b") == nil && cache.place(id: "a") == place)
+        #expect(counter.calls == 2)
+        // A third id starts afresh: "a" is asked again.
+        #expect(cache.place(id: "c") == nil && cache.place(id: "a") == place && cache.place(id: "c") == nil)
+        #expect(counter.calls == 4)
     }
 
     @Test func commandExitsThreeWhenRowsWereRejected() throws {

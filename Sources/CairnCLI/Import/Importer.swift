@@ -42,18 +42,25 @@ struct Importer {
     /// Imports `files` into `store`.
     /// - Throws: `InputError` for an unreadable file, `StrictStop` in strict mode, or a store error; nothing is
     ///   written then.
-    /// - Complexity: O(n) in the rows read; memory is one batch plus one id per row of the current file.
+    /// - Complexity: O(n) in the rows read; memory is one batch plus one id per row of the current file, plus
+    ///   one remembered place per distinct `placeId` looked up (see `PlaceLookupCache`).
     func run(files: [String], format: InputFormat?, into store: FeatureStore) throws -> ImportSummary {
         var summary = ImportSummary()
+        var options = self.options
+        if let lookup = options.placeLookup {
+            let cache = PlaceLookupCache(lookup)
+            options.placeLookup = { cache.place(id: $0) }
+        }
         try store.write { writer in
             for file in files {
-                try importFile(file, format: format, writer: writer, summary: &summary)
+                try importFile(file, format: format, options: options, writer: writer, summary: &summary)
             }
         }
         return summary
     }
 
-    private func importFile(_ file: String, format: InputFormat?, writer: FeatureStoreWriter, summary: inout ImportSummary) throws {
+    private func importFile(_ file: String, format: InputFormat?, options: ImportOptions, writer: FeatureStoreWriter,
+                            summary: inout ImportSummary) throws {
         let reader = try openFeatureReader(path: file, format: format, options: options)
         let progress = ProgressBar(label: "importing \(file)", enabled: showProgress)
         var firstLineOfId: [String: Int] = [:]
