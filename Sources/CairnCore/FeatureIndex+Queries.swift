@@ -22,12 +22,23 @@ extension FeatureIndex {
 
     /// The `count` features nearest to `point` that pass `filter`, at most `maxDistanceMeters` away when given,
     /// nearest first, ties by item. Features failing the filter are skipped inside the search, before their
-    /// distance is measured.
+    /// distance is measured. Allocates its search queue; repeated queries on one thread can pass a scratch to
+    /// `nearest(to:count:maxDistanceMeters:model:filter:scratch:stats:)` instead.
     /// - Complexity: O((log n + m) log n) where m is the number of features examined (about count / selectivity).
     public func nearest(to point: Coordinate, count: Int, maxDistanceMeters: Double? = nil, model: DistanceModel = .wgs84,
                         filter: FeatureFilter = .all, stats: inout QueryStats) -> [QueryHit] {
-        var neighbors: [Neighbor] = []
         var scratch = NearestScratch()
+        return nearest(to: point, count: count, maxDistanceMeters: maxDistanceMeters, model: model, filter: filter,
+                       scratch: &scratch, stats: &stats)
+    }
+
+    /// `nearest(to:count:maxDistanceMeters:model:filter:stats:)` with the caller's working memory: once `scratch`
+    /// has grown to the largest query's needs, the search allocates only the returned array. The index stays a
+    /// shared, immutable `Sendable` value; each thread keeps its own scratch (a scratch is not shared).
+    /// - Complexity: O((log n + m) log n) where m is the number of features examined (about count / selectivity).
+    public func nearest(to point: Coordinate, count: Int, maxDistanceMeters: Double? = nil, model: DistanceModel = .wgs84,
+                        filter: FeatureFilter = .all, scratch: inout NearestScratch, stats: inout QueryStats) -> [QueryHit] {
+        var neighbors: [Neighbor] = []
         let features = self.features
         let isIncluded: ((Int) -> Bool)? = filter.acceptsAll ? nil : { filter.matches(features[$0]) }
         stats.add(points.nearest(to: point, count: count, maxDistance: maxDistanceMeters, model: model,

@@ -33,6 +33,33 @@ import Testing
         }
     }
 
+    @Test func nearestWithAReusedScratchMatchesFreshQueries() throws {
+        let features = try Self.randomFeatures(count: 900, seed: 5)
+        let index = FeatureIndex(features)
+        var random = SeededRandom(seed: 17)
+        var scratch = NearestScratch()
+        for _ in 0..<200 {
+            let filter = try Self.randomFilter(&random)
+            let model: DistanceModel = random.chance(0.5) ? .wgs84 : .sphere
+            let point = try Coordinate(latitude: random.uniform(-90...90), longitude: random.uniform(-180...180))
+            // Counts and limits vary so the scratch is reused after both larger and smaller queries.
+            let k = 1 + random.below(random.chance(0.2) ? 400 : 20)
+            let limit: Double? = random.chance(0.3) ? random.uniform(0...2_000_000) : nil
+            var stats = QueryStats(), reusedStats = QueryStats()
+            let fresh = index.nearest(to: point, count: k, maxDistanceMeters: limit, model: model, filter: filter, stats: &stats)
+            let reused = index.nearest(to: point, count: k, maxDistanceMeters: limit, model: model, filter: filter,
+                                       scratch: &scratch, stats: &reusedStats)
+            #expect(reused == fresh)
+            #expect(reusedStats == stats)
+            // And both agree with brute force.
+            let expected = features.indices
+                .map { ($0, distanceMeters(from: point, to: features[$0].location, model: model)) }
+                .filter { filter.matches(features[$0.0]) && $0.1 <= (limit ?? .infinity) }
+                .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+            #expect(reused.map(\.item) == expected.prefix(k).map(\.0))
+        }
+    }
+
     @Test(arguments: [0, 1, 7, 600])
     func filteredQueriesMatchBruteForce(count: Int) throws {
         let features = try Self.randomFeatures(count: count, seed: UInt64(count) + 11)
