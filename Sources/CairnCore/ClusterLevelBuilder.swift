@@ -49,8 +49,18 @@ struct ClusterLevel {
     }
 }
 
-/// The greedy passes that build the levels of a `ClusterHierarchy`, with their scratch buffers.
+/// The greedy passes that build the levels of a `ClusterHierarchy`.
 struct ClusterLevelBuilder {
+    /// A centre with the entries it takes, summed up: its cluster's position (when it reaches `minPoints`) and weight,
+    /// its members (a range of sorted positions) and where its children (centre first) start.
+    private struct Group {
+        var x: Double
+        var y: Double
+        var weight: UInt64
+        var members: Range<Int32>
+        var children: Int32
+    }
+
     let options: ClusterOptions
 
     init(options: ClusterOptions) {
@@ -134,24 +144,66 @@ struct ClusterLevelBuilder {
         let grid = ClusterNeighbourGrid(level: level, radius: options.unitRadius(zoom: zoom))
         // Per sorted position: -1 while undecided, itself for a centre, else the position of its centre.
         let owner = Self.owners(grid)
-        // Members per centre (sorted positions), by centre position; per slot: -1 member, -2 centre alone,
-        // else the centre's position.
+        // Members per centre (sorted positions), by centre position.
         var memberStart = [Int32](repeating: 0, count: m + 1)
         for p in 0..<m where owner[p] != Int32(p) { memberStart[Int(owner[p]) + 1] += 1 }
         for p in 0..<m { memberStart[p + 1] += memberStart[p] }
         var members = [Int32](repeating: 0, count: Int(memberStart[m]))
         var fill = memberStart
-        var tag = [Int32](repeating: -1, count: m)
         for p in 0..<m {
             let o = Int(owner[p])
             if o != p {
                 members[Int(fill[o])] = Int32(p)
                 fill[o] += 1
-            } else {
-                tag[Int(grid.points[p].slot)] = memberStart[p] == memberStart[p + 1] ? -2 : Int32(p)
             }
         }
+        // Each group (a centre with members) summed up in cell order, where its members lie near; per slot: -1 for
+        // a member, -2 for a centre alone, else its group.
         let minPoints = UInt64(options.minPoints)
+        var tag = [Int32](repeating: -1, count: m)
+        var groups: [Group] = []
+        var children: [UInt32] = []
+        children.reserveCapacity(2 * members.count)
+        for p in 0..<m where owner[p] == Int32(p) {
+            let centre = grid.points[p]
+            let lo = Int(memberStart[p]), hi = Int(memberStart[p + 1])
+            if lo == hi {
+                tag[Int(centre.slot)] = -2
+                continue
+            }
+            // Members in level order (runs are short: insertion sort).
+            for k in (lo + 1)..<hi {
+                let q = members[k]
+                let s = grid.points[Int(q)].slot
+                var j = k
+                while j > lo, grid.points[Int(members[j - 1])].slot > s {
+                    members[j] = members[j - 1]
+                    j -= 1
+                }
+                members[j] = q
+            }
+            let wi = UInt64(centre.weight)
+            var total = wi
+            for k in lo..<hi { total += UInt64(grid.points[Int(members[k])].weight) }
+            var cx = centre.x, cy = centre.y
+            if total >= minPoints {
+                var wx = centre.x * Double(wi), wy = centre.y * Double(wi)
+                for k in lo..<hi {
+                    let f = grid.points[Int(members[k])]
+                    let wj = Double(f.weight)
+                    wx += Self.unwrap(f.x, near: centre.x) * wj
+                    wy += f.y * wj
+                }
+                cx = wx / Double(total)
+                if cx < 0 { cx += 1 } else if cx >= 1 { cx -= 1 }
+                cy = wy / Double(total)
+            }
+            tag[Int(centre.slot)] = Int32(groups.count)
+            groups.append(Group(x: cx, y: cy, weight: total, members: Int32(lo)..<Int32(hi), children: Int32(children.count)))
+            children.append(centre.entry)
+            for k in lo..<hi { children.append(grid.points[Int(members[k])].entry) }
+        }
+        // Clusters created in level order, as the greedy pass creates them.
         let aggregating = h.aggregates.isActive
         var next = ClusterLevel()
         next.items.reserveCapacity(m)
@@ -164,47 +216,19 @@ struct ClusterLevelBuilder {
                 next.items.append(item)
                 continue
             }
-            let run = Int(memberStart[t])..<Int(memberStart[t + 1])
-            // Members in level order (runs are short: insertion sort).
-            if run.count > 1 {
-                for k in (run.lowerBound + 1)..<run.upperBound {
-                    let q = members[k]
-                    let s = grid.points[Int(q)].slot
-                    var j = k
-                    while j > run.lowerBound, grid.points[Int(members[j - 1])].slot > s {
-                        members[j] = members[j - 1]
-                        j -= 1
-                    }
-                    members[j] = q
-                }
-            }
-            let xi = item.x, yi = item.y
-            let wi = UInt64(item.weight)
-            var total = wi
-            for k in run { total += UInt64(grid.points[Int(members[k])].weight) }
-            if total >= minPoints {
-                var wx = xi * Double(wi), wy = yi * Double(wi)
-                for k in run {
-                    let f = grid.points[Int(members[k])]
-                    let wj = Double(f.weight)
-                    wx += Self.unwrap(f.x, near: xi) * wj
-                    wy += f.y * wj
-                }
-                var cx = wx / Double(total)
-                if cx < 0 { cx += 1 } else if cx >= 1 { cx -= 1 }
-                let cy = wy / Double(total)
-                let w = UInt32(truncatingIfNeeded: total)
-                let e = h.appendCluster(x: cx, y: cy, weight: w, zoom: zoom, origin: h.originKey(ofEntry: Int(item.entry)))
-                h.adopt(Int(item.entry), by: e, zoom: zoom)
-                for k in run { h.adopt(Int(grid.points[Int(members[k])].entry), by: e, zoom: zoom) }
+            let g = groups[t]
+            if g.weight >= minPoints {
+                let w = UInt32(truncatingIfNeeded: g.weight)
+                let e = h.appendCluster(x: g.x, y: g.y, weight: w, zoom: zoom, origin: h.originKey(ofEntry: Int(item.entry)))
+                for k in Int(g.children)...(Int(g.children) + g.members.count) { h.adopt(Int(children[k]), by: e, zoom: zoom) }
                 h.closeCluster()
                 if aggregating { h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount) }
-                next.items.append(.init(x: cx, y: cy, key: item.key, entry: UInt32(e), weight: w))
+                next.items.append(.init(x: g.x, y: g.y, key: item.key, entry: UInt32(e), weight: w))
             } else {
                 // Below minPoints: the entry stays, and the entries it gathered follow it, under its anchor.
                 next.items.append(item)
-                for k in run {
-                    let f = grid.points[Int(members[k])]
+                for k in g.members {
+                    let f = grid.points[Int(members[Int(k)])]
                     next.items.append(.init(x: f.x, y: f.y, key: item.key, entry: f.entry, weight: f.weight))
                 }
                 moved = true
