@@ -96,7 +96,9 @@ extension ClusterHierarchy {
                 weight[e] = old.weight[node]
                 origin.append(UInt32(mapOrigin(Int(old.origin[node - oldN]))))
                 zoom = Int(old.topZoom[node])
-                for child in old.childEntries(of: node) { children.append(UInt32(newEntry(Int(child)))) }
+                // Indexed, not sliced: a slice per cluster would retain the array each time.
+                let k = node - oldN
+                for r in Int(old.childStart[k])..<Int(old.childStart[k + 1]) { children.append(UInt32(newEntry(Int(old.children[r])))) }
             }
             topZoom[e] = UInt8(zoom)
             for k in Int(childStart[c])..<children.count {
