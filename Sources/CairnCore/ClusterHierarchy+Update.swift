@@ -135,13 +135,21 @@ extension ClusterHierarchy {
         for e in plan.removedClusters where Int(old.topZoom[e]) == groupZoom {
             for child in old.childEntries(of: e) where Int(child) != editedPoint { added.append(newEntry(Int(child))) }
         }
-        added = added.filter(shows)
-        @inline(__always) func precedes(_ a: Int, _ b: Int) -> Bool {
-            if topZoom[a] != topZoom[b] { return topZoom[a] < topZoom[b] }
-            let ka = ClusterTree.key(x: x(a), y: y(a)), kb = ClusterTree.key(x: x(b), y: y(b))
-            return ka != kb ? ka < kb : a < b
-        }
-        added.sort(by: precedes)
+        return treeOrder(kept: kept, adding: added.filter(shows))
+    }
+
+    /// Whether entry `a` comes before entry `b` in the query tree's order (creation zoom, Morton key, entry).
+    @inline(__always)
+    func precedesInTree(_ a: Int, _ b: Int) -> Bool {
+        if topZoom[a] != topZoom[b] { return topZoom[a] < topZoom[b] }
+        let ka = ClusterTree.key(x: x(a), y: y(a)), kb = ClusterTree.key(x: x(b), y: y(b))
+        return ka != kb ? ka < kb : a < b
+    }
+
+    /// `kept` (in tree order) with the entries `added` put in their places.
+    /// - Complexity: O(e + a log e) for a entries added.
+    func treeOrder(kept: [UInt32], adding added: [Int]) -> [UInt32] {
+        let added = added.sorted(by: precedesInTree)
         var result: [UInt32] = []
         result.reserveCapacity(kept.count + added.count)
         var from = 0
@@ -149,7 +157,7 @@ extension ClusterHierarchy {
             var lo = from, hi = kept.count
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if precedes(Int(kept[mid]), a) { lo = mid + 1 } else { hi = mid }
+                if precedesInTree(Int(kept[mid]), a) { lo = mid + 1 } else { hi = mid }
             }
             result.append(contentsOf: kept[from..<lo])
             result.append(UInt32(a))

@@ -10,8 +10,8 @@ struct ClusterHierarchy: Sendable {
     /// The lowest zoom built: entries never absorbed show down to it.
     let minZoom: UInt8
     /// Web Mercator position of the points (shared with `ClusterPoints`, not copied).
-    let leafX: [Double]
-    let leafY: [Double]
+    var leafX: [Double]
+    var leafY: [Double]
     /// Web Mercator position of the clusters (weighted centroids, x wrapped into [0, 1)).
     var clusterX: [Double] = []
     var clusterY: [Double] = []

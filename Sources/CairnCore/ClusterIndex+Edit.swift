@@ -45,15 +45,31 @@ extension ClusterIndex {
             case .move(let i, let coordinate):
                 guard i >= 0, i < points.count else { throw .pointOutOfRange(i, count: points.count) }
                 points.move(at: i, to: coordinate)
-                let plan = ClusterIncrementalEdit(hierarchy: hierarchy, options: options, removedPoint: i,
-                                                  addedPoint: (points.x[i], points.y[i], i))
-                hierarchy = ClusterHierarchy(updating: hierarchy, plan: plan, points: points, options: options, removedPoint: nil)
+                movedIncrementally(i)
             }
         }
     }
 
     /// The most edits `apply(_:)` applies one by one; larger batches are applied with one rebuild.
     static let incrementalBatchLimit = 8
+
+    /// Re-clusters after point `i` of `points` moved: in place when the move keeps the tables' layout, else by
+    /// laying them out again.
+    private mutating func movedIncrementally(_ i: Int) {
+        // The plan (which holds the tables) is gone before the tables are written in place, so they are not copied.
+        let inPlace: (fresh: [ClusterIncrementalEdit.Fresh], removed: Set<Int>, pairing: [Int])? = {
+            let plan = ClusterIncrementalEdit(hierarchy: hierarchy, options: options, removedPoint: i,
+                                              addedPoint: (points.x[i], points.y[i], i))
+            guard let pairing = hierarchy.inPlacePairing(plan, movedPoint: i, options: options) else {
+                hierarchy = ClusterHierarchy(updating: hierarchy, plan: plan, points: points, options: options, removedPoint: nil)
+                return nil
+            }
+            return (plan.fresh, plan.removedClusters, pairing)
+        }()
+        if let edit = inPlace {
+            hierarchy.moveInPlace(fresh: edit.fresh, removedClusters: edit.removed, pairing: edit.pairing, points: points)
+        }
+    }
 
     /// Re-clusters after the last point was appended to `points`.
     private mutating func appendedIncrementally() {

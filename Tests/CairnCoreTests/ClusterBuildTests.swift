@@ -61,4 +61,32 @@ struct ClusterBuildTests {
             #expect(problems.isEmpty, "options \(optionSet) zoom \(zoom): \(problems)")
         }
     }
+
+    @Test("small moves, applied in place when the layout holds, equal a rebuild table by table", arguments: [0, 1])
+    func smallMoves(layout: Int) throws {
+        var random = ClusterRandom(seed: 23 + UInt64(layout))
+        var points = layout == 0 ? random.clumpedCoordinates(400)
+            : (0..<400).map { _ in Coordinate(uncheckedLatitude: random.uniform(-60, 60), longitude: random.uniform(-30, 30)) }
+        let options = try ClusterOptions(maxZoom: 18)
+        var index = ClusterIndex(coordinates: points, options: options)
+        var inPlace = 0
+        for step in 0..<60 {
+            let i = random.below(points.count)
+            let metres = [5.0, 200, 3_000, 40_000][random.below(4)]
+            let target = try destination(from: points[i], bearingDegrees: random.uniform(0, 360), distanceMeters: metres)
+            var moved = index.points
+            moved.move(at: i, to: target)
+            let plan = ClusterIncrementalEdit(hierarchy: index.hierarchy, options: options, removedPoint: i,
+                                              addedPoint: (moved.x[i], moved.y[i], i))
+            if index.hierarchy.inPlacePairing(plan, movedPoint: i, options: options) != nil { inPlace += 1 }
+            points[i] = target
+            try index.move(at: i, to: target)
+            let rebuilt = ClusterIndex(coordinates: points, options: options)
+            let problems = ClusterIncrementalEditTests().differences(index.hierarchy, rebuilt.hierarchy)
+            #expect(problems.isEmpty, "layout \(layout) step \(step): \(problems)")
+            if !problems.isEmpty { return }
+        }
+        // Many small moves keep the layout, so the in-place path is tested here (as well as the full re-layout).
+        #expect(inPlace >= 15)
+    }
 }
