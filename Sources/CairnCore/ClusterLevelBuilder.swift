@@ -245,12 +245,16 @@ struct ClusterLevelBuilder {
         var owner = [Int32](repeating: -1, count: m)
         var pending: [Int32] = []
         /// Decides position p when the neighbours that matter are decided; returns whether it did.
+        let r2 = grid.radiusSquared
         @inline(__always) func decide(_ p: Int) -> Bool {
-            let s = grid.points[p].slot
+            let s = grid.points[p].slot, px = grid.points[p].x, py = grid.points[p].y
             var centreSlot = Int32.max, centre = -1, openSlot = Int32.max
-            grid.forEachNeighbour(ofPosition: p) { q in
+            _ = grid.forEachInBlock(around: p) { q in
+                // Only earlier entries matter (the slot test also skips p itself).
                 let sq = grid.points[q].slot
-                guard sq < s else { return }
+                guard sq < s, ClusterNeighbourGrid.distanceSquared(px, py, grid.points[q].x, grid.points[q].y) <= r2 else {
+                    return false
+                }
                 let o = owner[q]
                 if o < 0 {
                     if sq < openSlot { openSlot = sq }
@@ -258,6 +262,7 @@ struct ClusterLevelBuilder {
                     centreSlot = sq
                     centre = q
                 }
+                return false
             }
             // An undecided earlier neighbour before the earliest centre may still become the owner.
             if openSlot < centreSlot { return false }
