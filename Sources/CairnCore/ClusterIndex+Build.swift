@@ -104,8 +104,9 @@ struct ClusterHierarchy: Sendable {
         return children[Int(childStart[c])..<Int(childStart[c + 1])]
     }
 
-    /// Builds every level for the points.
-    /// - Complexity: O(n) expected per level for n points; levels shrink as clusters form.
+    /// Builds every level for the points (see `ClusterLevelBuilder`).
+    /// - Complexity: O(n) once, plus O(a) expected per level for the a entries that may have a neighbour there
+    ///   (levels shrink as clusters form, and points that nothing lies near are left out).
     init(points: ClusterPoints, options: ClusterOptions) {
         let n = points.count
         leafCount = n

@@ -16,15 +16,16 @@ extension ClusterIndex {
     ///
     /// With `minPoints` <= 2 each edit is applied incrementally: only the entries near the edited point are
     /// re-clustered, zoom by zoom (see `ClusterIncrementalEdit`), and the flat tables and query tree are laid out
-    /// again. With larger `minPoints` (levels are then not in origin order), or for a batch of more than
+    /// again; a move whose clusters keep their zooms, origins and child counts rewrites only those rows in place
+    /// (the query tree is still rebuilt). With larger `minPoints` (levels are then not in origin order), or for a batch of more than
     /// `incrementalBatchLimit` edits, the levels are rebuilt once after the batch.
     /// - Throws: `ClusterError.pointOutOfRange` for a position outside the points at that moment (earlier edits
     ///   of the batch stay applied, and the index is re-clustered).
     /// - Complexity: with `minPoints` <= 2, per edit O(e) linear passes over the e entries plus the re-clustering
     ///   of the neighbourhood of the point; else O(m + rebuild) for m edits.
     public mutating func apply(_ edits: [ClusterEdit]) throws(ClusterError) {
-        // Each incremental edit lays the tables out again (about a twelfth of a build): past a few edits, one
-        // rebuild is cheaper.
+        // An incremental edit that changes the layout lays the tables out again (about a tenth of a build): past a
+        // few edits, one rebuild is cheaper.
         guard options.minPoints <= 2, hierarchy.byOrigin.isEmpty, edits.count <= Self.incrementalBatchLimit else {
             try applyRebuilding(edits)
             return
