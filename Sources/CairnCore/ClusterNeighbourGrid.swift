@@ -19,6 +19,8 @@ struct ClusterNeighbourGrid {
     /// Cells per side.
     let side: Int
     let radiusSquared: Double
+    /// The radius with room for rounding: how far from a point its block's neighbouring cells need to be read.
+    private let reach: Double
     /// Cell keys (`row * side + column`) in cell order.
     private var keys: [UInt64]
     /// The slots in cell order, ascending within a cell (copies, so scans read memory in order).
@@ -50,6 +52,7 @@ struct ClusterNeighbourGrid {
     init(count n: Int, side: Int, radius: Double, _ point: (Int) -> Point) {
         self.side = side
         radiusSquared = radius * radius
+        reach = radius + 1e-12
         let sideD = Double(side)
         var unsorted = [Point]()
         unsorted.reserveCapacity(n)
@@ -112,13 +115,22 @@ struct ClusterNeighbourGrid {
     }
 
     /// Visits the sorted positions of every entry in the 3×3 block around position `p` (itself included) until
-    /// `visit` returns true; returns whether it did.
+    /// `visit` returns true; returns whether it did. Cells of the block that the radius around p does not reach
+    /// are skipped (on grids of more than three cells per side).
     @inline(__always)
     func forEachInBlock(around p: Int, _ visit: (Int) -> Bool) -> Bool {
         let n = keys.count
         let side64 = UInt64(side)
         let row = keys[p] / side64, column = Int(keys[p] % side64)
-        let (first, last) = side <= 3 ? (0, side - 1) : (max(column - 1, 0), min(column + 1, side - 1))
+        // The neighbouring columns and rows the radius reaches into (cell edges are exact: `side` is a power of two).
+        var first = 0, last = side - 1, above = row > 0, below = row + 1 < side64
+        if side > 3 {
+            let x = points[p].x, y = points[p].y, cell = 1 / Double(side)
+            first = column > 0 && x - reach < Double(column) * cell ? column - 1 : column
+            last = column + 1 < side && x + reach >= Double(column + 1) * cell ? column + 1 : column
+            above = above && y - reach < Double(row) * cell
+            below = below && y + reach >= Double(row + 1) * cell
+        }
         // This row: around p.
         let rowLow = row * side64 + UInt64(first), rowHigh = row * side64 + UInt64(last)
         var q = p
@@ -132,17 +144,19 @@ struct ClusterNeighbourGrid {
             q += 1
         }
         // Rows above and below, from their recorded starts.
-        if row > 0 {
-            let high = (row - 1) * side64 + UInt64(last)
+        if above {
+            let low = (row - 1) * side64 + UInt64(first), high = (row - 1) * side64 + UInt64(last)
             q = Int(upStart[p])
+            while q < n, keys[q] < low { q += 1 }
             while q < n, keys[q] <= high {
                 if visit(q) { return true }
                 q += 1
             }
         }
-        if row + 1 < side64 {
-            let high = (row + 1) * side64 + UInt64(last)
+        if below {
+            let low = (row + 1) * side64 + UInt64(first), high = (row + 1) * side64 + UInt64(last)
             q = Int(downStart[p])
+            while q < n, keys[q] < low { q += 1 }
             while q < n, keys[q] <= high {
                 if visit(q) { return true }
                 q += 1
