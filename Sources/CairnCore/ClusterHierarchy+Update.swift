@@ -96,7 +96,9 @@ extension ClusterHierarchy {
                 weight[e] = old.weight[node]
                 origin.append(UInt32(mapOrigin(Int(old.origin[node - oldN]))))
                 zoom = Int(old.topZoom[node])
-                for child in old.childEntries(of: node) { children.append(UInt32(newEntry(Int(child)))) }
+                // Indexed, not sliced: a slice per cluster would retain the array each time.
+                let k = node - oldN
+                for r in Int(old.childStart[k])..<Int(old.childStart[k + 1]) { children.append(UInt32(newEntry(Int(old.children[r])))) }
             }
             topZoom[e] = UInt8(zoom)
             for k in Int(childStart[c])..<children.count {
@@ -133,13 +135,21 @@ extension ClusterHierarchy {
         for e in plan.removedClusters where Int(old.topZoom[e]) == groupZoom {
             for child in old.childEntries(of: e) where Int(child) != editedPoint { added.append(newEntry(Int(child))) }
         }
-        added = added.filter(shows)
-        @inline(__always) func precedes(_ a: Int, _ b: Int) -> Bool {
-            if topZoom[a] != topZoom[b] { return topZoom[a] < topZoom[b] }
-            let ka = ClusterTree.key(x: x(a), y: y(a)), kb = ClusterTree.key(x: x(b), y: y(b))
-            return ka != kb ? ka < kb : a < b
-        }
-        added.sort(by: precedes)
+        return treeOrder(kept: kept, adding: added.filter(shows))
+    }
+
+    /// Whether entry `a` comes before entry `b` in the query tree's order (creation zoom, Morton key, entry).
+    @inline(__always)
+    func precedesInTree(_ a: Int, _ b: Int) -> Bool {
+        if topZoom[a] != topZoom[b] { return topZoom[a] < topZoom[b] }
+        let ka = ClusterTree.key(x: x(a), y: y(a)), kb = ClusterTree.key(x: x(b), y: y(b))
+        return ka != kb ? ka < kb : a < b
+    }
+
+    /// `kept` (in tree order) with the entries `added` put in their places.
+    /// - Complexity: O(e + a log e) for a entries added.
+    func treeOrder(kept: [UInt32], adding added: [Int]) -> [UInt32] {
+        let added = added.sorted(by: precedesInTree)
         var result: [UInt32] = []
         result.reserveCapacity(kept.count + added.count)
         var from = 0
@@ -147,7 +157,7 @@ extension ClusterHierarchy {
             var lo = from, hi = kept.count
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if precedes(Int(kept[mid]), a) { lo = mid + 1 } else { hi = mid }
+                if precedesInTree(Int(kept[mid]), a) { lo = mid + 1 } else { hi = mid }
             }
             result.append(contentsOf: kept[from..<lo])
             result.append(UInt32(a))

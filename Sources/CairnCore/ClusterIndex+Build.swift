@@ -10,8 +10,8 @@ struct ClusterHierarchy: Sendable {
     /// The lowest zoom built: entries never absorbed show down to it.
     let minZoom: UInt8
     /// Web Mercator position of the points (shared with `ClusterPoints`, not copied).
-    let leafX: [Double]
-    let leafY: [Double]
+    var leafX: [Double]
+    var leafY: [Double]
     /// Web Mercator position of the clusters (weighted centroids, x wrapped into [0, 1)).
     var clusterX: [Double] = []
     var clusterY: [Double] = []
@@ -104,8 +104,9 @@ struct ClusterHierarchy: Sendable {
         return children[Int(childStart[c])..<Int(childStart[c + 1])]
     }
 
-    /// Builds every level for the points.
-    /// - Complexity: O(n) expected per level for n points; levels shrink as clusters form.
+    /// Builds every level for the points (see `ClusterLevelBuilder`).
+    /// - Complexity: O(n) once, plus O(a) expected per level for the a entries that may have a neighbour there
+    ///   (levels shrink as clusters form, and points that nothing lies near are left out).
     init(points: ClusterPoints, options: ClusterOptions) {
         let n = points.count
         leafCount = n
@@ -119,20 +120,8 @@ struct ClusterHierarchy: Sendable {
         lowZoom = [UInt8](repeating: UInt8(options.minZoom), count: n)
         parent = [UInt32](repeating: Self.noParent, count: n)
 
-        var level = ClusterLevel(leaves: points)
-        var grid = ClusterNeighbourGrid(level: level, radius: options.unitRadius(zoom: options.maxZoom))
         var builder = ClusterLevelBuilder(options: options)
-        if let grouped = builder.groupIdentical(level, grid: grid, into: &self) {
-            level = grouped
-            grid = ClusterNeighbourGrid(level: level, radius: options.unitRadius(zoom: options.maxZoom))
-        }
-        var slotMap: [Int32] = []
-        for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
-            if zoom != options.maxZoom {
-                grid = ClusterNeighbourGrid.derived(from: grid, level: level, radius: options.unitRadius(zoom: zoom), slotMap: slotMap)
-            }
-            (level, slotMap) = builder.cluster(level, grid: grid, zoom: zoom, into: &self)
-        }
+        builder.build(points, into: &self)
         compact()
         indexOrigins()
         tree = ClusterTree(hierarchy: self)
@@ -180,163 +169,3 @@ struct ClusterHierarchy: Sendable {
     }
 }
 
-/// One transient level while building: entries in visiting order with copies of their positions and weights.
-struct ClusterLevel {
-    var entry: [UInt32] = []
-    var x: [Double] = []
-    var y: [Double] = []
-    var weight: [UInt32] = []
-
-    init() {}
-
-    init(leaves points: ClusterPoints) {
-        entry = (0..<UInt32(points.count)).map { $0 }
-        x = points.x
-        y = points.y
-        weight = [UInt32](repeating: 1, count: points.count)
-    }
-
-    var count: Int { entry.count }
-
-    mutating func reserve(_ n: Int) {
-        entry.reserveCapacity(n)
-        x.reserveCapacity(n)
-        y.reserveCapacity(n)
-        weight.reserveCapacity(n)
-    }
-
-    mutating func append(entry e: UInt32, x px: Double, y py: Double, weight w: UInt32) {
-        entry.append(e)
-        x.append(px)
-        y.append(py)
-        weight.append(w)
-    }
-}
-
-/// The greedy pass that turns one level into the next, with its scratch buffers.
-struct ClusterLevelBuilder {
-    let options: ClusterOptions
-    private var found: [(slot: Int, position: Int)] = []
-
-    init(options: ClusterOptions) {
-        self.options = options
-    }
-
-    /// The x of `other` shifted by a whole turn when that brings it nearer to `x` (across the antimeridian).
-    @inline(__always)
-    static func unwrap(_ other: Double, near x: Double) -> Double {
-        let d = other - x
-        return d > 0.5 ? other - 1 : (d < -0.5 ? other + 1 : other)
-    }
-
-    /// Groups points at identical projected coordinates into clusters at `maxZoom + 1`; nil when there are none.
-    mutating func groupIdentical(_ level: ClusterLevel, grid: ClusterNeighbourGrid, into h: inout ClusterHierarchy) -> ClusterLevel? {
-        let n = level.count
-        // For each slot, the first slot at the same position (itself when it is the first).
-        var first = [Int32](repeating: -1, count: n)
-        var any = false
-        for i in 0..<n where first[i] < 0 {
-            first[i] = Int32(i)
-            guard grid.hasNeighbour[i] else { continue }
-            let xi = level.x[i], yi = level.y[i]
-            grid.forEachNeighbour(of: i) { j, _ in
-                if j > i, first[j] < 0, level.x[j] == xi, level.y[j] == yi {
-                    first[j] = Int32(i)
-                    any = true
-                }
-            }
-        }
-        guard any else { return nil }
-        var members: [Int: [Int]] = [:]
-        for i in 0..<n where first[i] != Int32(i) { members[Int(first[i]), default: []].append(i) }
-        let zoom = options.maxZoom + 1
-        var next = ClusterLevel()
-        next.reserve(n)
-        for i in 0..<n {
-            if first[i] != Int32(i) { continue }
-            guard let rest = members[i] else {
-                next.append(entry: level.entry[i], x: level.x[i], y: level.y[i], weight: level.weight[i])
-                continue
-            }
-            let w = UInt32(rest.count + 1)
-            let e = h.appendCluster(x: level.x[i], y: level.y[i], weight: w, zoom: zoom, origin: Int(level.entry[i]))
-            h.adopt(Int(level.entry[i]), by: e, zoom: zoom)
-            for j in rest { h.adopt(Int(level.entry[j]), by: e, zoom: zoom) }
-            h.closeCluster()
-            h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount)
-            next.append(entry: UInt32(e), x: level.x[i], y: level.y[i], weight: w)
-        }
-        return next
-    }
-
-    /// One greedy pass: the level for `zoom` from the level above it.
-    ///
-    /// Entries are visited in level order; whether an entry is taken is kept by its position in the grid's cell
-    /// order, so neighbour scans read memory in order.
-    /// Also returns, for each slot of `level`, its slot in the new level when it is carried unchanged, else -1.
-    mutating func cluster(_ level: ClusterLevel, grid: ClusterNeighbourGrid, zoom: Int, into h: inout ClusterHierarchy) -> (ClusterLevel, [Int32]) {
-        let n = level.count
-        var slotMap = [Int32](repeating: -1, count: n)
-        let minPoints = UInt64(options.minPoints)
-        let aggregating = h.aggregates.isActive
-        var taken = [Bool](repeating: false, count: n)
-        var found = self.found
-        defer { self.found = found }
-        var next = ClusterLevel()
-        next.reserve(n)
-        for i in 0..<n {
-            // An entry without neighbours is never taken by another and takes none.
-            if !grid.hasNeighbour[i] {
-                slotMap[i] = Int32(next.count)
-                next.append(entry: level.entry[i], x: level.x[i], y: level.y[i], weight: level.weight[i])
-                continue
-            }
-            let p = Int(grid.position[i])
-            if taken[p] { continue }
-            taken[p] = true
-            let xi = level.x[i], yi = level.y[i]
-            found.removeAll(keepingCapacity: true)
-            grid.forEachNeighbour(of: i) { j, q in
-                if !taken[q] { found.append((j, q)) }
-            }
-            if found.isEmpty {
-                slotMap[i] = Int32(next.count)
-                next.append(entry: level.entry[i], x: xi, y: yi, weight: level.weight[i])
-                continue
-            }
-            if found.count > 1 { found.sort { $0.slot < $1.slot } }
-            let wi = UInt64(level.weight[i])
-            var total = wi
-            for f in found {
-                total += UInt64(grid.sw[f.position])
-                taken[f.position] = true
-            }
-            if total >= minPoints {
-                var wx = xi * Double(wi), wy = yi * Double(wi)
-                for f in found {
-                    let wj = Double(grid.sw[f.position])
-                    wx += Self.unwrap(grid.sx[f.position], near: xi) * wj
-                    wy += grid.sy[f.position] * wj
-                }
-                var cx = wx / Double(total)
-                if cx < 0 { cx += 1 } else if cx >= 1 { cx -= 1 }
-                let cy = wy / Double(total)
-                let w = UInt32(truncatingIfNeeded: total)
-                let e = h.appendCluster(x: cx, y: cy, weight: w, zoom: zoom, origin: h.originKey(ofEntry: Int(level.entry[i])))
-                h.adopt(Int(level.entry[i]), by: e, zoom: zoom)
-                for f in found { h.adopt(Int(grid.sentry[f.position]), by: e, zoom: zoom) }
-                h.closeCluster()
-                if aggregating { h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount) }
-                next.append(entry: UInt32(e), x: cx, y: cy, weight: w)
-            } else {
-                slotMap[i] = Int32(next.count)
-                next.append(entry: level.entry[i], x: xi, y: yi, weight: level.weight[i])
-                for f in found {
-                    slotMap[f.slot] = Int32(next.count)
-                    next.append(entry: grid.sentry[f.position], x: grid.sx[f.position], y: grid.sy[f.position], weight: grid.sw[f.position])
-                }
-            }
-        }
-        return (next, slotMap)
-    }
-}

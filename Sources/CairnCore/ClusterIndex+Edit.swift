@@ -16,15 +16,16 @@ extension ClusterIndex {
     ///
     /// With `minPoints` <= 2 each edit is applied incrementally: only the entries near the edited point are
     /// re-clustered, zoom by zoom (see `ClusterIncrementalEdit`), and the flat tables and query tree are laid out
-    /// again. With larger `minPoints` (levels are then not in origin order), or for a batch of more than
+    /// again; a move whose clusters keep their zooms, origins and child counts rewrites only those rows in place
+    /// (the query tree is still rebuilt). With larger `minPoints` (levels are then not in origin order), or for a batch of more than
     /// `incrementalBatchLimit` edits, the levels are rebuilt once after the batch.
     /// - Throws: `ClusterError.pointOutOfRange` for a position outside the points at that moment (earlier edits
     ///   of the batch stay applied, and the index is re-clustered).
     /// - Complexity: with `minPoints` <= 2, per edit O(e) linear passes over the e entries plus the re-clustering
     ///   of the neighbourhood of the point; else O(m + rebuild) for m edits.
     public mutating func apply(_ edits: [ClusterEdit]) throws(ClusterError) {
-        // Each incremental edit lays the tables out again (about a twelfth of a build): past a few edits, one
-        // rebuild is cheaper.
+        // An incremental edit that changes the layout lays the tables out again (about a tenth of a build): past a
+        // few edits, one rebuild is cheaper.
         guard options.minPoints <= 2, hierarchy.byOrigin.isEmpty, edits.count <= Self.incrementalBatchLimit else {
             try applyRebuilding(edits)
             return
@@ -45,15 +46,31 @@ extension ClusterIndex {
             case .move(let i, let coordinate):
                 guard i >= 0, i < points.count else { throw .pointOutOfRange(i, count: points.count) }
                 points.move(at: i, to: coordinate)
-                let plan = ClusterIncrementalEdit(hierarchy: hierarchy, options: options, removedPoint: i,
-                                                  addedPoint: (points.x[i], points.y[i], i))
-                hierarchy = ClusterHierarchy(updating: hierarchy, plan: plan, points: points, options: options, removedPoint: nil)
+                movedIncrementally(i)
             }
         }
     }
 
     /// The most edits `apply(_:)` applies one by one; larger batches are applied with one rebuild.
     static let incrementalBatchLimit = 8
+
+    /// Re-clusters after point `i` of `points` moved: in place when the move keeps the tables' layout, else by
+    /// laying them out again.
+    private mutating func movedIncrementally(_ i: Int) {
+        // The plan (which holds the tables) is gone before the tables are written in place, so they are not copied.
+        let inPlace: (fresh: [ClusterIncrementalEdit.Fresh], removed: Set<Int>, pairing: [Int])? = {
+            let plan = ClusterIncrementalEdit(hierarchy: hierarchy, options: options, removedPoint: i,
+                                              addedPoint: (points.x[i], points.y[i], i))
+            guard let pairing = hierarchy.inPlacePairing(plan, movedPoint: i, options: options) else {
+                hierarchy = ClusterHierarchy(updating: hierarchy, plan: plan, points: points, options: options, removedPoint: nil)
+                return nil
+            }
+            return (plan.fresh, plan.removedClusters, pairing)
+        }()
+        if let edit = inPlace {
+            hierarchy.moveInPlace(fresh: edit.fresh, removedClusters: edit.removed, pairing: edit.pairing, points: points)
+        }
+    }
 
     /// Re-clusters after the last point was appended to `points`.
     private mutating func appendedIncrementally() {

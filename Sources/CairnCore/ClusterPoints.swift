@@ -22,8 +22,20 @@ struct ClusterPoints: Sendable {
     init(coordinates: [Coordinate], options: ClusterOptions) {
         numericCount = options.numericAttributes.count
         countsCategories = options.categoryAttribute != nil
-        reserve(coordinates.count)
-        for c in coordinates { append(c, numbers: [], category: nil) }
+        // As `append` one by one (no values, no category), in bulk; an exact copy of the coordinates, as appends
+        // into reserved arrays gave.
+        self.coordinates = coordinates.withUnsafeBufferPointer { Array($0) }
+        x = coordinates.map { Self.x(longitude: $0.longitude) }
+        y = coordinates.map { WebMercator.y(latitude: $0.latitude) }
+        numbers = [Double](repeating: .nan, count: coordinates.count * numericCount)
+        if countsCategories { categories = [Int32](repeating: -1, count: coordinates.count) }
+    }
+
+    /// Web Mercator x in [0, 1): longitude 180 is stored as 0.
+    @inline(__always)
+    static func x(longitude: Double) -> Double {
+        let px = WebMercator.x(longitude: longitude)
+        return px >= 1 ? 0 : px
     }
 
     init(features: [Feature], options: ClusterOptions) {
@@ -89,8 +101,7 @@ struct ClusterPoints: Sendable {
 
     mutating func insert(_ coordinate: Coordinate, numbers values: [Double], category: String?, at index: Int) {
         coordinates.insert(coordinate, at: index)
-        let px = WebMercator.x(longitude: coordinate.longitude)
-        x.insert(px >= 1 ? 0 : px, at: index)
+        x.insert(Self.x(longitude: coordinate.longitude), at: index)
         y.insert(WebMercator.y(latitude: coordinate.latitude), at: index)
         var row = [Double](repeating: .nan, count: numericCount)
         for i in 0..<min(numericCount, values.count) { row[i] = values[i] }
@@ -108,8 +119,7 @@ struct ClusterPoints: Sendable {
 
     mutating func move(at index: Int, to coordinate: Coordinate) {
         coordinates[index] = coordinate
-        let px = WebMercator.x(longitude: coordinate.longitude)
-        x[index] = px >= 1 ? 0 : px
+        x[index] = Self.x(longitude: coordinate.longitude)
         y[index] = WebMercator.y(latitude: coordinate.latitude)
     }
 

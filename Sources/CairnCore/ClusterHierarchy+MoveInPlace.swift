@@ -1,0 +1,82 @@
+extension ClusterHierarchy {
+    /// How a planned move maps onto the current tables when it keeps their layout: per fresh node of the plan, the
+    /// entry it takes over (the moved point itself, or the removed cluster of the same zoom and origin); nil when
+    /// the layout changes.
+    ///
+    /// The layout is kept when every cluster the plan removes comes back as a fresh cluster of the same zoom and
+    /// origin with as many children: every entry then keeps its number and its place in the child lists. Groups of
+    /// identical points and aggregates are left to the full re-layout.
+    /// - Complexity: O(f log c) for f fresh nodes.
+    func inPlacePairing(_ plan: ClusterIncrementalEdit, movedPoint point: Int, options: ClusterOptions) -> [Int]? {
+        let groupZoom = options.maxZoom + 1
+        guard !aggregates.isActive, byOrigin.isEmpty else { return nil }
+        var pairing = [Int](repeating: -1, count: plan.fresh.count)
+        var pairedClusters = Set<Int>()
+        for (k, f) in plan.fresh.enumerated() {
+            guard let zoom = f.zoom else {
+                guard f.origin == point else { return nil }
+                pairing[k] = point
+                continue
+            }
+            guard zoom != groupZoom, let e = entry(of: ClusterID(zoom: zoom, origin: f.origin)),
+                  plan.removedClusters.contains(e), childEntries(of: e).count == f.children.count,
+                  pairedClusters.insert(e).inserted else { return nil }
+            pairing[k] = e
+        }
+        guard pairedClusters.count == plan.removedClusters.count, pairing.contains(point) else { return nil }
+        return pairing
+    }
+
+    /// Applies a planned move whose pairing keeps the layout (see `inPlacePairing`): the clusters taken over get
+    /// their new positions, weights and children, those children their parent and zoom range, and the query tree
+    /// its new order; nothing else is rewritten. `points` already holds the moved point.
+    /// - Complexity: O(c log e) for the c entries changed, plus O(e) to copy the tree's order and rebuild its nodes.
+    mutating func moveInPlace(fresh: [ClusterIncrementalEdit.Fresh], removedClusters: Set<Int>, pairing: [Int], points: ClusterPoints) {
+        // Where the changed entries sit in the tree's order, found before their positions change.
+        let changed = pairing
+        var leaving: [Int] = []
+        for e in changed {
+            var lo = 0, hi = tree.items.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if precedesInTree(Int(tree.items[mid]), e) { lo = mid + 1 } else { hi = mid }
+            }
+            if lo < tree.items.count, Int(tree.items[lo]) == e { leaving.append(lo) }
+        }
+        leaving.sort()
+        leafX = points.x
+        leafY = points.y
+        // Children of the clusters taken over are released first, then adopted again by their new parents.
+        for e in removedClusters {
+            for c in Int(childStart[e - leafCount])..<Int(childStart[e - leafCount + 1]) {
+                let child = Int(children[c])
+                parent[child] = Self.noParent
+                lowZoom[child] = minZoom
+            }
+        }
+        for (k, f) in fresh.enumerated() {
+            guard let zoom = f.zoom else { continue }
+            let e = pairing[k]
+            clusterX[e - leafCount] = f.x
+            clusterY[e - leafCount] = f.y
+            weight[e] = f.weight
+            var c = Int(childStart[e - leafCount])
+            for node in f.children {
+                let child = node < 0 ? pairing[-node - 1] : node
+                children[c] = UInt32(child)
+                c += 1
+                parent[child] = UInt32(e)
+                lowZoom[child] = UInt8(zoom + 1)
+            }
+        }
+        var kept: [UInt32] = []
+        kept.reserveCapacity(tree.items.count)
+        var from = 0
+        for position in leaving {
+            kept.append(contentsOf: tree.items[from..<position])
+            from = position + 1
+        }
+        kept.append(contentsOf: tree.items[from...])
+        tree = ClusterTree(hierarchy: self, orderedItems: treeOrder(kept: kept, adding: changed))
+    }
+}

@@ -1,0 +1,283 @@
+/// The entries of one transient level that take part in the greedy pass, in level order, with copies of their
+/// positions and weights. Entries left out (points that nothing lies near, see `ClusterActivation`) keep their
+/// place in the level implicitly: their key is their input position.
+struct ClusterLevel {
+    struct Item {
+        var x: Double
+        var y: Double
+        /// Level order: an anchor (the input position of a point) in the high 32 bits, a rank among the entries
+        /// sharing it in the low 32. A point never moved has its own position as anchor and rank 0; a cluster takes
+        /// its centre's key; entries gathered by an entry whose group stays below `minPoints` move right after it,
+        /// under its anchor. A point left out of the level sits by its own position: between the entries of lower
+        /// and higher anchors.
+        var key: UInt64
+        var entry: UInt32
+        var weight: UInt32
+    }
+
+    var items: [Item] = []
+
+    var count: Int { items.count }
+
+    /// Makes the keys strictly increasing again after entries moved under another anchor (ranks 0, 1, 2, ... per
+    /// anchor, in level order).
+    mutating func renumberRanks() {
+        var anchor = UInt64.max, rank: UInt64 = 0
+        for i in items.indices {
+            let a = items[i].key >> 32
+            if a != anchor { anchor = a; rank = 0 } else { rank += 1 }
+            items[i].key = a << 32 | rank
+        }
+    }
+
+    /// This level with points joining it (input positions, ascending), merged in level order.
+    func merged(joining points: ArraySlice<UInt32>, x px: [Double], y py: [Double]) -> ClusterLevel {
+        guard !points.isEmpty else { return self }
+        var result = ClusterLevel()
+        result.items.reserveCapacity(count + points.count)
+        var i = 0
+        for point in points {
+            let k = UInt64(point) << 32
+            while i < count, items[i].key < k {
+                result.items.append(items[i])
+                i += 1
+            }
+            result.items.append(Item(x: px[Int(point)], y: py[Int(point)], key: k, entry: point, weight: 1))
+        }
+        result.items.append(contentsOf: items[i...])
+        return result
+    }
+}
+
+/// The greedy passes that build the levels of a `ClusterHierarchy`.
+struct ClusterLevelBuilder {
+    /// A centre with the entries it takes, summed up: its cluster's position (when it reaches `minPoints`) and weight,
+    /// its members (a range of sorted positions) and where its children (centre first) start.
+    private struct Group {
+        var x: Double
+        var y: Double
+        var weight: UInt64
+        var members: Range<Int32>
+        var children: Int32
+    }
+
+    let options: ClusterOptions
+
+    init(options: ClusterOptions) {
+        self.options = options
+    }
+
+    /// The x of `other` shifted by a whole turn when that brings it nearer to `x` (across the antimeridian).
+    @inline(__always)
+    static func unwrap(_ other: Double, near x: Double) -> Double {
+        let d = other - x
+        return d > 0.5 ? other - 1 : (d < -0.5 ? other + 1 : other)
+    }
+
+    /// Builds every level, from the groups of identical points at `maxZoom + 1` down to `minZoom`, appending the
+    /// clusters to `h`. Only entries that may have a neighbour are visited; the others are carried implicitly.
+    /// - Complexity: O(a) expected per level for the a entries that may have a neighbour, plus O(n) once.
+    mutating func build(_ points: ClusterPoints, into h: inout ClusterHierarchy) {
+        let activation = ClusterActivation(x: points.x, y: points.y, options: options)
+        let groups = Self.identicalGroups(activation.maybeIdentical, x: points.x, y: points.y)
+        // Groups of identical points, in their first member's place at the top level.
+        var groupOf: [Int: (entry: Int, weight: UInt32)] = [:]
+        var grouped = Set<Int>()
+        for members in groups {
+            let i = members[0]
+            let w = UInt32(members.count)
+            let e = h.appendCluster(x: points.x[i], y: points.y[i], weight: w, zoom: options.maxZoom + 1, origin: i)
+            for m in members { h.adopt(m, by: e, zoom: options.maxZoom + 1) }
+            h.closeCluster()
+            h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount)
+            groupOf[i] = (e, w)
+            grouped.formUnion(members.dropFirst())
+        }
+        var level = ClusterLevel()
+        let top = activation.joining(atZoom: options.maxZoom)
+        level.items.reserveCapacity(top.count)
+        for point in top {
+            let i = Int(point)
+            if grouped.contains(i) { continue }
+            let (e, w) = groupOf[i] ?? (i, 1)
+            level.items.append(.init(x: points.x[i], y: points.y[i], key: UInt64(point) << 32, entry: UInt32(e), weight: w))
+        }
+        for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
+            if zoom != options.maxZoom {
+                level = level.merged(joining: activation.joining(atZoom: zoom), x: points.x, y: points.y)
+            }
+            level = cluster(level, zoom: zoom, into: &h)
+        }
+    }
+
+    /// Points at identical positions among `candidates` (ascending), as groups of at least two, each ascending,
+    /// ordered by first member.
+    static func identicalGroups(_ candidates: [Int], x: [Double], y: [Double]) -> [[Int]] {
+        guard candidates.count > 1 else { return [] }
+        let sorted = candidates.sorted { a, b in
+            if x[a] != x[b] { return x[a] < x[b] }
+            if y[a] != y[b] { return y[a] < y[b] }
+            return a < b
+        }
+        var groups: [[Int]] = []
+        var runStart = 0
+        for k in 1...sorted.count {
+            if k < sorted.count, x[sorted[k]] == x[sorted[runStart]], y[sorted[k]] == y[sorted[runStart]] { continue }
+            if k - runStart > 1 { groups.append(Array(sorted[runStart..<k])) }
+            runStart = k
+        }
+        groups.sort { $0[0] < $1[0] }
+        return groups
+    }
+
+    /// One greedy pass: the entries of the level for `zoom` that may have a neighbour, from those of the level
+    /// above it.
+    ///
+    /// The greedy pass visits entries in level order; an entry not yet taken takes its untaken neighbours. So an
+    /// entry is a centre exactly when no earlier centre lies within the radius (the lexicographically first maximal
+    /// independent set), and a taken entry belongs to the earliest centre within the radius. Both are decided in
+    /// cell order, where neighbour scans read memory in order: an entry is decided once its earlier neighbours that
+    /// matter are, in a few sweeps (chains of undecided earlier neighbours are short). Clusters are then created in
+    /// level order, as the greedy pass creates them.
+    mutating func cluster(_ level: ClusterLevel, zoom: Int, into h: inout ClusterHierarchy) -> ClusterLevel {
+        let m = level.count
+        let grid = ClusterNeighbourGrid(level: level, radius: options.unitRadius(zoom: zoom))
+        // Per sorted position: -1 while undecided, itself for a centre, else the position of its centre.
+        let owner = Self.owners(grid)
+        // Members per centre (sorted positions), by centre position.
+        var memberStart = [Int32](repeating: 0, count: m + 1)
+        for p in 0..<m where owner[p] != Int32(p) { memberStart[Int(owner[p]) + 1] += 1 }
+        for p in 0..<m { memberStart[p + 1] += memberStart[p] }
+        var members = [Int32](repeating: 0, count: Int(memberStart[m]))
+        var fill = memberStart
+        for p in 0..<m {
+            let o = Int(owner[p])
+            if o != p {
+                members[Int(fill[o])] = Int32(p)
+                fill[o] += 1
+            }
+        }
+        // Each group (a centre with members) summed up in cell order, where its members lie near; per slot: -1 for
+        // a member, -2 for a centre alone, else its group.
+        let minPoints = UInt64(options.minPoints)
+        var tag = [Int32](repeating: -1, count: m)
+        var groups: [Group] = []
+        var children: [UInt32] = []
+        children.reserveCapacity(2 * members.count)
+        for p in 0..<m where owner[p] == Int32(p) {
+            let centre = grid.points[p]
+            let lo = Int(memberStart[p]), hi = Int(memberStart[p + 1])
+            if lo == hi {
+                tag[Int(centre.slot)] = -2
+                continue
+            }
+            // Members in level order (runs are short: insertion sort).
+            for k in (lo + 1)..<hi {
+                let q = members[k]
+                let s = grid.points[Int(q)].slot
+                var j = k
+                while j > lo, grid.points[Int(members[j - 1])].slot > s {
+                    members[j] = members[j - 1]
+                    j -= 1
+                }
+                members[j] = q
+            }
+            let wi = UInt64(centre.weight)
+            var total = wi
+            for k in lo..<hi { total += UInt64(grid.points[Int(members[k])].weight) }
+            var cx = centre.x, cy = centre.y
+            if total >= minPoints {
+                var wx = centre.x * Double(wi), wy = centre.y * Double(wi)
+                for k in lo..<hi {
+                    let f = grid.points[Int(members[k])]
+                    let wj = Double(f.weight)
+                    wx += Self.unwrap(f.x, near: centre.x) * wj
+                    wy += f.y * wj
+                }
+                cx = wx / Double(total)
+                if cx < 0 { cx += 1 } else if cx >= 1 { cx -= 1 }
+                cy = wy / Double(total)
+            }
+            tag[Int(centre.slot)] = Int32(groups.count)
+            groups.append(Group(x: cx, y: cy, weight: total, members: Int32(lo)..<Int32(hi), children: Int32(children.count)))
+            children.append(centre.entry)
+            for k in lo..<hi { children.append(grid.points[Int(members[k])].entry) }
+        }
+        // Clusters created in level order, as the greedy pass creates them.
+        let aggregating = h.aggregates.isActive
+        var next = ClusterLevel()
+        next.items.reserveCapacity(m)
+        var moved = false
+        for i in 0..<m {
+            let t = Int(tag[i])
+            if t == -1 { continue }
+            let item = level.items[i]
+            if t == -2 {
+                next.items.append(item)
+                continue
+            }
+            let g = groups[t]
+            if g.weight >= minPoints {
+                let w = UInt32(truncatingIfNeeded: g.weight)
+                let e = h.appendCluster(x: g.x, y: g.y, weight: w, zoom: zoom, origin: h.originKey(ofEntry: Int(item.entry)))
+                for k in Int(g.children)...(Int(g.children) + g.members.count) { h.adopt(Int(children[k]), by: e, zoom: zoom) }
+                h.closeCluster()
+                if aggregating { h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount) }
+                next.items.append(.init(x: g.x, y: g.y, key: item.key, entry: UInt32(e), weight: w))
+            } else {
+                // Below minPoints: the entry stays, and the entries it gathered follow it, under its anchor.
+                next.items.append(item)
+                for k in g.members {
+                    let f = grid.points[Int(members[Int(k)])]
+                    next.items.append(.init(x: f.x, y: f.y, key: item.key, entry: f.entry, weight: f.weight))
+                }
+                moved = true
+            }
+        }
+        if moved { next.renumberRanks() }
+        return next
+    }
+
+    /// Per sorted position of `grid`: itself for a centre, else the position of the earliest centre (by slot)
+    /// within the radius.
+    static func owners(_ grid: ClusterNeighbourGrid) -> [Int32] {
+        let m = grid.count
+        var owner = [Int32](repeating: -1, count: m)
+        var pending: [Int32] = []
+        /// Decides position p when the neighbours that matter are decided; returns whether it did.
+        let r2 = grid.radiusSquared
+        @inline(__always) func decide(_ p: Int) -> Bool {
+            let s = grid.points[p].slot, px = grid.points[p].x, py = grid.points[p].y
+            var centreSlot = Int32.max, centre = -1, openSlot = Int32.max
+            _ = grid.forEachInBlock(around: p) { q in
+                // Only earlier entries matter (the slot test also skips p itself).
+                let sq = grid.points[q].slot
+                guard sq < s, ClusterNeighbourGrid.distanceSquared(px, py, grid.points[q].x, grid.points[q].y) <= r2 else {
+                    return false
+                }
+                let o = owner[q]
+                if o < 0 {
+                    if sq < openSlot { openSlot = sq }
+                } else if o == Int32(q), sq < centreSlot {
+                    centreSlot = sq
+                    centre = q
+                }
+                return false
+            }
+            // An undecided earlier neighbour before the earliest centre may still become the owner.
+            if openSlot < centreSlot { return false }
+            owner[p] = Int32(centre >= 0 ? centre : p)
+            return true
+        }
+        for p in 0..<m where !decide(p) { pending.append(Int32(p)) }
+        while !pending.isEmpty {
+            var kept = 0
+            for k in pending.indices where !decide(Int(pending[k])) {
+                pending[kept] = pending[k]
+                kept += 1
+            }
+            pending.removeLast(pending.count - kept)
+        }
+        return owner
+    }
+}
