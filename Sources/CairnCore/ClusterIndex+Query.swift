@@ -41,7 +41,7 @@ extension ClusterIndex {
         return found
     }
 
-    /// The node of the entry in tree slot `s`, its latitude read from the tree's cache when it has one.
+    /// The node of the entry in tree slot `s`, its coordinate read from the tree's cache when it has one.
     @inline(__always)
     private func node(atSlot s: Int) -> ClusterNode {
         let h = hierarchy
@@ -50,8 +50,8 @@ extension ClusterIndex {
             return ClusterNode(content: .point(e), coordinate: points.coordinates[e], pointCount: 1)
         }
         guard s < h.tree.latitudes.count else { return node(ofEntry: e) }
-        let longitude = min(180, max(-180, WebMercator.longitude(x: h.clusterX[e - h.leafCount])))
-        return ClusterNode(content: .cluster(h.id(ofEntry: e)), coordinate: Coordinate(uncheckedLatitude: h.tree.latitudes[s], longitude: longitude),
+        return ClusterNode(content: .cluster(h.id(ofEntry: e)),
+                           coordinate: Coordinate(uncheckedLatitude: h.tree.latitudes[s], longitude: h.tree.longitudes[s]),
                            pointCount: Int(h.weight[e]))
     }
 
@@ -132,10 +132,10 @@ extension ClusterIndex {
         let zoom = level(forZoom: z)
         var result: [ClusterTileFeature] = []
         func add(_ ranges: UnitXRanges, xOffset: Double) {
-            hierarchy.tree.search(x: ranges, y0: top, y1: bottom, zoom: zoom, hierarchy: hierarchy) { e in
+            hierarchy.tree.forEachEntry(x: ranges, y0: top, y1: bottom, zoom: zoom, hierarchy: hierarchy) { s, e in
                 let tx = floor(options.extent * (hierarchy.x(e) * z2 - xOffset) + 0.5)
                 let ty = floor(options.extent * (hierarchy.y(e) * z2 - Double(y)) + 0.5)
-                result.append(ClusterTileFeature(node: node(ofEntry: e), tileX: Int(tx), tileY: Int(ty)))
+                result.append(ClusterTileFeature(node: node(atSlot: s), tileX: Int(tx), tileY: Int(ty)))
             }
         }
         add(UnitXRanges((Double(x) - p) / z2, (Double(x) + 1 + p) / z2), xOffset: Double(x))

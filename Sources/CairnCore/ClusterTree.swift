@@ -1,11 +1,12 @@
 /// A packed R-tree over the entries of a `ClusterHierarchy` whose nodes also bound the zooms at which their entries
 /// show, so a query at one zoom skips subtrees of other zooms.
 ///
-/// Entries are laid out in runs of equal (creation zoom, lowest zoom shown), runs ordered by creation zoom then
-/// lowest zoom, each run in Morton order and padded to whole leaves. Every leaf therefore holds entries that show at
-/// exactly the same zooms, so a query reads no entry of another zoom and needs no per-entry zoom test. The canonical
-/// order the edits work with (grouped by creation zoom, Morton order within a group, ties by entry) is kept
-/// implicitly and rebuilt by `items`.
+/// Entries are laid out in runs of one creation zoom and one band of lowest zooms shown, runs ordered by creation
+/// zoom then band, each run in Morton order with its own tree, padded to whole leaves. A band is a single lowest
+/// zoom unless the entries that a viewport at the band's first zoom would read in vain stay few, so a query at a
+/// zoom where clusters are dense reads almost no entry of another zoom, while a query at a deep zoom descends few
+/// runs. The canonical order the edits work with (grouped by creation zoom, Morton order within a group, ties by
+/// entry) is kept implicitly and rebuilt by `items`.
 struct ClusterTree: Sendable {
     static let nodeSize = 16
     /// A slot that pads a run to a whole leaf.
@@ -13,31 +14,49 @@ struct ClusterTree: Sendable {
     /// Zooms (creation and lowest shown) are below this bound: `ClusterOptions.zoomLimit` + 2 at most.
     private static let zoomBound = 32
 
-    /// A run of entries created at one zoom and first shown at one zoom.
+    /// Entries a run may hold that a typical viewport (1024×768 pixels of 256-pixel tiles) at the run's lowest
+    /// zoom reads without showing them.
+    private static let wasteLimit = 128.0
+
+    /// A run of entries created at one zoom and first shown at zooms of one band.
     struct Run: Sendable {
         var creationZoom: UInt8
+        /// The band's lowest zoom: the lowest zoom at which any entry of the run shows.
         var lowZoom: UInt8
+        /// Whether its entries first show at several zooms (then `slotLow` holds each one's from `lowOffset` on).
+        var mixed = false
+        var lowOffset = 0
         /// Its first slot (a multiple of `nodeSize`).
         var start: Int
         /// Its entries (the padding after them not counted).
         var count: Int
-        /// Its nodes level by level: its leaves first, its root (a single node) last.
-        var levels: [Range<Int>] = []
+        /// Where its levels start in `levels` (its leaves first, its root last) and how many it has.
+        var firstLevel = 0
+        var levelCount = 0
     }
 
     /// Entries in tree order, `padding` after the last entry of a run that does not fill its leaf.
     private(set) var slots: [UInt32] = []
-    /// Each slot's position quantized within its leaf's box (65,536 cells per axis): x in the low 16 bits, y in
-    /// the high 16 bits. A query decides most entries from the cells alone, reading memory in order.
+    /// The position of the entry in each slot from `latitudes.count` on (the points' runs), quantized within its
+    /// leaf's box (65,536 cells per axis): x in the low 16 bits, y in the high 16 bits. A query decides most
+    /// entries from the cells alone, reading memory in order.
     private var cells: [UInt32] = []
-    /// The latitude of the entry in each slot before `latitudes.count`, the slots of the runs of clusters formed
-    /// at `maxZoom` or below, as `WebMercator.coordinate` gives it: a query reads it in order instead of inverting
-    /// the projection per cluster.
+    /// The coordinate of the entry in each slot before `latitudes.count`, the slots of the runs of clusters formed
+    /// at `maxZoom` or below, as `WebMercator.coordinate` gives it: a query decides and builds clusters from them,
+    /// read in order, instead of reading scattered positions and inverting the projection per cluster.
     private(set) var latitudes: [Double] = []
+    private(set) var longitudes: [Double] = []
+    /// The node range of each level of each run (see `Run.firstLevel`).
+    private var levels: [Range<Int>] = []
     /// The runs in slot order.
     private(set) var runs: [Run] = []
-    /// The lowest zoom shown by each entry in canonical order: how the runs of one creation zoom interleave in it.
-    private var canonicalLow: [UInt8] = []
+    /// The band (its lowest zoom) of each entry in canonical order: how the runs of one creation zoom interleave
+    /// in it.
+    private var canonicalBand: [UInt8] = []
+    /// The lowest zoom shown by the entry in each slot of the runs of several zooms, run after run.
+    private var slotLow: [UInt8] = []
+    /// The lowest zoom shown by any entry below each node.
+    private var nodeLow: [UInt8] = []
     /// Node boxes, four numbers each (min x, min y, max x, max y), rounded outwards to `Float`: every leaf (leaf i
     /// holds slots 16i..<16i+16),
     /// then the upper levels of each run.
@@ -46,8 +65,8 @@ struct ClusterTree: Sendable {
     init() {}
 
     var memoryBytes: Int {
-        slots.capacity * 4 + cells.capacity * 4 + latitudes.capacity * 8 + canonicalLow.capacity + boxes.capacity * 4
-            + runs.reduce(runs.capacity * MemoryLayout<Run>.stride) { $0 + $1.levels.capacity * MemoryLayout<Range<Int>>.stride }
+        slots.capacity * 4 + cells.capacity * 4 + latitudes.capacity * 16 + canonicalBand.capacity + slotLow.capacity + nodeLow.capacity + boxes.capacity * 4
+            + runs.capacity * MemoryLayout<Run>.stride + levels.capacity * MemoryLayout<Range<Int>>.stride
     }
 
     /// Builds the tree over every entry that shows at some zoom.
@@ -87,8 +106,8 @@ struct ClusterTree: Sendable {
     /// - Complexity: O(e) for e entries.
     var items: [UInt32] {
         var result: [UInt32] = []
-        result.reserveCapacity(canonicalLow.count)
-        // Within one creation zoom, canonical position p holds the next entry of the run of lowest zoom canonicalLow[p].
+        result.reserveCapacity(canonicalBand.count)
+        // Within one creation zoom, canonical position p holds the next entry of the run of band canonicalBand[p].
         var cursor = [Int](repeating: 0, count: Self.zoomBound)
         var p = 0
         var r = 0
@@ -101,7 +120,7 @@ struct ClusterTree: Sendable {
                 r += 1
             }
             for _ in 0..<blockCount {
-                let low = Int(canonicalLow[p])
+                let low = Int(canonicalBand[p])
                 result.append(slots[cursor[low]])
                 cursor[low] += 1
                 p += 1
@@ -122,24 +141,58 @@ struct ClusterTree: Sendable {
         return interleave(qx) | interleave(qy) << 1
     }
 
-    /// Splits the canonical order into padded runs (a stable counting sort on (creation zoom, lowest zoom)) and
-    /// builds the nodes.
+    /// Splits the canonical order into padded runs (a stable counting sort on (creation zoom, band)) and builds
+    /// the nodes.
     private mutating func layOut(canonical: [UInt32], hierarchy h: ClusterHierarchy) {
         let bound = Self.zoomBound
-        canonicalLow = canonical.map { h.lowZoom[Int($0)] }
         var counts = [Int](repeating: 0, count: bound * bound)
-        for (p, e) in canonical.enumerated() { counts[Int(h.topZoom[Int(e)]) * bound + Int(canonicalLow[p])] += 1 }
+        // (creation zoom, lowest zoom) of each entry in canonical order, read once.
+        let zooms = canonical.map { e in UInt16(h.topZoom[Int(e)]) * UInt16(bound) + UInt16(h.lowZoom[Int(e)]) }
+        for z in zooms { counts[Int(z)] += 1 }
+        // Bands: within a creation zoom, a lowest zoom joins the band before it while the entries shown only from a
+        // higher zoom, times the share of the world a viewport covers at the band's first zoom, stay within the limit.
+        var band = [UInt8](repeating: 0, count: bound * bound)
+        var mixed = [Bool](repeating: false, count: bound * bound)
+        for t in 0..<bound {
+            var first = -1
+            var wasted = 0.0
+            for l in 0..<bound where counts[t * bound + l] > 0 {
+                if first >= 0 {
+                    let w = wasted + Double(counts[t * bound + l]) * min(1, 12 / Double(1 << (2 * min(first, 30))))
+                    if w <= Self.wasteLimit {
+                        wasted = w
+                        band[t * bound + l] = UInt8(first)
+                        mixed[t * bound + first] = true
+                        continue
+                    }
+                }
+                first = l
+                wasted = 0
+                band[t * bound + l] = UInt8(l)
+            }
+        }
+        var bandCounts = [Int](repeating: 0, count: bound * bound)
+        for b in counts.indices { bandCounts[b / bound * bound + Int(band[b])] += counts[b] }
         var next = [Int](repeating: 0, count: bound * bound)
-        var total = 0
-        for b in counts.indices where counts[b] > 0 {
-            runs.append(Run(creationZoom: UInt8(b / bound), lowZoom: UInt8(b % bound), start: total, count: counts[b]))
+        var lowBase = [Int](repeating: 0, count: bound * bound)
+        var total = 0, mixedTotal = 0
+        for b in bandCounts.indices where bandCounts[b] > 0 {
+            runs.append(Run(creationZoom: UInt8(b / bound), lowZoom: UInt8(b % bound), mixed: mixed[b], lowOffset: mixedTotal,
+                            start: total, count: bandCounts[b]))
             next[b] = total
-            total += Self.padded(counts[b])
+            lowBase[b] = mixedTotal - total
+            total += Self.padded(bandCounts[b])
+            if mixed[b] { mixedTotal += Self.padded(bandCounts[b]) }
         }
         slots = [UInt32](repeating: Self.padding, count: total)
+        slotLow = [UInt8](repeating: UInt8.max, count: mixedTotal)
+        canonicalBand = [UInt8](repeating: 0, count: canonical.count)
         for (p, e) in canonical.enumerated() {
-            let b = Int(h.topZoom[Int(e)]) * bound + Int(canonicalLow[p])
+            let z = Int(zooms[p])
+            let b = z / bound * bound + Int(band[z])
+            canonicalBand[p] = band[z]
             slots[next[b]] = e
+            if mixed[b] { slotLow[lowBase[b] + next[b]] = UInt8(z % bound) }
             next[b] += 1
         }
         buildNodes(hierarchy: h)
@@ -149,57 +202,73 @@ struct ClusterTree: Sendable {
     /// of clusters.
     private mutating func buildNodes(hierarchy h: ClusterHierarchy) {
         let leafCount = slots.count / Self.nodeSize
-        boxes = []
-        boxes.reserveCapacity(4 * (leafCount + leafCount / (Self.nodeSize - 1) + 2 * runs.count))
-        for start in stride(from: 0, to: slots.count, by: Self.nodeSize) {
-            var b = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
-            for i in start..<start + Self.nodeSize {
-                if slots[i] == Self.padding { break }
-                let e = Int(slots[i])
-                let x = h.x(e), y = h.y(e)
-                b = (min(b.0, x), min(b.1, y), max(b.2, x), max(b.3, y))
-            }
-            appendBox(b)
-        }
-        cells = [UInt32](repeating: 0, count: slots.count)
-        for leaf in 0..<leafCount {
-            let (x0, y0, x1, y1) = box(leaf)
-            let sx = Self.cellScale(x0, x1), sy = Self.cellScale(y0, y1)
-            for i in leaf * Self.nodeSize..<(leaf + 1) * Self.nodeSize {
-                if slots[i] == Self.padding { break }
-                let e = Int(slots[i])
-                cells[i] = Self.cell(h.x(e) - x0, scale: sx) | Self.cell(h.y(e) - y0, scale: sy) << 16
-            }
-        }
+        let nodeEstimate = leafCount + leafCount / (Self.nodeSize - 1) + 2 * runs.count
+        boxes.reserveCapacity(4 * nodeEstimate)
+        nodeLow.reserveCapacity(nodeEstimate)
         // Runs of clusters come first (their creation zoom is below the points'); identical points grouped at the
         // points' zoom are rare and left out.
         let pointZoom = h.leafCount > 0 ? h.topZoom[0] : UInt8.max
         let cachedEnd = runs.last(where: { $0.creationZoom < pointZoom }).map { $0.start + Self.padded($0.count) } ?? 0
         latitudes = [Double](repeating: 0, count: cachedEnd)
-        for i in 0..<cachedEnd where slots[i] != Self.padding {
-            let e = Int(slots[i])
-            latitudes[i] = WebMercator.coordinate(x: h.x(e), y: h.y(e)).latitude
+        longitudes = [Double](repeating: 0, count: cachedEnd)
+        cells = [UInt32](repeating: 0, count: slots.count - cachedEnd)
+        // One pass over the leaves, each leaf's positions read once (they are scattered in the hierarchy).
+        var px = [Double](repeating: 0, count: Self.nodeSize), py = px
+        for leaf in 0..<leafCount {
+            let first = leaf * Self.nodeSize
+            var b = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+            var low = UInt8.max
+            var n = 0
+            while n < Self.nodeSize, slots[first + n] != Self.padding {
+                let e = Int(slots[first + n])
+                let x = h.x(e), y = h.y(e)
+                px[n] = x
+                py[n] = y
+                b = (min(b.0, x), min(b.1, y), max(b.2, x), max(b.3, y))
+                low = min(low, h.lowZoom[e])
+                n += 1
+            }
+            appendBox(b)
+            nodeLow.append(low)
+            if first < cachedEnd {
+                for k in 0..<n {
+                    let c = WebMercator.coordinate(x: px[k], y: py[k])
+                    latitudes[first + k] = c.latitude
+                    longitudes[first + k] = c.longitude
+                }
+            } else {
+                // Cells of the rounded box, as queries read it.
+                let (x0, y0, x1, y1) = box(leaf)
+                let sx = Self.cellScale(x0, x1), sy = Self.cellScale(y0, y1)
+                for k in 0..<n {
+                    cells[first + k - cachedEnd] = Self.cell(px[k] - x0, scale: sx) | Self.cell(py[k] - y0, scale: sy) << 16
+                }
+            }
         }
         var node = leafCount
         for r in runs.indices {
             let firstLeaf = runs[r].start / Self.nodeSize
             var level = firstLeaf..<(firstLeaf + (runs[r].count + Self.nodeSize - 1) / Self.nodeSize)
-            var levels = [level]
+            runs[r].firstLevel = levels.count
+            levels.append(level)
             while level.count > 1 {
                 let begin = node
                 for start in stride(from: level.lowerBound, to: level.upperBound, by: Self.nodeSize) {
                     var b = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+                    var low = UInt8.max
                     for c in start..<min(start + Self.nodeSize, level.upperBound) {
                         let child = box(c)
                         b = (min(b.0, child.0), min(b.1, child.1), max(b.2, child.2), max(b.3, child.3))
+                        low = min(low, nodeLow[c])
                     }
                     appendBox(b)
+                    nodeLow.append(low)
                     node += 1
                 }
                 level = begin..<node
                 levels.append(level)
             }
-            runs[r].levels = levels
+            runs[r].levelCount = levels.count - runs[r].firstLevel
         }
     }
 
@@ -222,32 +291,32 @@ struct ClusterTree: Sendable {
         boxes.append(down(b.0)); boxes.append(down(b.1)); boxes.append(up(b.2)); boxes.append(up(b.3))
     }
 
-    /// Calls `body` with each run showing at `zoom` and the first slot of each of its leaves whose box meets the
+    /// Calls `body` with the first slot of each leaf of a run showing at `zoom` whose box meets the
     /// x ranges and [y0, y1]. Allocates one small stack.
     /// - Complexity: O(r log e + l) for r runs and l leaves visited.
     @inline(__always)
-    func forEachLeaf(x ranges: UnitXRanges, y0: Double, y1: Double, zoom: Int, _ body: (Run, Int) -> Void) {
+    func forEachLeaf(x ranges: UnitXRanges, y0: Double, y1: Double, zoom: Int, _ body: (_ first: Int, _ lowBase: Int?) -> Void) {
         guard zoom >= 0, zoom < Self.zoomBound else { return }
         let z = UInt8(zoom)
         @inline(__always) func passes(_ n: Int) -> Bool {
             let b = box(n)
-            return b.1 <= y1 && b.3 >= y0 && ranges.overlaps(b.0, b.2)
+            return nodeLow[n] <= z && b.1 <= y1 && b.3 >= y0 && ranges.overlaps(b.0, b.2)
         }
         // An explicit stack of (level, node); depth * nodeSize bounds it.
         var pending: [(level: Int, node: Int)] = []
         for run in runs where run.lowZoom <= z && run.creationZoom >= z {
-            let levels = run.levels
-            let top = levels.count - 1
-            guard top >= 0, passes(levels[top].lowerBound) else { continue }
-            pending.append((top, levels[top].lowerBound))
+            let base = run.firstLevel
+            let top = run.levelCount - 1
+            guard top >= 0, passes(levels[base + top].lowerBound) else { continue }
+            pending.append((top, levels[base + top].lowerBound))
             while let (level, n) = pending.popLast() {
                 if level == 0 {
-                    body(run, n * Self.nodeSize)
+                    body(n * Self.nodeSize, run.mixed ? run.lowOffset - run.start : nil)
                     continue
                 }
                 // Children are contiguous: test them here, push only those that pass.
-                let children = levels[level - 1]
-                let first = children.lowerBound + (n - levels[level].lowerBound) * Self.nodeSize
+                let children = levels[base + level - 1]
+                let first = children.lowerBound + (n - levels[base + level].lowerBound) * Self.nodeSize
                 for c in stride(from: min(first + Self.nodeSize, children.upperBound) - 1, through: first, by: -1) where passes(c) {
                     pending.append((level - 1, c))
                 }
@@ -262,24 +331,47 @@ struct ClusterTree: Sendable {
     @inline(__always)
     func forEachEntry(x ranges: UnitXRanges, y0: Double, y1: Double, zoom: Int, hierarchy h: ClusterHierarchy,
                       _ body: (_ slot: Int, _ entry: Int) -> Void) {
-        forEachLeaf(x: ranges, y0: y0, y1: y1, zoom: zoom) { _, first in
-            let leaf = first / Self.nodeSize
-            let b = box(leaf)
-            let lo = (b.0, b.1), hi = (b.2, b.3)
+        let z = UInt8(truncatingIfNeeded: zoom)
+        let cached = latitudes.count
+        let longitudeTest = DegreeTest(longitudes: ranges)
+        let latitudeTest = DegreeTest(latitudesFromY: y0, y1)
+        forEachLeaf(x: ranges, y0: y0, y1: y1, zoom: zoom) { first, lowBase in
+            let b = box(first / Self.nodeSize)
+            let allX = (b.0 >= ranges.a0 && b.2 <= ranges.a1) || (b.0 >= ranges.b0 && b.2 <= ranges.b1)
+            let allY = b.1 >= y0 && b.3 <= y1
+            if first < cached {
+                // Clusters: decided by their cached coordinates, read in order.
+                let tx = allX ? DegreeTest.all : longitudeTest, ty = allY ? DegreeTest.all : latitudeTest
+                for i in first..<first + Self.nodeSize {
+                    let slot = slots[i]
+                    if slot == Self.padding { break }
+                    if let lowBase, slotLow[lowBase + i] > z { continue }
+                    let lon = longitudes[i], lat = latitudes[i]
+                    if tx.excludes(lon) || ty.excludes(lat) { continue }
+                    let e = Int(slot)
+                    if !tx.includes(lon) || !ty.includes(lat) {
+                        let py = h.y(e)
+                        if py < y0 || py > y1 || !ranges.contains(h.x(e)) { continue }
+                    }
+                    body(i, e)
+                }
+                return
+            }
             let tx: CellTest
-            if (lo.0 >= ranges.a0 && hi.0 <= ranges.a1) || (lo.0 >= ranges.b0 && hi.0 <= ranges.b1) {
+            if allX {
                 tx = .all
             } else {
-                let overlapsA = hi.0 >= ranges.a0 && lo.0 <= ranges.a1, overlapsB = hi.0 >= ranges.b0 && lo.0 <= ranges.b1
+                let overlapsA = b.2 >= ranges.a0 && b.0 <= ranges.a1, overlapsB = b.2 >= ranges.b0 && b.0 <= ranges.b1
                 tx = overlapsA && overlapsB ? .exact
-                    : (overlapsA ? CellTest(lo.0, hi.0, ranges.a0, ranges.a1) : CellTest(lo.0, hi.0, ranges.b0, ranges.b1))
+                    : (overlapsA ? CellTest(b.0, b.2, ranges.a0, ranges.a1) : CellTest(b.0, b.2, ranges.b0, ranges.b1))
             }
-            let ty = lo.1 >= y0 && hi.1 <= y1 ? CellTest.all : CellTest(lo.1, hi.1, y0, y1)
-            // A leaf's entries all show at the zooms of its run: no per-entry zoom test.
+            let ty = allY ? CellTest.all : CellTest(b.1, b.3, y0, y1)
+            // The entries of a run of one band show at the same zooms: a per-entry zoom test only in runs of several.
             for i in first..<first + Self.nodeSize {
                 let slot = slots[i]
                 if slot == Self.padding { break }
-                let cell = cells[i]
+                if let lowBase, slotLow[lowBase + i] > z { continue }
+                let cell = cells[i - cached]
                 let qx = Int32(cell & 0xFFFF), qy = Int32(cell >> 16)
                 if tx.excludes(qx) || ty.excludes(qy) { continue }
                 let e = Int(slot)
@@ -407,4 +499,45 @@ struct CellTest {
 
     @inline(__always)
     func excludes(_ q: Int32) -> Bool { q <= outLo || q >= outHi }
+}
+
+/// Which cached coordinates on one axis lie surely inside a query's range, surely outside it, or neither (the
+/// entry's exact position decides), with a margin far above the rounding of the projection and its inverse.
+struct DegreeTest {
+    private static let margin = 1e-9
+    private var inLo: Double, inHi: Double, outLo: Double, outHi: Double
+    private var inLo2 = Double.infinity, inHi2 = -Double.infinity, outLo2 = Double.infinity, outHi2 = -Double.infinity
+
+    /// Every value inside.
+    static let all = DegreeTest(inLo: -.infinity, inHi: .infinity, outLo: -.infinity, outHi: .infinity)
+
+    private init(inLo: Double, inHi: Double, outLo: Double, outHi: Double) {
+        (self.inLo, self.inHi, self.outLo, self.outHi) = (inLo, inHi, outLo, outHi)
+    }
+
+    /// Longitudes of unit-square x ranges (longitude = (x - 0.5) * 360, increasing with x).
+    init(longitudes ranges: UnitXRanges) {
+        let m = Self.margin
+        let a0 = WebMercator.longitude(x: ranges.a0), a1 = WebMercator.longitude(x: ranges.a1)
+        self.init(inLo: a0 + m, inHi: a1 - m, outLo: a0 - m, outHi: a1 + m)
+        if ranges.b0 <= ranges.b1 {
+            let b0 = WebMercator.longitude(x: ranges.b0), b1 = WebMercator.longitude(x: ranges.b1)
+            (inLo2, inHi2, outLo2, outHi2) = (b0 + m, b1 - m, b0 - m, b1 + m)
+        }
+    }
+
+    /// Latitudes of unit-square y in [y0, y1] (latitude decreases as y grows; y is clamped to [0, 1], so a bound
+    /// at or beyond an edge of the square bounds nothing).
+    init(latitudesFromY y0: Double, _ y1: Double) {
+        let m = Self.margin
+        let north = y0 <= 0 ? Double.infinity : WebMercator.latitude(y: y0)
+        let south = y1 >= 1 ? -Double.infinity : WebMercator.latitude(y: y1)
+        self.init(inLo: south + m, inHi: north - m, outLo: south - m, outHi: north + m)
+    }
+
+    @inline(__always)
+    func includes(_ v: Double) -> Bool { (v >= inLo && v <= inHi) || (v >= inLo2 && v <= inHi2) }
+
+    @inline(__always)
+    func excludes(_ v: Double) -> Bool { !(v >= outLo && v <= outHi) && !(v >= outLo2 && v <= outHi2) }
 }
