@@ -339,22 +339,15 @@ struct ClusterTree: Sendable {
             let b = box(first / Self.nodeSize)
             let allX = (b.0 >= ranges.a0 && b.2 <= ranges.a1) || (b.0 >= ranges.b0 && b.2 <= ranges.b1)
             let allY = b.1 >= y0 && b.3 <= y1
+            @inline(__always) func exactlyInside(_ e: Int) -> Bool {
+                let py = h.y(e)
+                return py >= y0 && py <= y1 && ranges.contains(h.x(e))
+            }
             if first < cached {
                 // Clusters: decided by their cached coordinates, read in order.
-                let tx = allX ? DegreeTest.all : longitudeTest, ty = allY ? DegreeTest.all : latitudeTest
-                for i in first..<first + Self.nodeSize {
-                    let slot = slots[i]
-                    if slot == Self.padding { break }
-                    if let lowBase, slotLow[lowBase + i] > z { continue }
-                    let lon = longitudes[i], lat = latitudes[i]
-                    if tx.excludes(lon) || ty.excludes(lat) { continue }
-                    let e = Int(slot)
-                    if !tx.includes(lon) || !ty.includes(lat) {
-                        let py = h.y(e)
-                        if py < y0 || py > y1 || !ranges.contains(h.x(e)) { continue }
-                    }
-                    body(i, e)
-                }
+                scanLeaf(first: first, lowBase: lowBase, zoom: z, allX ? DegreeTest.all : longitudeTest,
+                         allY ? DegreeTest.all : latitudeTest, position: { (longitudes[$0], latitudes[$0]) },
+                         exactlyInside: exactlyInside, body)
                 return
             }
             let tx: CellTest
@@ -366,21 +359,29 @@ struct ClusterTree: Sendable {
                     : (overlapsA ? CellTest(b.0, b.2, ranges.a0, ranges.a1) : CellTest(b.0, b.2, ranges.b0, ranges.b1))
             }
             let ty = allY ? CellTest.all : CellTest(b.1, b.3, y0, y1)
-            // The entries of a run of one band show at the same zooms: a per-entry zoom test only in runs of several.
-            for i in first..<first + Self.nodeSize {
-                let slot = slots[i]
-                if slot == Self.padding { break }
-                if let lowBase, slotLow[lowBase + i] > z { continue }
+            scanLeaf(first: first, lowBase: lowBase, zoom: z, tx, ty, position: { i in
                 let cell = cells[i - cached]
-                let qx = Int32(cell & 0xFFFF), qy = Int32(cell >> 16)
-                if tx.excludes(qx) || ty.excludes(qy) { continue }
-                let e = Int(slot)
-                if !tx.includes(qx) || !ty.includes(qy) {
-                    let py = h.y(e)
-                    if py < y0 || py > y1 || !ranges.contains(h.x(e)) { continue }
-                }
-                body(i, e)
-            }
+                return (Int32(cell & 0xFFFF), Int32(cell >> 16))
+            }, exactlyInside: exactlyInside, body)
+        }
+    }
+
+    /// Calls `body` with the slot and entry of each entry of the leaf from slot `first` that shows at `zoom` and
+    /// that the axis tests place inside (or, when they cannot tell, `exactlyInside` does).
+    @inline(__always)
+    private func scanLeaf<Test: AxisTest>(first: Int, lowBase: Int?, zoom z: UInt8, _ tx: Test, _ ty: Test,
+                                          position: (Int) -> (Test.Value, Test.Value), exactlyInside: (Int) -> Bool,
+                                          _ body: (_ slot: Int, _ entry: Int) -> Void) {
+        // The entries of a run of one band show at the same zooms: a per-entry zoom test only in runs of several.
+        for i in first..<first + Self.nodeSize {
+            let slot = slots[i]
+            if slot == Self.padding { break }
+            if let lowBase, slotLow[lowBase + i] > z { continue }
+            let (px, py) = position(i)
+            if tx.excludes(px) || ty.excludes(py) { continue }
+            let e = Int(slot)
+            if !tx.includes(px) || !ty.includes(py), !exactlyInside(e) { continue }
+            body(i, e)
         }
     }
 
@@ -467,9 +468,16 @@ struct UnitXRanges {
     func overlaps(_ lo: Double, _ hi: Double) -> Bool { (hi >= a0 && lo <= a1) || (hi >= b0 && lo <= b1) }
 }
 
+/// A test placing a stored position on one axis surely inside a query's range, surely outside, or neither.
+protocol AxisTest {
+    associatedtype Value
+    func includes(_ v: Value) -> Bool
+    func excludes(_ v: Value) -> Bool
+}
+
 /// Which cells of one axis of a leaf lie surely inside a query's closed range, surely outside it, or neither (the
 /// entry's exact position decides). Thresholds keep a cell of margin on each side, far above rounding error.
-struct CellTest {
+struct CellTest: AxisTest {
     private var inLo: Int32, inHi: Int32, outLo: Int32, outHi: Int32
 
     /// Every cell inside.
@@ -503,7 +511,7 @@ struct CellTest {
 
 /// Which cached coordinates on one axis lie surely inside a query's range, surely outside it, or neither (the
 /// entry's exact position decides), with a margin far above the rounding of the projection and its inverse.
-struct DegreeTest {
+struct DegreeTest: AxisTest {
     private static let margin = 1e-9
     private var inLo: Double, inHi: Double, outLo: Double, outHi: Double
     private var inLo2 = Double.infinity, inHi2 = -Double.infinity, outLo2 = Double.infinity, outHi2 = -Double.infinity
