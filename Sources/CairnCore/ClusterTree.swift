@@ -38,9 +38,9 @@ struct ClusterTree: Sendable {
     /// Entries in tree order, `padding` after the last entry of a run that does not fill its leaf.
     private(set) var slots: [UInt32] = []
     /// The position of the entry in each slot from `latitudes.count` on (the points' runs), quantized within its
-    /// leaf's box (65,536 cells per axis): x in the low 16 bits, y in the high 16 bits. A query decides most
+    /// leaf's box (`cellsPerAxis` cells per axis): x in the low 8 bits, y in the high 8 bits. A query decides most
     /// entries from the cells alone, reading memory in order.
-    private var cells: [UInt32] = []
+    private var cells: [UInt16] = []
     /// The coordinate of the entry in each slot before `latitudes.count`, the slots of the runs of clusters formed
     /// at `maxZoom` or below, as `WebMercator.coordinate` gives it: a query decides and builds clusters from them,
     /// read in order, instead of reading scattered positions and inverting the projection per cluster.
@@ -65,7 +65,7 @@ struct ClusterTree: Sendable {
     init() {}
 
     var memoryBytes: Int {
-        slots.capacity * 4 + cells.capacity * 4 + latitudes.capacity * 16 + canonicalBand.capacity + slotLow.capacity + nodeLow.capacity + boxes.capacity * 4
+        slots.capacity * 4 + cells.capacity * 2 + latitudes.capacity * 16 + canonicalBand.capacity + slotLow.capacity + nodeLow.capacity + boxes.capacity * 4
             + runs.capacity * MemoryLayout<Run>.stride + levels.capacity * MemoryLayout<Range<Int>>.stride
     }
 
@@ -211,7 +211,7 @@ struct ClusterTree: Sendable {
         let cachedEnd = runs.last(where: { $0.creationZoom < pointZoom }).map { $0.start + Self.padded($0.count) } ?? 0
         latitudes = [Double](repeating: 0, count: cachedEnd)
         longitudes = [Double](repeating: 0, count: cachedEnd)
-        cells = [UInt32](repeating: 0, count: slots.count - cachedEnd)
+        cells = [UInt16](repeating: 0, count: slots.count - cachedEnd)
         // One pass over the leaves, each leaf's positions read once (they are scattered in the hierarchy).
         var px = [Double](repeating: 0, count: Self.nodeSize), py = px
         for leaf in 0..<leafCount {
@@ -241,7 +241,7 @@ struct ClusterTree: Sendable {
                 let (x0, y0, x1, y1) = box(leaf)
                 let sx = Self.cellScale(x0, x1), sy = Self.cellScale(y0, y1)
                 for k in 0..<n {
-                    cells[first + k - cachedEnd] = Self.cell(px[k] - x0, scale: sx) | Self.cell(py[k] - y0, scale: sy) << 16
+                    cells[first + k - cachedEnd] = Self.cell(px[k] - x0, scale: sx) | Self.cell(py[k] - y0, scale: sy) << 8
                 }
             }
         }
@@ -361,7 +361,7 @@ struct ClusterTree: Sendable {
             let ty = allY ? CellTest.all : CellTest(b.1, b.3, y0, y1)
             scanLeaf(first: first, lowBase: lowBase, zoom: z, tx, ty, position: { i in
                 let cell = cells[i - cached]
-                return (Int32(cell & 0xFFFF), Int32(cell >> 16))
+                return (Int32(cell & 0xFF), Int32(cell >> 8))
             }, exactlyInside: exactlyInside, body)
         }
     }
@@ -391,16 +391,19 @@ struct ClusterTree: Sendable {
         forEachEntry(x: ranges, y0: y0, y1: y1, zoom: zoom, hierarchy: h) { _, e in body(e) }
     }
 
-    /// The 16-bit cell of offset `d` from a leaf box's low edge, `scale` cells per unit.
+    /// Cells per axis of a leaf box.
+    static let cellsPerAxis = 256
+
+    /// The cell of offset `d` from a leaf box's low edge, `scale` cells per unit.
     @inline(__always)
-    private static func cell(_ d: Double, scale: Double) -> UInt32 {
-        UInt32(min(65535, max(0, d * scale)))
+    private static func cell(_ d: Double, scale: Double) -> UInt16 {
+        UInt16(min(Double(cellsPerAxis - 1), max(0, d * scale)))
     }
 
     /// Cells per unit across a leaf box from `lo` to `hi` (0 when the box is flat on that axis).
     @inline(__always)
     static func cellScale(_ lo: Double, _ hi: Double) -> Double {
-        let s = 65536 / (hi - lo)
+        let s = Double(cellsPerAxis) / (hi - lo)
         return hi > lo && s.isFinite ? s : 0
     }
 
@@ -481,9 +484,9 @@ struct CellTest: AxisTest {
     private var inLo: Int32, inHi: Int32, outLo: Int32, outHi: Int32
 
     /// Every cell inside.
-    static let all = CellTest(inLo: 0, inHi: 65535, outLo: -1, outHi: 65536)
+    static let all = CellTest(inLo: 0, inHi: Int32(ClusterTree.cellsPerAxis - 1), outLo: -1, outHi: Int32(ClusterTree.cellsPerAxis))
     /// No cell decided: read every exact position.
-    static let exact = CellTest(inLo: 1, inHi: 0, outLo: -1, outHi: 65536)
+    static let exact = CellTest(inLo: 1, inHi: 0, outLo: -1, outHi: Int32(ClusterTree.cellsPerAxis))
 
     private init(inLo: Int32, inHi: Int32, outLo: Int32, outHi: Int32) {
         (self.inLo, self.inHi, self.outLo, self.outHi) = (inLo, inHi, outLo, outHi)
@@ -496,7 +499,7 @@ struct CellTest: AxisTest {
             self = .exact
             return
         }
-        @inline(__always) func clamp(_ v: Double) -> Int32 { Int32(min(65538, max(-2, v))) }
+        @inline(__always) func clamp(_ v: Double) -> Int32 { Int32(min(Double(ClusterTree.cellsPerAxis + 2), max(-2, v))) }
         let t0 = (a0 - lo) * scale, t1 = (a1 - lo) * scale
         self.init(inLo: clamp(t0.rounded(.up) + 1), inHi: clamp(t1.rounded(.down) - 2),
                   outLo: clamp(t0.rounded(.down) - 2), outHi: clamp(t1.rounded(.up) + 1))
