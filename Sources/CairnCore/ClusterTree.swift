@@ -23,7 +23,8 @@ struct ClusterTree: Sendable {
         var creationZoom: UInt8
         /// The band's lowest zoom: the lowest zoom at which any entry of the run shows.
         var lowZoom: UInt8
-        /// Whether its entries first show at several zooms (then `slotLow` holds each one's from `lowOffset` on).
+        /// Whether its entries first show at several zooms; then `slotLow` holds each one's lowest zoom, the run's
+        /// first slot at `lowOffset`.
         var mixed = false
         var lowOffset = 0
         /// Its first slot (a multiple of `nodeSize`).
@@ -45,6 +46,7 @@ struct ClusterTree: Sendable {
     /// at `maxZoom` or below, as `WebMercator.coordinate` gives it: a query decides and builds clusters from them,
     /// read in order, instead of reading scattered positions and inverting the projection per cluster.
     private(set) var latitudes: [Double] = []
+    /// The longitudes that go with `latitudes`.
     private(set) var longitudes: [Double] = []
     /// The node range of each level of each run (see `Run.firstLevel`).
     private var levels: [Range<Int>] = []
@@ -57,16 +59,15 @@ struct ClusterTree: Sendable {
     private var slotLow: [UInt8] = []
     /// The lowest zoom shown by any entry below each node.
     private var nodeLow: [UInt8] = []
-    /// Node boxes, four numbers each (min x, min y, max x, max y), rounded outwards to `Float`: every leaf (leaf i
-    /// holds slots 16i..<16i+16),
-    /// then the upper levels of each run.
+    /// Node boxes, four numbers each (min x, min y, max x, max y), rounded outwards to `Float`: every leaf first
+    /// (leaf i holds slots 16i..<16i+16), then the upper levels of each run.
     private var boxes: [Float] = []
 
     init() {}
 
     var memoryBytes: Int {
-        slots.capacity * 4 + cells.capacity * 2 + latitudes.capacity * 16 + canonicalBand.capacity + slotLow.capacity + nodeLow.capacity + boxes.capacity * 4
-            + runs.capacity * MemoryLayout<Run>.stride + levels.capacity * MemoryLayout<Range<Int>>.stride
+        slots.capacity * 4 + cells.capacity * 2 + latitudes.capacity * 8 + longitudes.capacity * 8 + canonicalBand.capacity
+            + slotLow.capacity + nodeLow.capacity + boxes.capacity * 4 + runs.capacity * MemoryLayout<Run>.stride + levels.capacity * MemoryLayout<Range<Int>>.stride
     }
 
     /// Builds the tree over every entry that shows at some zoom.
