@@ -213,36 +213,40 @@ struct ClusterTree: Sendable {
         latitudes = [Double](repeating: 0, count: cachedEnd)
         longitudes = [Double](repeating: 0, count: cachedEnd)
         cells = [UInt16](repeating: 0, count: slots.count - cachedEnd)
-        // One pass over the leaves, each leaf's positions read once (they are scattered in the hierarchy).
-        var px = [Double](repeating: 0, count: Self.nodeSize), py = px
+        // The entries' positions and lowest zooms in slot order, gathered first in a tight loop (they are scattered
+        // in the hierarchy, and independent reads overlap), then every leaf from them in order.
+        var px = [Double](repeating: 0, count: slots.count), py = px
+        var pl = [UInt8](repeating: UInt8.max, count: slots.count)
+        for i in slots.indices where slots[i] != Self.padding {
+            let e = Int(slots[i])
+            px[i] = h.x(e)
+            py[i] = h.y(e)
+            pl[i] = h.lowZoom[e]
+        }
         for leaf in 0..<leafCount {
             let first = leaf * Self.nodeSize
             var b = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
             var low = UInt8.max
-            var n = 0
-            while n < Self.nodeSize, slots[first + n] != Self.padding {
-                let e = Int(slots[first + n])
-                let x = h.x(e), y = h.y(e)
-                px[n] = x
-                py[n] = y
-                b = (min(b.0, x), min(b.1, y), max(b.2, x), max(b.3, y))
-                low = min(low, h.lowZoom[e])
-                n += 1
+            var end = first
+            while end < first + Self.nodeSize, slots[end] != Self.padding {
+                b = (min(b.0, px[end]), min(b.1, py[end]), max(b.2, px[end]), max(b.3, py[end]))
+                low = min(low, pl[end])
+                end += 1
             }
             appendBox(b)
             nodeLow.append(low)
             if first < cachedEnd {
-                for k in 0..<n {
-                    let c = WebMercator.coordinate(x: px[k], y: py[k])
-                    latitudes[first + k] = c.latitude
-                    longitudes[first + k] = c.longitude
+                for i in first..<end {
+                    let c = WebMercator.coordinate(x: px[i], y: py[i])
+                    latitudes[i] = c.latitude
+                    longitudes[i] = c.longitude
                 }
             } else {
                 // Cells of the rounded box, as queries read it.
                 let (x0, y0, x1, y1) = box(leaf)
                 let sx = Self.cellScale(x0, x1), sy = Self.cellScale(y0, y1)
-                for k in 0..<n {
-                    cells[first + k - cachedEnd] = Self.cell(px[k] - x0, scale: sx) | Self.cell(py[k] - y0, scale: sy) << 8
+                for i in first..<end {
+                    cells[i - cachedEnd] = Self.cell(px[i] - x0, scale: sx) | Self.cell(py[i] - y0, scale: sy) << 8
                 }
             }
         }
