@@ -303,16 +303,17 @@ struct ClusterTree: Sendable {
     func forEachLeaf(x ranges: UnitXRanges, y0: Double, y1: Double, zoom: Int, _ body: (_ first: Int, _ lowBase: Int?) -> Void) {
         guard zoom >= 0, zoom < Self.zoomBound else { return }
         let z = UInt8(zoom)
-        @inline(__always) func passes(_ n: Int) -> Bool {
+        // Nodes of a run of one band all show at `zoom`: only a run of several reads their lowest zooms.
+        @inline(__always) func passes(_ n: Int, mixed: Bool) -> Bool {
             let b = box(n)
-            return nodeLow[n] <= z && b.1 <= y1 && b.3 >= y0 && ranges.overlaps(b.0, b.2)
+            return b.1 <= y1 && b.3 >= y0 && ranges.overlaps(b.0, b.2) && (!mixed || nodeLow[n] <= z)
         }
         // An explicit stack of (level, node); depth * nodeSize bounds it.
         var pending: [(level: Int, node: Int)] = []
         for run in runs where run.lowZoom <= z && run.creationZoom >= z {
             let base = run.firstLevel
             let top = run.levelCount - 1
-            guard top >= 0, passes(levels[base + top].lowerBound) else { continue }
+            guard top >= 0, passes(levels[base + top].lowerBound, mixed: run.mixed) else { continue }
             pending.append((top, levels[base + top].lowerBound))
             while let (level, n) = pending.popLast() {
                 if level == 0 {
@@ -322,7 +323,7 @@ struct ClusterTree: Sendable {
                 // Children are contiguous: test them here, push only those that pass.
                 let children = levels[base + level - 1]
                 let first = children.lowerBound + (n - levels[base + level].lowerBound) * Self.nodeSize
-                for c in stride(from: min(first + Self.nodeSize, children.upperBound) - 1, through: first, by: -1) where passes(c) {
+                for c in stride(from: min(first + Self.nodeSize, children.upperBound) - 1, through: first, by: -1) where passes(c, mixed: run.mixed) {
                     pending.append((level - 1, c))
                 }
             }
