@@ -12,7 +12,8 @@ public struct ClusterTileFeature: Hashable, Sendable {
 
 extension ClusterIndex {
     /// The clusters and single points shown at `zoom` inside `box` (a box across the antimeridian works), in the
-    /// tree's spatial order. Zooms below `minZoom` read `minZoom`; zooms above `maxZoom` show single points
+    /// tree's order: by the zoom at which they formed, then spatially; the same for the same points and options,
+    /// edited or rebuilt. Zooms below `minZoom` read `minZoom`; zooms above `maxZoom` show single points
     /// (groups of identical points stay clusters).
     /// - Complexity: O(log e + k) for k results among e entries.
     public func clusters(in box: BoundingBox, zoom: Int) -> [ClusterNode] {
