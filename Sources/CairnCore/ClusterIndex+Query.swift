@@ -12,9 +12,9 @@ public struct ClusterTileFeature: Hashable, Sendable {
 
 extension ClusterIndex {
     /// The clusters and single points shown at `zoom` inside `box` (a box across the antimeridian works), in the
-    /// tree's order: by the zoom at which they formed, then spatially; the same for the same points and options,
-    /// edited or rebuilt. Zooms below `minZoom` read `minZoom`; zooms above `maxZoom` show single points
-    /// (groups of identical points stay clusters).
+    /// tree's order: by the zoom at which they formed and the zooms from which they show, then spatially; the
+    /// same for the same points and options, edited or rebuilt. Zooms below `minZoom` read `minZoom`; zooms above
+    /// `maxZoom` show single points (groups of identical points stay clusters).
     /// - Complexity: O(log e + k) for k results among e entries.
     public func clusters(in box: BoundingBox, zoom: Int) -> [ClusterNode] {
         let found = slots(in: box, zoom: zoom)
