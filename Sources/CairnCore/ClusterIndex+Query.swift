@@ -12,22 +12,48 @@ public struct ClusterTileFeature: Hashable, Sendable {
 
 extension ClusterIndex {
     /// The clusters and single points shown at `zoom` inside `box` (a box across the antimeridian works), in the
-    /// tree's spatial order. Zooms below `minZoom` read `minZoom`; zooms above `maxZoom` show single points
-    /// (groups of identical points stay clusters).
+    /// tree's order: by the zoom at which they formed and the zooms from which they show, then spatially; the
+    /// same for the same points and options, edited or rebuilt. Zooms below `minZoom` read `minZoom`; zooms above
+    /// `maxZoom` show single points (groups of identical points stay clusters).
     /// - Complexity: O(log e + k) for k results among e entries.
     public func clusters(in box: BoundingBox, zoom: Int) -> [ClusterNode] {
+        let found = slots(in: box, zoom: zoom)
         var result: [ClusterNode] = []
-        forEachCluster(in: box, zoom: zoom) { result.append($0) }
+        result.reserveCapacity(found.count)
+        for s in found { result.append(node(atSlot: Int(s))) }
         return result
     }
 
     /// Calls `body` with each cluster or point `clusters(in:zoom:)` returns, without collecting them.
     /// - Complexity: O(log e + k) for k results among e entries.
     public func forEachCluster(in box: BoundingBox, zoom: Int, _ body: (ClusterNode) -> Void) {
+        for s in slots(in: box, zoom: zoom) { body(node(atSlot: Int(s))) }
+    }
+
+    /// The tree slots of the entries shown at `zoom` inside `box`, in tree order. Finding them first and building
+    /// the nodes after lets the nodes' scattered reads overlap.
+    private func slots(in box: BoundingBox, zoom: Int) -> [UInt32] {
         let y0 = WebMercator.y(latitude: box.north), y1 = WebMercator.y(latitude: box.south)
-        hierarchy.tree.search(x: UnitXRanges(box), y0: y0, y1: y1, zoom: level(forZoom: zoom), hierarchy: hierarchy) { e in
-            body(node(ofEntry: e))
+        var found: [UInt32] = []
+        found.reserveCapacity(64)
+        hierarchy.tree.forEachEntry(x: UnitXRanges(box), y0: y0, y1: y1, zoom: level(forZoom: zoom), hierarchy: hierarchy) { s, _ in
+            found.append(UInt32(truncatingIfNeeded: s))
         }
+        return found
+    }
+
+    /// The node of the entry in tree slot `s`, its coordinate read from the tree's cache when it has one.
+    @inline(__always)
+    private func node(atSlot s: Int) -> ClusterNode {
+        let h = hierarchy
+        let e = Int(h.tree.slots[s])
+        if e < h.leafCount {
+            return ClusterNode(content: .point(e), coordinate: points.coordinates[e], pointCount: 1)
+        }
+        guard s < h.tree.latitudes.count else { return node(ofEntry: e) }
+        return ClusterNode(content: .cluster(h.id(ofEntry: e)),
+                           coordinate: Coordinate(uncheckedLatitude: h.tree.latitudes[s], longitude: h.tree.longitudes[s]),
+                           pointCount: Int(h.weight[e]))
     }
 
     /// The entries a cluster splits into one zoom above its own, in that level's order.
@@ -107,10 +133,10 @@ extension ClusterIndex {
         let zoom = level(forZoom: z)
         var result: [ClusterTileFeature] = []
         func add(_ ranges: UnitXRanges, xOffset: Double) {
-            hierarchy.tree.search(x: ranges, y0: top, y1: bottom, zoom: zoom, hierarchy: hierarchy) { e in
+            hierarchy.tree.forEachEntry(x: ranges, y0: top, y1: bottom, zoom: zoom, hierarchy: hierarchy) { s, e in
                 let tx = floor(options.extent * (hierarchy.x(e) * z2 - xOffset) + 0.5)
                 let ty = floor(options.extent * (hierarchy.y(e) * z2 - Double(y)) + 0.5)
-                result.append(ClusterTileFeature(node: node(ofEntry: e), tileX: Int(tx), tileY: Int(ty)))
+                result.append(ClusterTileFeature(node: node(atSlot: s), tileX: Int(tx), tileY: Int(ty)))
             }
         }
         add(UnitXRanges((Double(x) - p) / z2, (Double(x) + 1 + p) / z2), xOffset: Double(x))

@@ -1,28 +1,73 @@
-/// A packed R-tree over the entries of a `ClusterHierarchy` (grouped by the zoom at which they were created, in
-/// Morton order within a group, 16 per node) whose nodes also bound the zooms at which their entries show, so a
-/// query at one zoom skips subtrees of other zooms.
+/// A packed R-tree over the entries of a `ClusterHierarchy` whose nodes also bound the zooms at which their entries
+/// show, so a query at one zoom skips subtrees of other zooms.
+///
+/// Entries are laid out in runs of one creation zoom and one band of lowest zooms shown, runs ordered by creation
+/// zoom then band, each run in Morton order with its own tree, padded to whole leaves. A band is a single lowest
+/// zoom unless the entries that a viewport at the band's first zoom would read in vain stay few, so a query at a
+/// zoom where clusters are dense reads almost no entry of another zoom, while a query at a deep zoom descends few
+/// runs. The canonical order the edits work with (grouped by creation zoom, Morton order within a group, ties by
+/// entry) is kept implicitly and rebuilt by `items`.
 struct ClusterTree: Sendable {
     static let nodeSize = 16
+    /// A slot that pads a run to a whole leaf.
+    static let padding = UInt32.max
+    /// Zooms (creation and lowest shown) are below this bound: `ClusterOptions.zoomLimit` + 2 at most.
+    private static let zoomBound = 32
 
-    /// Entries in tree order.
-    private(set) var items: [UInt32] = []
-    /// The zooms each item shows at, in tree order (so most items of other zooms are skipped without reading
-    /// the entry table).
-    private var itemLow: [UInt8] = []
-    private var itemTop: [UInt8] = []
-    /// Node boxes, four numbers each (min x, min y, max x, max y), level by level from the leaves up.
-    private var boxes: [Double] = []
-    /// Lowest zoom shown by any entry below each node.
-    private var zoomLow: [UInt8] = []
-    /// Highest zoom shown by any entry below each node.
-    private var zoomTop: [UInt8] = []
-    /// Where each level's nodes start; the last level holds the root.
-    private var levelStart: [Int] = []
+    /// Entries a run may hold that a typical viewport (1024×768 pixels of 256-pixel tiles) at the run's lowest
+    /// zoom reads without showing them.
+    private static let wasteLimit = 128.0
+
+    /// A run of entries created at one zoom and first shown at zooms of one band.
+    struct Run: Sendable {
+        var creationZoom: UInt8
+        /// The band's lowest zoom: the lowest zoom at which any entry of the run shows.
+        var lowZoom: UInt8
+        /// Whether its entries first show at several zooms; then `slotLow` holds each one's lowest zoom, the run's
+        /// first slot at `lowOffset`.
+        var mixed = false
+        var lowOffset = 0
+        /// Its first slot (a multiple of `nodeSize`).
+        var start: Int
+        /// Its entries (the padding after them not counted).
+        var count: Int
+        /// Where its levels start in `levels` (its leaves first, its root last) and how many it has.
+        var firstLevel = 0
+        var levelCount = 0
+    }
+
+    /// Entries in tree order, `padding` after the last entry of a run that does not fill its leaf.
+    private(set) var slots: [UInt32] = []
+    /// The position of the entry in each slot from `latitudes.count` on (the points' runs), quantized within its
+    /// leaf's box (`cellsPerAxis` cells per axis): x in the low 8 bits, y in the high 8 bits. A query decides most
+    /// entries from the cells alone, reading memory in order.
+    private var cells: [UInt16] = []
+    /// The coordinate of the entry in each slot before `latitudes.count`, the slots of the runs of clusters formed
+    /// at `maxZoom` or below, as `WebMercator.coordinate` gives it: a query decides and builds clusters from them,
+    /// read in order, instead of reading scattered positions and inverting the projection per cluster.
+    private(set) var latitudes: [Double] = []
+    /// The longitudes that go with `latitudes`.
+    private(set) var longitudes: [Double] = []
+    /// The node range of each level of each run (see `Run.firstLevel`).
+    private var levels: [Range<Int>] = []
+    /// The runs in slot order.
+    private(set) var runs: [Run] = []
+    /// The band (its lowest zoom) of each entry in canonical order: how the runs of one creation zoom interleave
+    /// in it.
+    private var canonicalBand: [UInt8] = []
+    /// The lowest zoom shown by the entry in each slot of the runs of several zooms, run after run.
+    private var slotLow: [UInt8] = []
+    /// The lowest zoom shown by any entry below each node.
+    private var nodeLow: [UInt8] = []
+    /// Node boxes, four numbers each (min x, min y, max x, max y), rounded outwards to `Float`: every leaf first
+    /// (leaf i holds slots 16i..<16i+16), then the upper levels of each run.
+    private var boxes: [Float] = []
 
     init() {}
 
     var memoryBytes: Int {
-        items.capacity * 4 + itemLow.capacity + itemTop.capacity + boxes.capacity * 8 + zoomLow.capacity + zoomTop.capacity
+        slots.capacity * 4 + cells.capacity * 2 + latitudes.capacity * 8 + longitudes.capacity * 8 + canonicalBand.capacity
+            + slotLow.capacity + nodeLow.capacity + boxes.capacity * 4 + runs.capacity * MemoryLayout<Run>.stride + levels.capacity * MemoryLayout<Range<Int>>.stride
     }
 
     /// Builds the tree over every entry that shows at some zoom.
@@ -37,28 +82,57 @@ struct ClusterTree: Sendable {
             keys.append(Self.key(x: h.x(e), y: h.y(e)))
             order.append(UInt32(e))
         }
-        // Morton order within groups of equal creation zoom: a query at zoom z skips the groups created below z,
-        // and the points (created at maxZoom + 1) form one group, so deep zooms read one spatial tree.
+        // Canonical order: Morton order within groups of equal creation zoom (a stable pass over the sorted entries).
         let spatial = Self.radixSort(keys: keys, values: order)
         var groupStart = [Int](repeating: 0, count: 258)
         for e in spatial { groupStart[Int(h.topZoom[Int(e)]) + 1] += 1 }
         for i in 1..<groupStart.count { groupStart[i] += groupStart[i - 1] }
-        items = spatial
+        var canonical = spatial
         for e in spatial {
             let g = Int(h.topZoom[Int(e)])
-            items[groupStart[g]] = e
+            canonical[groupStart[g]] = e
             groupStart[g] += 1
         }
-        buildNodes(hierarchy: h)
+        layOut(canonical: canonical, hierarchy: h)
     }
 
-    /// Builds the tree over `items`, entries already in tree order (grouped by creation zoom, Morton order within
-    /// a group, ties by entry).
+    /// Builds the tree over `orderedItems`, entries already in canonical order (grouped by creation zoom, Morton
+    /// order within a group, ties by entry).
     /// - Complexity: O(e) for e items.
     init(hierarchy h: ClusterHierarchy, orderedItems: [UInt32]) {
-        items = orderedItems
-        buildNodes(hierarchy: h)
+        layOut(canonical: orderedItems, hierarchy: h)
     }
+
+    /// The entries in canonical order: grouped by creation zoom, Morton order within a group, ties by entry.
+    /// - Complexity: O(e) for e entries.
+    var items: [UInt32] {
+        var result: [UInt32] = []
+        result.reserveCapacity(canonicalBand.count)
+        // Within one creation zoom, canonical position p holds the next entry of the run of band canonicalBand[p].
+        var cursor = [Int](repeating: 0, count: Self.zoomBound)
+        var p = 0
+        var r = 0
+        while r < runs.count {
+            let zoom = runs[r].creationZoom
+            var blockCount = 0
+            while r < runs.count, runs[r].creationZoom == zoom {
+                cursor[Int(runs[r].lowZoom)] = runs[r].start
+                blockCount += runs[r].count
+                r += 1
+            }
+            for _ in 0..<blockCount {
+                let low = Int(canonicalBand[p])
+                result.append(slots[cursor[low]])
+                cursor[low] += 1
+                p += 1
+            }
+        }
+        return result
+    }
+
+    /// Slots taken by a run of `count` entries: whole leaves.
+    @inline(__always)
+    static func padded(_ count: Int) -> Int { (count + nodeSize - 1) / nodeSize * nodeSize }
 
     /// The Morton key of a unit-square position, as the tree orders entries.
     @inline(__always)
@@ -68,85 +142,275 @@ struct ClusterTree: Sendable {
         return interleave(qx) | interleave(qy) << 1
     }
 
-    /// Zoom bounds and boxes of the nodes over `items`.
-    private mutating func buildNodes(hierarchy h: ClusterHierarchy) {
-        itemLow = items.map { h.lowZoom[Int($0)] }
-        itemTop = items.map { h.topZoom[Int($0)] }
-        // Leaf-level nodes over items, then levels up to a single root.
-        var count = items.count
-        levelStart = [0]
-        var node = 0
-        for start in stride(from: 0, to: count, by: Self.nodeSize) {
-            var b = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
-            var lo = UInt8.max, top = UInt8(0)
-            for i in start..<min(start + Self.nodeSize, count) {
-                let e = Int(items[i])
-                b = (min(b.0, h.x(e)), min(b.1, h.y(e)), max(b.2, h.x(e)), max(b.3, h.y(e)))
-                lo = min(lo, h.lowZoom[e])
-                top = max(top, h.topZoom[e])
-            }
-            boxes.append(b.0); boxes.append(b.1); boxes.append(b.2); boxes.append(b.3)
-            zoomLow.append(lo)
-            zoomTop.append(top)
-            node += 1
-        }
-        count = node
-        var levelBegin = 0
-        while count > 1 {
-            levelStart.append(node)
-            for start in stride(from: levelBegin, to: levelBegin + count, by: Self.nodeSize) {
-                var b = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
-                var lo = UInt8.max, top = UInt8(0)
-                for c in start..<min(start + Self.nodeSize, levelBegin + count) {
-                    b = (min(b.0, boxes[4 * c]), min(b.1, boxes[4 * c + 1]), max(b.2, boxes[4 * c + 2]), max(b.3, boxes[4 * c + 3]))
-                    lo = min(lo, zoomLow[c])
-                    top = max(top, zoomTop[c])
+    /// Splits the canonical order into padded runs (a stable counting sort on (creation zoom, band)) and builds
+    /// the nodes.
+    private mutating func layOut(canonical: [UInt32], hierarchy h: ClusterHierarchy) {
+        let bound = Self.zoomBound
+        var counts = [Int](repeating: 0, count: bound * bound)
+        // (creation zoom, lowest zoom) of each entry in canonical order, read once.
+        let zooms = canonical.map { e in UInt16(h.topZoom[Int(e)]) * UInt16(bound) + UInt16(h.lowZoom[Int(e)]) }
+        for z in zooms { counts[Int(z)] += 1 }
+        // Bands: within a creation zoom, a lowest zoom joins the band before it while the entries shown only from a
+        // higher zoom, times the share of the world a viewport covers at the band's first zoom, stay within the limit.
+        var band = [UInt8](repeating: 0, count: bound * bound)
+        var mixed = [Bool](repeating: false, count: bound * bound)
+        for t in 0..<bound {
+            var first = -1
+            var wasted = 0.0
+            for l in 0..<bound where counts[t * bound + l] > 0 {
+                if first >= 0 {
+                    let w = wasted + Double(counts[t * bound + l]) * min(1, 12 / Double(1 << (2 * min(first, 30))))
+                    if w <= Self.wasteLimit {
+                        wasted = w
+                        band[t * bound + l] = UInt8(first)
+                        mixed[t * bound + first] = true
+                        continue
+                    }
                 }
-                boxes.append(b.0); boxes.append(b.1); boxes.append(b.2); boxes.append(b.3)
-                zoomLow.append(lo)
-                zoomTop.append(top)
-                node += 1
+                first = l
+                wasted = 0
+                band[t * bound + l] = UInt8(l)
             }
-            levelBegin = levelStart[levelStart.count - 1]
-            count = node - levelBegin
+        }
+        var bandCounts = [Int](repeating: 0, count: bound * bound)
+        for b in counts.indices { bandCounts[b / bound * bound + Int(band[b])] += counts[b] }
+        var next = [Int](repeating: 0, count: bound * bound)
+        var lowBase = [Int](repeating: 0, count: bound * bound)
+        var total = 0, mixedTotal = 0
+        for b in bandCounts.indices where bandCounts[b] > 0 {
+            runs.append(Run(creationZoom: UInt8(b / bound), lowZoom: UInt8(b % bound), mixed: mixed[b], lowOffset: mixedTotal,
+                            start: total, count: bandCounts[b]))
+            next[b] = total
+            lowBase[b] = mixedTotal - total
+            total += Self.padded(bandCounts[b])
+            if mixed[b] { mixedTotal += Self.padded(bandCounts[b]) }
+        }
+        slots = [UInt32](repeating: Self.padding, count: total)
+        slotLow = [UInt8](repeating: UInt8.max, count: mixedTotal)
+        canonicalBand = [UInt8](repeating: 0, count: canonical.count)
+        for (p, e) in canonical.enumerated() {
+            let z = Int(zooms[p])
+            let b = z / bound * bound + Int(band[z])
+            canonicalBand[p] = band[z]
+            slots[next[b]] = e
+            if mixed[b] { slotLow[lowBase[b] + next[b]] = UInt8(z % bound) }
+            next[b] += 1
+        }
+        buildNodes(hierarchy: h)
+    }
+
+    /// Leaf boxes over `slots`, then each run's own levels up to its root, and the cached positions of the runs
+    /// of clusters.
+    private mutating func buildNodes(hierarchy h: ClusterHierarchy) {
+        let leafCount = slots.count / Self.nodeSize
+        let nodeEstimate = leafCount + leafCount / (Self.nodeSize - 1) + 2 * runs.count
+        boxes.reserveCapacity(4 * nodeEstimate)
+        nodeLow.reserveCapacity(nodeEstimate)
+        // Runs of clusters come first (their creation zoom is below the points'); identical points grouped at the
+        // points' zoom are rare and left out.
+        let pointZoom = h.leafCount > 0 ? h.topZoom[0] : UInt8.max
+        let cachedEnd = runs.last(where: { $0.creationZoom < pointZoom }).map { $0.start + Self.padded($0.count) } ?? 0
+        latitudes = [Double](repeating: 0, count: cachedEnd)
+        longitudes = [Double](repeating: 0, count: cachedEnd)
+        cells = [UInt16](repeating: 0, count: slots.count - cachedEnd)
+        // The entries' positions and lowest zooms in slot order, gathered first in a tight loop (they are scattered
+        // in the hierarchy, and independent reads overlap), then every leaf from them in order.
+        var px = [Double](repeating: 0, count: slots.count), py = px
+        var pl = [UInt8](repeating: UInt8.max, count: slots.count)
+        for i in slots.indices where slots[i] != Self.padding {
+            let e = Int(slots[i])
+            px[i] = h.x(e)
+            py[i] = h.y(e)
+            pl[i] = h.lowZoom[e]
+        }
+        for leaf in 0..<leafCount {
+            let first = leaf * Self.nodeSize
+            var b = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+            var low = UInt8.max
+            var end = first
+            while end < first + Self.nodeSize, slots[end] != Self.padding {
+                b = (min(b.0, px[end]), min(b.1, py[end]), max(b.2, px[end]), max(b.3, py[end]))
+                low = min(low, pl[end])
+                end += 1
+            }
+            appendBox(b)
+            nodeLow.append(low)
+            if first < cachedEnd {
+                for i in first..<end {
+                    let c = WebMercator.coordinate(x: px[i], y: py[i])
+                    latitudes[i] = c.latitude
+                    longitudes[i] = c.longitude
+                }
+            } else {
+                // Cells of the rounded box, as queries read it.
+                let (x0, y0, x1, y1) = box(leaf)
+                let sx = Self.cellScale(x0, x1), sy = Self.cellScale(y0, y1)
+                for i in first..<end {
+                    cells[i - cachedEnd] = Self.cell(px[i] - x0, scale: sx) | Self.cell(py[i] - y0, scale: sy) << 8
+                }
+            }
+        }
+        var node = leafCount
+        for r in runs.indices {
+            let firstLeaf = runs[r].start / Self.nodeSize
+            var level = firstLeaf..<(firstLeaf + (runs[r].count + Self.nodeSize - 1) / Self.nodeSize)
+            runs[r].firstLevel = levels.count
+            levels.append(level)
+            while level.count > 1 {
+                let begin = node
+                for start in stride(from: level.lowerBound, to: level.upperBound, by: Self.nodeSize) {
+                    var b = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+                    var low = UInt8.max
+                    for c in start..<min(start + Self.nodeSize, level.upperBound) {
+                        let child = box(c)
+                        b = (min(b.0, child.0), min(b.1, child.1), max(b.2, child.2), max(b.3, child.3))
+                        low = min(low, nodeLow[c])
+                    }
+                    appendBox(b)
+                    nodeLow.append(low)
+                    node += 1
+                }
+                level = begin..<node
+                levels.append(level)
+            }
+            runs[r].levelCount = levels.count - runs[r].firstLevel
         }
     }
 
-    /// Calls `body` with every entry showing at `zoom` whose position is in one of the x ranges and in [y0, y1].
-    /// Allocates one small stack.
-    /// - Complexity: O(log e + k) for k entries found, when entries of other zooms are spatially sparse.
-    func search(x ranges: UnitXRanges, y0: Double, y1: Double, zoom: Int, hierarchy h: ClusterHierarchy, _ body: (Int) -> Void) {
-        guard !items.isEmpty else { return }
-        let z = UInt8(zoom)
-        // An explicit stack of (level, node); depth * nodeSize bounds it.
-        var pending = [(level: Int, node: Int)]()
-        pending.reserveCapacity(levelStart.count * Self.nodeSize)
-        let top = levelStart.count - 1
-        @inline(__always) func passes(_ n: Int) -> Bool {
-            zoomLow[n] <= z && zoomTop[n] >= z && boxes[4 * n + 1] <= y1 && boxes[4 * n + 3] >= y0
-                && ranges.overlaps(boxes[4 * n], boxes[4 * n + 2])
+    /// The box of node `n` (min x, min y, max x, max y).
+    @inline(__always)
+    private func box(_ n: Int) -> (Double, Double, Double, Double) {
+        (Double(boxes[4 * n]), Double(boxes[4 * n + 1]), Double(boxes[4 * n + 2]), Double(boxes[4 * n + 3]))
+    }
+
+    /// Appends a node box, rounded outwards so that it still holds everything below it.
+    private mutating func appendBox(_ b: (Double, Double, Double, Double)) {
+        @inline(__always) func down(_ v: Double) -> Float {
+            let f = Float(v)
+            return Double(f) > v ? f.nextDown : f
         }
-        if passes(levelStart[top]) { pending.append((top, levelStart[top])) }
-        while let (level, n) = pending.popLast() {
-            if level == 0 {
-                let first = (n - levelStart[0]) * Self.nodeSize
-                for i in first..<min(first + Self.nodeSize, items.count) {
-                    if itemLow[i] > z || itemTop[i] < z { continue }
-                    let e = Int(items[i])
-                    let py = h.y(e)
-                    if py < y0 || py > y1 || !ranges.contains(h.x(e)) { continue }
-                    body(e)
+        @inline(__always) func up(_ v: Double) -> Float {
+            let f = Float(v)
+            return Double(f) < v ? f.nextUp : f
+        }
+        boxes.append(down(b.0)); boxes.append(down(b.1)); boxes.append(up(b.2)); boxes.append(up(b.3))
+    }
+
+    /// Calls `body` with the first slot of each leaf of a run showing at `zoom` whose box meets the
+    /// x ranges and [y0, y1]. Allocates one small stack.
+    /// - Complexity: O(r log e + l) for r runs and l leaves visited.
+    @inline(__always)
+    func forEachLeaf(x ranges: UnitXRanges, y0: Double, y1: Double, zoom: Int, _ body: (_ first: Int, _ lowBase: Int?) -> Void) {
+        guard zoom >= 0, zoom < Self.zoomBound else { return }
+        let z = UInt8(zoom)
+        // Nodes of a run of one band all show at `zoom`: only a run of several reads their lowest zooms.
+        @inline(__always) func passes(_ n: Int, mixed: Bool) -> Bool {
+            let b = box(n)
+            return b.1 <= y1 && b.3 >= y0 && ranges.overlaps(b.0, b.2) && (!mixed || nodeLow[n] <= z)
+        }
+        // An explicit stack of (level, node); depth * nodeSize bounds it.
+        var pending: [(level: Int, node: Int)] = []
+        for run in runs where run.lowZoom <= z && run.creationZoom >= z {
+            let base = run.firstLevel
+            let top = run.levelCount - 1
+            guard top >= 0, passes(levels[base + top].lowerBound, mixed: run.mixed) else { continue }
+            pending.append((top, levels[base + top].lowerBound))
+            while let (level, n) = pending.popLast() {
+                if level == 0 {
+                    body(n * Self.nodeSize, run.mixed ? run.lowOffset - run.start : nil)
+                    continue
                 }
-            } else {
                 // Children are contiguous: test them here, push only those that pass.
-                let childLevelStart = levelStart[level - 1]
-                let childLevelEnd = levelStart[level]
-                let first = childLevelStart + (n - levelStart[level]) * Self.nodeSize
-                for c in stride(from: min(first + Self.nodeSize, childLevelEnd) - 1, through: first, by: -1) where passes(c) {
+                let children = levels[base + level - 1]
+                let first = children.lowerBound + (n - levels[base + level].lowerBound) * Self.nodeSize
+                for c in stride(from: min(first + Self.nodeSize, children.upperBound) - 1, through: first, by: -1) where passes(c, mixed: run.mixed) {
                     pending.append((level - 1, c))
                 }
             }
         }
+    }
+
+    /// Calls `body` with the slot and entry of every entry showing at `zoom` whose position is in one of the x
+    /// ranges and in [y0, y1]. Positions are read from the slots' cells; only an entry whose cell straddles the
+    /// query's edge reads its exact position from the hierarchy.
+    /// - Complexity: O(r log e + k) for r runs and k entries found.
+    @inline(__always)
+    func forEachEntry(x ranges: UnitXRanges, y0: Double, y1: Double, zoom: Int, hierarchy h: ClusterHierarchy,
+                      _ body: (_ slot: Int, _ entry: Int) -> Void) {
+        let z = UInt8(truncatingIfNeeded: zoom)
+        let cached = latitudes.count
+        let longitudeTest = DegreeTest(longitudes: ranges)
+        let latitudeTest = DegreeTest(latitudesFromY: y0, y1)
+        forEachLeaf(x: ranges, y0: y0, y1: y1, zoom: zoom) { first, lowBase in
+            let b = box(first / Self.nodeSize)
+            let allX = (b.0 >= ranges.a0 && b.2 <= ranges.a1) || (b.0 >= ranges.b0 && b.2 <= ranges.b1)
+            let allY = b.1 >= y0 && b.3 <= y1
+            @inline(__always) func exactlyInside(_ e: Int) -> Bool {
+                let py = h.y(e)
+                return py >= y0 && py <= y1 && ranges.contains(h.x(e))
+            }
+            if first < cached {
+                // Clusters: decided by their cached coordinates, read in order.
+                scanLeaf(first: first, lowBase: lowBase, zoom: z, allX ? DegreeTest.all : longitudeTest,
+                         allY ? DegreeTest.all : latitudeTest, position: { (longitudes[$0], latitudes[$0]) },
+                         exactlyInside: exactlyInside, body)
+                return
+            }
+            let tx: CellTest
+            if allX {
+                tx = .all
+            } else {
+                let overlapsA = b.2 >= ranges.a0 && b.0 <= ranges.a1, overlapsB = b.2 >= ranges.b0 && b.0 <= ranges.b1
+                tx = overlapsA && overlapsB ? .exact
+                    : (overlapsA ? CellTest(b.0, b.2, ranges.a0, ranges.a1) : CellTest(b.0, b.2, ranges.b0, ranges.b1))
+            }
+            let ty = allY ? CellTest.all : CellTest(b.1, b.3, y0, y1)
+            scanLeaf(first: first, lowBase: lowBase, zoom: z, tx, ty, position: { i in
+                let cell = cells[i - cached]
+                return (Int32(cell & 0xFF), Int32(cell >> 8))
+            }, exactlyInside: exactlyInside, body)
+        }
+    }
+
+    /// Calls `body` with the slot and entry of each entry of the leaf from slot `first` that shows at `zoom` and
+    /// that the axis tests place inside (or, when they cannot tell, `exactlyInside` does).
+    @inline(__always)
+    private func scanLeaf<Test: AxisTest>(first: Int, lowBase: Int?, zoom z: UInt8, _ tx: Test, _ ty: Test,
+                                          position: (Int) -> (Test.Value, Test.Value), exactlyInside: (Int) -> Bool,
+                                          _ body: (_ slot: Int, _ entry: Int) -> Void) {
+        // The entries of a run of one band show at the same zooms: a per-entry zoom test only in runs of several.
+        for i in first..<first + Self.nodeSize {
+            let slot = slots[i]
+            if slot == Self.padding { break }
+            if let lowBase, slotLow[lowBase + i] > z { continue }
+            let (px, py) = position(i)
+            if tx.excludes(px) || ty.excludes(py) { continue }
+            let e = Int(slot)
+            if !tx.includes(px) || !ty.includes(py), !exactlyInside(e) { continue }
+            body(i, e)
+        }
+    }
+
+    /// Calls `body` with every entry showing at `zoom` whose position is in one of the x ranges and in [y0, y1].
+    /// - Complexity: O(r log e + k) for r runs and k entries found.
+    func search(x ranges: UnitXRanges, y0: Double, y1: Double, zoom: Int, hierarchy h: ClusterHierarchy, _ body: (Int) -> Void) {
+        forEachEntry(x: ranges, y0: y0, y1: y1, zoom: zoom, hierarchy: h) { _, e in body(e) }
+    }
+
+    /// Cells per axis of a leaf box.
+    static let cellsPerAxis = 256
+
+    /// The cell of offset `d` from a leaf box's low edge, `scale` cells per unit.
+    @inline(__always)
+    private static func cell(_ d: Double, scale: Double) -> UInt16 {
+        UInt16(min(Double(cellsPerAxis - 1), max(0, d * scale)))
+    }
+
+    /// Cells per unit across a leaf box from `lo` to `hi` (0 when the box is flat on that axis).
+    @inline(__always)
+    static func cellScale(_ lo: Double, _ hi: Double) -> Double {
+        let s = Double(cellsPerAxis) / (hi - lo)
+        return hi > lo && s.isFinite ? s : 0
     }
 
     private static func interleave(_ v: UInt32) -> UInt32 {
@@ -211,4 +475,86 @@ struct UnitXRanges {
 
     @inline(__always)
     func overlaps(_ lo: Double, _ hi: Double) -> Bool { (hi >= a0 && lo <= a1) || (hi >= b0 && lo <= b1) }
+}
+
+/// A test placing a stored position on one axis surely inside a query's range, surely outside, or neither.
+protocol AxisTest {
+    associatedtype Value
+    func includes(_ v: Value) -> Bool
+    func excludes(_ v: Value) -> Bool
+}
+
+/// Which cells of one axis of a leaf lie surely inside a query's closed range, surely outside it, or neither (the
+/// entry's exact position decides). Thresholds keep a cell of margin on each side, far above rounding error.
+struct CellTest: AxisTest {
+    private var inLo: Int32, inHi: Int32, outLo: Int32, outHi: Int32
+
+    /// Every cell inside.
+    static let all = CellTest(inLo: 0, inHi: Int32(ClusterTree.cellsPerAxis - 1), outLo: -1, outHi: Int32(ClusterTree.cellsPerAxis))
+    /// No cell decided: read every exact position.
+    static let exact = CellTest(inLo: 1, inHi: 0, outLo: -1, outHi: Int32(ClusterTree.cellsPerAxis))
+
+    private init(inLo: Int32, inHi: Int32, outLo: Int32, outHi: Int32) {
+        (self.inLo, self.inHi, self.outLo, self.outHi) = (inLo, inHi, outLo, outHi)
+    }
+
+    /// The test for range [a0, a1] on a leaf spanning [lo, hi] on this axis.
+    init(_ lo: Double, _ hi: Double, _ a0: Double, _ a1: Double) {
+        let scale = ClusterTree.cellScale(lo, hi)
+        guard scale > 0 else {
+            self = .exact
+            return
+        }
+        @inline(__always) func clamp(_ v: Double) -> Int32 { Int32(min(Double(ClusterTree.cellsPerAxis + 2), max(-2, v))) }
+        let t0 = (a0 - lo) * scale, t1 = (a1 - lo) * scale
+        self.init(inLo: clamp(t0.rounded(.up) + 1), inHi: clamp(t1.rounded(.down) - 2),
+                  outLo: clamp(t0.rounded(.down) - 2), outHi: clamp(t1.rounded(.up) + 1))
+    }
+
+    @inline(__always)
+    func includes(_ q: Int32) -> Bool { q >= inLo && q <= inHi }
+
+    @inline(__always)
+    func excludes(_ q: Int32) -> Bool { q <= outLo || q >= outHi }
+}
+
+/// Which cached coordinates on one axis lie surely inside a query's range, surely outside it, or neither (the
+/// entry's exact position decides), with a margin far above the rounding of the projection and its inverse.
+struct DegreeTest: AxisTest {
+    private static let margin = 1e-9
+    private var inLo: Double, inHi: Double, outLo: Double, outHi: Double
+    private var inLo2 = Double.infinity, inHi2 = -Double.infinity, outLo2 = Double.infinity, outHi2 = -Double.infinity
+
+    /// Every value inside.
+    static let all = DegreeTest(inLo: -.infinity, inHi: .infinity, outLo: -.infinity, outHi: .infinity)
+
+    private init(inLo: Double, inHi: Double, outLo: Double, outHi: Double) {
+        (self.inLo, self.inHi, self.outLo, self.outHi) = (inLo, inHi, outLo, outHi)
+    }
+
+    /// Longitudes of unit-square x ranges (longitude = (x - 0.5) * 360, increasing with x).
+    init(longitudes ranges: UnitXRanges) {
+        let m = Self.margin
+        let a0 = WebMercator.longitude(x: ranges.a0), a1 = WebMercator.longitude(x: ranges.a1)
+        self.init(inLo: a0 + m, inHi: a1 - m, outLo: a0 - m, outHi: a1 + m)
+        if ranges.b0 <= ranges.b1 {
+            let b0 = WebMercator.longitude(x: ranges.b0), b1 = WebMercator.longitude(x: ranges.b1)
+            (inLo2, inHi2, outLo2, outHi2) = (b0 + m, b1 - m, b0 - m, b1 + m)
+        }
+    }
+
+    /// Latitudes of unit-square y in [y0, y1] (latitude decreases as y grows; y is clamped to [0, 1], so a bound
+    /// at or beyond an edge of the square bounds nothing).
+    init(latitudesFromY y0: Double, _ y1: Double) {
+        let m = Self.margin
+        let north = y0 <= 0 ? Double.infinity : WebMercator.latitude(y: y0)
+        let south = y1 >= 1 ? -Double.infinity : WebMercator.latitude(y: y1)
+        self.init(inLo: south + m, inHi: north - m, outLo: south - m, outHi: north + m)
+    }
+
+    @inline(__always)
+    func includes(_ v: Double) -> Bool { (v >= inLo && v <= inHi) || (v >= inLo2 && v <= inHi2) }
+
+    @inline(__always)
+    func excludes(_ v: Double) -> Bool { !(v >= outLo && v <= outHi) && !(v >= outLo2 && v <= outHi2) }
 }
