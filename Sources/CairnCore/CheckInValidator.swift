@@ -79,7 +79,6 @@ public struct CheckInValidator: Sendable {
         var placeKeys = CheckInKeyTable()
         var placeData = ContiguousArray<Double>()
         var placeCircles = ContiguousArray<Circle>()
-        placeKeys.reserveCapacity(places.underestimatedCount + events.underestimatedCount)
         var ignoredPlaces = 0
         func addPlace(_ id: String, _ circle: Circle) -> Int32? {
             let (index, inserted) = placeKeys.insert(id)
@@ -120,7 +119,6 @@ public struct CheckInValidator: Sendable {
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             if part == 0 {
                 var keys = CheckInKeyTable()
-                keys.reserveCapacity(eventList.count)
                 var repeated = [Bool](repeating: false, count: eventList.count)
                 for (i, event) in eventList.enumerated() where !keys.insert(event.id).inserted { repeated[i] = true }
                 keysBox.value = keys
@@ -131,7 +129,7 @@ public struct CheckInValidator: Sendable {
                 foundBox.value = found
             }
         }
-        let eventKeys = keysBox.value
+        var eventKeys = keysBox.value
         let repeated = repeatedBox.value, found = foundBox.value
         var eventRecords = ContiguousArray<EventRecord>()
         eventRecords.reserveCapacity(eventList.count)
@@ -199,10 +197,12 @@ public struct CheckInValidator: Sendable {
 
         self.circles = circleBox.value ?? CircleIndex(placeCircles)
         self.placeCircles = placeCircles
+        placeKeys.prepareForLookups()
+        eventKeys.prepareForLookups()
         self.placeKeys = placeKeys
-        self.placeData = placeData
+        self.placeData = checkInLargeArray(copying: placeData)
         self.eventKeys = eventKeys
-        self.eventRecords = eventRecords
+        self.eventRecords = checkInLargeArray(copying: eventRecords)
         self.placeEventStarts = starts
         self.placeEvents = byPlace
         self.joinUsers = joinUsers
