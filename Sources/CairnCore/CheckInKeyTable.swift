@@ -136,6 +136,24 @@ package struct CheckInKeyTable: Sendable {
         return hashedIndex(of: key, hash: checkInHash(key))
     }
 
+    /// Where `key` would be in the dense array (its number), or -1 when it cannot be there; reads nothing but
+    /// the key, so a batch can work out every key's slot first and then read the slots back to back.
+    /// - Complexity: O(n) in the key's length.
+    @inline(__always)
+    package func denseSlot(_ key: UnsafeRawBufferPointer) -> Int {
+        let number = denseNumber(key)
+        return number < byNumber.count ? number : -1
+    }
+
+    /// `index(of:)` for a key whose `denseSlot` is `slot` (not -1).
+    /// - Complexity: O(1) when the key is there; O(n) in its length otherwise, expected.
+    @inline(__always)
+    package func index(of key: UnsafeRawBufferPointer, denseSlot slot: Int) -> Int {
+        let index = Int(byNumber.withUnsafeBufferPointer { $0[slot] })
+        if index >= 0 || hashedCount == 0 { return index }
+        return hashedIndex(of: key, hash: checkInHash(key))
+    }
+
     /// The index of `key` when it is kept in the dense array, else -1.
     @inline(__always)
     private func denseIndex(_ key: UnsafeRawBufferPointer) -> Int {

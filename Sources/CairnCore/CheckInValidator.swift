@@ -348,6 +348,45 @@ public struct CheckInValidator: Sendable {
         return Target(event: -2, place: -2)
     }
 
+    /// `resolve(eventKey:placeKey:)` for `count` check-ins at once, in stages so that the memory reads of
+    /// different rows overlap: first every key is parsed (numbered ids give their dense slot without reading
+    /// any table), then the dense slots are read back to back, then the events' records.
+    /// - Complexity: O(n) in the ids' lengths, expected.
+    package func resolve(eventKeys events: UnsafePointer<UnsafeRawBufferPointer>,
+                         placeKeys places: UnsafePointer<UnsafeRawBufferPointer>,
+                         count: Int, into targets: UnsafeMutablePointer<Target>) {
+        let pending = -5
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, count)) { slots in
+            for i in 0 ..< count {
+                let event = events[i], place = places[i]
+                if !event.isEmpty {
+                    let slot = eventKeys.denseSlot(event)
+                    slots[i] = slot
+                    targets[i] = Target(event: slot >= 0 ? pending : eventKeys.index(of: event), place: -2)
+                } else if !place.isEmpty {
+                    let slot = placeKeys.denseSlot(place)
+                    slots[i] = slot
+                    targets[i] = Target(event: -2, place: slot >= 0 ? pending : placeKeys.index(of: place))
+                } else {
+                    slots[i] = -1
+                    targets[i] = Target(event: -2, place: -2)
+                }
+            }
+            for i in 0 ..< count where slots[i] >= 0 {
+                if targets[i].event == pending {
+                    targets[i].event = eventKeys.index(of: events[i], denseSlot: slots[i])
+                } else {
+                    targets[i].place = placeKeys.index(of: places[i], denseSlot: slots[i])
+                }
+            }
+            eventRecords.withUnsafeBufferPointer { records in
+                for i in 0 ..< count where targets[i].event >= 0 {
+                    targets[i].place = Int(records[targets[i].event].place)
+                }
+            }
+        }
+    }
+
     /// Reads a place's record (to bring it into the cache ahead of judging); returns its latitude.
     @inline(__always)
     package func touch(place: Int) -> Double { place >= 0 ? placeData[Self.placeStride * place] : 0 }

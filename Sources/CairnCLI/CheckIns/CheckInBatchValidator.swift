@@ -343,6 +343,8 @@ final class CheckInBatchValidator {
         var block: [(fields: CheckInRowFields, line: Int, problem: String?)] = []
         block.reserveCapacity(blockSize)
         var targets = [CheckInValidator.Target](repeating: CheckInValidator.Target(event: -2, place: -2), count: blockSize)
+        var eventKeys = [UnsafeRawBufferPointer](repeating: UnsafeRawBufferPointer(start: nil, count: 0), count: blockSize)
+        var placeKeys = eventKeys
         var warm = 0.0
         while position < end {
             block.removeAll(keepingCapacity: true)
@@ -382,7 +384,12 @@ final class CheckInBatchValidator {
                 block.append((fields, recordLine, problem))
             }
             for i in block.indices {
-                targets[i] = validator.resolve(eventKey: block[i].fields.event.raw, placeKey: block[i].fields.place.raw)
+                eventKeys[i] = block[i].fields.event.raw
+                placeKeys[i] = block[i].fields.place.raw
+            }
+            targets.withUnsafeMutableBufferPointer { targets in
+                guard let into = targets.baseAddress else { return }
+                validator.resolve(eventKeys: eventKeys, placeKeys: placeKeys, count: block.count, into: into)
             }
             for i in block.indices { warm += validator.touch(place: targets[i].place) }
             for i in block.indices {
