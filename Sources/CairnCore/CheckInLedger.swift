@@ -64,7 +64,7 @@ public struct CheckInLedger: Sendable {
         }
     }
 
-    /// Settles up to 16 valid check-ins in input order, as `settle(_:user:userHash:)` does one by one (the rows
+    /// Settles a block of valid check-ins (a few dozen) in input order, as `settle(_:user:userHash:)` does one by one (the rows
     /// that become `duplicate` are appended to `duplicates` instead of being changed), but looking ahead: all
     /// users are looked up first, then all (user, event) pairs, so that the cache misses of different rows
     /// overlap instead of queueing. `rows` index `results`, `users` and `hashes`.
@@ -88,7 +88,7 @@ public struct CheckInLedger: Sendable {
                 keys[k] = result.event >= 0 ? UInt64(UInt32(result.event)) << 32 | userIndex : userIndex
             }
             for (k, row) in rows.enumerated() where results[Int(row)].event >= 0 {
-                warm &+= pairs.contains(event: Int(keys[k] >> 32), user: Int(keys[k] & 0xFFFF_FFFF)) ? 1 : 0
+                warm &+= Int(pairs.touch(event: Int(keys[k] >> 32), user: Int(keys[k] & 0xFFFF_FFFF)))
             }
             for (k, row) in rows.enumerated() {
                 let r = Int(row)

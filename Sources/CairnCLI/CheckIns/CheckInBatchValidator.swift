@@ -193,16 +193,16 @@ final class CheckInBatchValidator {
                 piece.results.withUnsafeBufferPointer { results in
                     piece.userHashes.withUnsafeBufferPointer { hashes in
                         piece.users.withUnsafeBufferPointer { users in
-                            // This shard's rows were listed in phase 1; settle them 16 at a time (looking ahead).
+                            // This shard's rows were listed in phase 1; settle them 64 at a time (looking ahead).
                             var seen = 0
                             piece.shardRows[s].withUnsafeBufferPointer { rows in
                                 guard let hashBase = hashes.baseAddress, let resultBase = results.baseAddress else { return }
                                 var start = 0
                                 while start < rows.count {
-                                    let block = UnsafeBufferPointer(rebasing: rows[start ..< min(rows.count, start + 16)])
+                                    let block = UnsafeBufferPointer(rebasing: rows[start ..< min(rows.count, start + 64)])
                                     seen &+= ledger.settle(rows: block, results: resultBase, users: { users[$0].raw },
                                                            hashes: hashBase, duplicates: &duplicates)
-                                    start += 16
+                                    start += 64
                                 }
                             }
                             shard.peeked &+= seen
