@@ -20,7 +20,7 @@ func checkInLargeArray<Element: BitwiseCopyable>(repeating value: Element, count
 /// A copy of `array` in memory advised as `checkInLargeArray`'s (the array itself when it is small), for
 /// tables built by appending and then read at random.
 /// - Complexity: O(n).
-func checkInLargeArray<Element: BitwiseCopyable>(copying array: ContiguousArray<Element>) -> ContiguousArray<Element> {
+package func checkInLargeArray<Element: BitwiseCopyable>(copying array: ContiguousArray<Element>) -> ContiguousArray<Element> {
     guard array.count * MemoryLayout<Element>.stride >= 2 * (2 << 20) else { return array }
     return ContiguousArray(unsafeUninitializedCapacity: array.count) { buffer, initialized in
         adviseHugePages(buffer)

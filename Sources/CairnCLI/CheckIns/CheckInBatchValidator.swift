@@ -37,6 +37,8 @@ final class CheckInPiece: @unchecked Sendable {
     var lines = 0
     /// A sum of values read only to warm the cache (kept so the reads are not optimised away).
     var warm = 0.0
+    /// The same for the output's place texts.
+    var warmText: UInt8 = 0
     var output: [UInt8] = []
     var counts = [Int](repeating: 0, count: verdictNames.count)
 
@@ -230,6 +232,8 @@ final class CheckInBatchValidator {
             output.removeAll(keepingCapacity: true)
             var counts = [Int](repeating: 0, count: verdictNames.count)
             var slow: [UInt8] = []
+            var warm: UInt8 = 0
+            defer { piece.warmText = warm }
             verdictSlots.withUnsafeBufferPointer { slots in
                 guard let slotBase = slots.baseAddress else { return }
                 piece.results.withUnsafeBufferPointer { results in
@@ -248,8 +252,11 @@ final class CheckInBatchValidator {
                             while r < results.count {
                                 var bound = 0
                                 var end = r
+                                // Sizing the run also touches each row's place text, so that those cache
+                                // misses overlap here instead of stalling the writes one by one.
                                 while end < results.count, end - r < 256 {
                                     bound += text.csvRowBound(id: ids[end], event: events[end])
+                                    warm &+= text.touch(place: results[end].place)
                                     end += 1
                                 }
                                 let before = output.count
