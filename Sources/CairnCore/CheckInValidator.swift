@@ -9,7 +9,8 @@ import Darwin
 /// (ARCHITECTURE.md, "Check-in rule"): each gets `valid` or exactly one `CheckInReason`.
 ///
 /// The tests, in order: coordinate (`invalid_coordinate`), time (`invalid_time`), the claimed event or place
-/// (`unknown_event`, `unknown_place`; with neither, the point is matched by containment, or `no_match`),
+/// (`unknown_event`, `unknown_place`; with neither, the point is matched by containment, or `no_match`; with
+/// both, the place must be the event's, else `place_mismatch`: the check-in is judged against the event's place),
 /// distance from the place's centre under the model (`outside_radius`, with the exact distance), the event's
 /// window `start <= time < end` (`before_start`, `after_end`), joins when given (`not_joined`). Duplicates
 /// (`duplicate`) need input order and live in a `CheckInLedger`; `validate(_:)` does both.
@@ -324,13 +325,16 @@ public struct CheckInValidator: Sendable {
                      target: resolve(eventKey: eventKey, placeKey: placeKey), user: user, scratch: &scratch)
     }
 
-    /// What a check-in's ids resolve to: index, -1 when unknown, -2 when not given.
+    /// What a check-in's ids resolve to: index, -1 when unknown, -2 when not given. With an event, `place` is
+    /// the event's place and `claimedPlace` the place id the check-in also names (-2 when it names none).
     package struct Target {
         package var event: Int
         package var place: Int
-        package init(event: Int, place: Int) {
+        package var claimedPlace: Int
+        package init(event: Int, place: Int, claimedPlace: Int = -2) {
             self.event = event
             self.place = place
+            self.claimedPlace = claimedPlace
         }
     }
 
@@ -342,7 +346,8 @@ public struct CheckInValidator: Sendable {
     package func resolve(eventKey: UnsafeRawBufferPointer, placeKey: UnsafeRawBufferPointer) -> Target {
         if !eventKey.isEmpty {
             let event = eventKeys.index(of: eventKey)
-            return Target(event: event, place: event >= 0 ? Int(eventRecords[event].place) : -2)
+            return Target(event: event, place: event >= 0 ? Int(eventRecords[event].place) : -2,
+                          claimedPlace: placeKey.isEmpty ? -2 : placeKeys.index(of: placeKey))
         }
         if !placeKey.isEmpty { return Target(event: -2, place: placeKeys.index(of: placeKey)) }
         return Target(event: -2, place: -2)
@@ -362,7 +367,8 @@ public struct CheckInValidator: Sendable {
                 if !event.isEmpty {
                     let slot = eventKeys.denseSlot(event)
                     slots[i] = slot
-                    targets[i] = Target(event: slot >= 0 ? pending : eventKeys.index(of: event), place: -2)
+                    targets[i] = Target(event: slot >= 0 ? pending : eventKeys.index(of: event), place: -2,
+                                        claimedPlace: place.isEmpty ? -2 : placeKeys.index(of: place))
                 } else if !place.isEmpty {
                     let slot = placeKeys.denseSlot(place)
                     slots[i] = slot
@@ -406,6 +412,9 @@ public struct CheckInValidator: Sendable {
             guard event >= 0 else { return CheckInResult(reason: .unknownEvent) }
             place = target.place
             guard place >= 0 else { return CheckInResult(reason: .unknownPlace, event: Int32(event)) }
+            if target.claimedPlace != -2, target.claimedPlace != place {
+                return CheckInResult(reason: .placeMismatch, place: Int32(place), event: Int32(event))
+            }
         } else if target.place != -2 {
             place = target.place
             guard place >= 0 else { return CheckInResult(reason: .unknownPlace) }

@@ -130,6 +130,14 @@ final class CheckInBatchValidator {
         while let batch = try input.next() {
             phaseSeconds[5] += lap(&clock)
             defer { clock = ContinuousClock.now }
+            if let record = input.overlong {
+                if inputFormat == .csv, layout == nil {
+                    throw CLIError("\(input.path): the header is longer than \(input.maxRecordBytes) bytes")
+                }
+                writeOverlong(record, line: line, limit: input.maxRecordBytes, write: write)
+                line += record.lineFeeds
+                continue
+            }
             guard let base = batch.baseAddress else { continue }
             var start = 0
             if first, inputFormat == .csv {
@@ -150,6 +158,30 @@ final class CheckInBatchValidator {
             }
             if inputFormat == .csv, layout == nil { continue }
             line = try process(base + start, count: batch.count - start, firstLine: line, write: write)
+        }
+    }
+
+    /// The verdict for a record skipped for its length: `malformed_row`, with the id read from its first bytes
+    /// when they hold one (CSV: the first field; JSON lines: none).
+    private func writeOverlong(_ record: CheckInOverlongRecord, line: Int, limit: Int, write: ([UInt8]) -> Void) {
+        var output: [UInt8] = []
+        record.head.withUnsafeBufferPointer { head in
+            var id = CheckInField.empty
+            var scanner = CheckInCSVScanner()
+            defer { scanner.deallocate() }
+            if inputFormat == .csv, let base = head.baseAddress, head.count > 0 {
+                scanner.reset(forBufferOf: head.count)
+                _ = scanner.scanRecord(base, start: 0, end: head.count)
+                // The head ends inside the record: its first field is whole only if a separator follows it.
+                if scanner.fieldCount > 1 { id = scanner.field(0) }
+            }
+            text.appendRow(id: id, event: .empty, result: CheckInResult(reason: .malformedRow), to: &output)
+        }
+        write(output)
+        rows += 1
+        counts[verdictOrdinal(.malformedRow)] += 1
+        if malformedMessages.count < maxMessages {
+            malformedMessages.append("line \(line): a record of \(record.bytes) bytes, longer than \(limit), skipped")
         }
     }
 

@@ -87,8 +87,8 @@ struct CheckInValidateCommand: ParsableCommand {
         if placeFiles.isEmpty, eventFiles.isEmpty, storePath == nil {
             throw ValidationError("give places and events to judge against: --places FILE, --events FILE or --db PATH")
         }
-        if let defaultRadius, DistanceText.meters(from: defaultRadius) == nil {
-            throw ValidationError("--radius expects a distance like 150, 150m or 1.2km, got '\(defaultRadius)'")
+        if let defaultRadius, !((DistanceText.meters(from: defaultRadius) ?? 0) > 0) {
+            throw ValidationError("--radius expects a distance above 0 like 150, 150m or 1.2km, got '\(defaultRadius)'")
         }
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1 to 256, got \(threads)") }
         if batchBytes < 1 { throw ValidationError("--batch-bytes must be 1 or more") }
