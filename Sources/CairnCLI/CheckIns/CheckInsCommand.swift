@@ -27,7 +27,8 @@ struct CheckInValidateCommand: ParsableCommand {
         discussion: """
             Output: one row per check-in, in input order: checkin_id,verdict,reason,distance_m,radius_m,place_id,event_id. \
             verdict is valid or invalid; reason is one of outside_radius, before_start, after_end, unknown_event, \
-            unknown_place, not_joined, duplicate, invalid_coordinate, invalid_time, malformed_row, no_match. \
+            unknown_place, not_joined, duplicate, invalid_coordinate, invalid_time, malformed_row, no_match, \
+            place_mismatch (the check-in names an event and another place than the event's). \
             distance_m is given for outside_radius: the exact distance from the place's centre, rounded up to the millimetre. \
             A check-in with neither an event nor a place is matched to the places whose circle contains it and their \
             events ongoing at its time. A summary (counts per reason, rows per second) goes to standard error. \
