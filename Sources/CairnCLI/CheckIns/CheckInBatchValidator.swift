@@ -61,6 +61,12 @@ final class CheckInPiece: @unchecked Sendable {
     }
 }
 
+/// The caller's write function, handed to the writer thread (`run` waits for every write before returning).
+final class CheckInWriteBox: @unchecked Sendable {
+    let write: ([UInt8]) -> Void
+    init(_ write: @escaping ([UInt8]) -> Void) { self.write = write }
+}
+
 /// A shard of the duplicate and visit state: the users whose id hash falls in it.
 final class CheckInShard: @unchecked Sendable {
     var ledger: CheckInLedger
@@ -97,7 +103,8 @@ final class CheckInBatchValidator {
     private var layout: CheckInCSVLayout?
     /// The output's verdict texts in fixed slots (`CheckInOutputText.writeCSVRow`).
     private let verdictSlots: ContiguousArray<UInt8>
-    /// Wall seconds per phase: judge, settle, render, write, copying between phases; and reading (`run`).
+    /// Wall seconds per phase: judge, settle, render, waiting for the writer, copying between phases; and
+    /// reading (`run`).
     private(set) var phaseSeconds = [Double](repeating: 0, count: 6)
 
     private func lap(_ clock: inout ContinuousClock.Instant) -> Double {
@@ -121,9 +128,23 @@ final class CheckInBatchValidator {
     /// The ledgers, one per shard (for statistics and memory figures).
     var ledgers: [CheckInLedger] { shards.map(\.ledger) }
 
-    /// Reads every batch from `input` and writes rows to `sink`.
+    /// Writes each batch's rendered pieces, in order, on its own thread: the write of one batch overlaps the
+    /// reading, judging and settling of the next (the pieces' output buffers are reused only after it).
+    private let writer = DispatchQueue(label: "cairn.checkins.writer")
+    private let writing = DispatchGroup()
+
+    /// Reads every batch from `input` and writes rows with `write` (in order, from one thread at a time; all
+    /// of them before `run` returns).
     /// - Throws: `CLIError` when the input cannot be read or a CSV header lacks required columns.
     func run(input: CheckInBatchInput, write: ([UInt8]) -> Void) throws {
+        try withoutActuallyEscaping(write) { write in
+            let sink = CheckInWriteBox(write)
+            defer { writing.wait() }
+            try run(input: input, sink: sink)
+        }
+    }
+
+    private func run(input: CheckInBatchInput, sink: CheckInWriteBox) throws {
         var line = 1
         var first = true
         var clock = ContinuousClock.now
@@ -134,7 +155,8 @@ final class CheckInBatchValidator {
                 if inputFormat == .csv, layout == nil {
                     throw CLIError("\(input.path): the header is longer than \(input.maxRecordBytes) bytes")
                 }
-                writeOverlong(record, line: line, limit: input.maxRecordBytes, write: write)
+                writing.wait()
+                writeOverlong(record, line: line, limit: input.maxRecordBytes, write: sink.write)
                 line += record.lineFeeds
                 continue
             }
@@ -157,7 +179,7 @@ final class CheckInBatchValidator {
                 if layout == nil { continue }
             }
             if inputFormat == .csv, layout == nil { continue }
-            line = try process(base + start, count: batch.count - start, firstLine: line, write: write)
+            line = try process(base + start, count: batch.count - start, firstLine: line, sink: sink)
         }
     }
 
@@ -186,7 +208,7 @@ final class CheckInBatchValidator {
     }
 
     /// Validates one batch of whole records; returns the line number after it.
-    private func process(_ base: UnsafePointer<UInt8>, count: Int, firstLine: Int, write: ([UInt8]) -> Void) throws -> Int {
+    private func process(_ base: UnsafePointer<UInt8>, count: Int, firstLine: Int, sink: CheckInWriteBox) throws -> Int {
         guard count > 0 else { return firstLine }
         let quoted = inputFormat == .csv && CSVBoundaries.hasQuote(base, count: count)
         let ranges = CSVBoundaries.split(base, count: count, pieces: pieces.count, quoted: quoted)
@@ -334,15 +356,20 @@ final class CheckInBatchValidator {
             piece.counts = counts
         }
         phaseSeconds[4] += lap(&clock)
+        // The previous batch's rows must be out before the pieces' buffers are rendered into again.
+        writing.wait()
+        phaseSeconds[3] += lap(&clock)
         if parallel { DispatchQueue.concurrentPerform(iterations: pieceCount, execute: render) } else { for k in 0..<pieceCount { render(k) } }
         phaseSeconds[2] += lap(&clock)
 
-        defer { phaseSeconds[3] += lap(&clock) }
-        // Phase 4: write in order; collect counts and messages.
+        // Phase 4: write in order (on the writer thread); collect counts and messages.
+        let written = Array(pieces.prefix(pieceCount))
+        writer.async(group: writing) {
+            for piece in written { sink.write(piece.output) }
+        }
         var line = firstLine
         for k in 0..<pieceCount {
             let piece = pieces[k]
-            write(piece.output)
             rows += piece.results.count
             for v in counts.indices { counts[v] += piece.counts[v] }
             for bad in piece.malformed where malformedMessages.count < maxMessages {
