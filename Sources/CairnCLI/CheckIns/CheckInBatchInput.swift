@@ -70,6 +70,9 @@ final class CheckInBatchInput {
         if gz == nil, descriptor > 0 { close(descriptor) }
     }
 
+    /// The file's size in bytes when it is a mapped regular file (to size tables ahead), else nil.
+    var sizeHint: Int? { mapped == nil ? nil : mappedSize }
+
     /// The mapped file, when the input is a regular file.
     private var mapped: UnsafePointer<UInt8>?
     private var mappedSize = 0

@@ -50,7 +50,7 @@ struct CheckInReferenceData {
             }
             guard rows.hadHeader else { return }
             guard rows.layoutFound else { throw CLIError("\(path): the header needs id, latitude and longitude columns") }
-            places += rows.items
+            if places.isEmpty { places = rows.items } else { places += rows.items }
             for message in rows.skipped { skip(message) }
             skippedCount += rows.skippedCount - rows.skipped.count
             return
@@ -91,7 +91,7 @@ struct CheckInReferenceData {
             }
             guard rows.hadHeader else { return }
             guard rows.layoutFound else { throw CLIError("\(path): the header needs id, startTime and endTime columns") }
-            events += rows.items
+            if events.isEmpty { events = rows.items } else { events += rows.items }
             for message in rows.skipped { skip(message) }
             skippedCount += rows.skippedCount - rows.skipped.count
             return
@@ -352,6 +352,12 @@ func parallelCSVRows<Layout: Sendable, Item: Sendable>(
             DispatchQueue.concurrentPerform(iterations: ranges.count, execute: work)
         } else {
             for k in ranges.indices { work(k) }
+        }
+        if parsed.items.isEmpty, let size = input.sizeHint, count > 0 {
+            // Size the result from the first batch's rows per byte, so that a large file is not copied
+            // from buffer to doubled buffer while its rows are appended.
+            let rowsInBatch = ranges.indices.reduce(0) { $0 + ((scanners[$1].rows as? [ReferenceRow<Item>])?.count ?? 0) }
+            parsed.items.reserveCapacity(Int(Double(rowsInBatch) * Double(size) / Double(count) * 1.02) + 16)
         }
         for k in ranges.indices {
             let box = scanners[k]
