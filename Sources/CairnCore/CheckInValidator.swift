@@ -84,54 +84,61 @@ public struct CheckInValidator: Sendable {
         func addPlace(_ id: String, _ circle: Circle) -> Int32? {
             let (index, inserted) = placeKeys.insert(id)
             guard inserted else { return nil }
-            let test = CircleTest(latitude: circle.center.latitude, longitude: circle.center.longitude,
-                                  radiusMeters: circle.radiusMeters, model: model)
-            placeData.append(contentsOf: [circle.center.latitude, circle.center.longitude, circle.radiusMeters,
-                                          test.cosLatitude, test.acceptHaversine, test.rejectHaversine])
+            Self.appendRecord(of: circle, model: model, to: &placeData)
             placeCircles.append(circle)
             return Int32(index)
         }
-        // Places and events go in blocks of 16: their ids are looked up first (independent lookups whose cache
-        // misses overlap), then inserted; `warm` keeps the look-ahead reads from being optimised away.
-        var warm = 0
-        var placeBlock: [CheckInPlace] = []
-        placeBlock.reserveCapacity(16)
-        func flushPlaces() {
-            for place in placeBlock { warm &+= placeKeys.index(of: place.id) }
-            for place in placeBlock where addPlace(place.id, place.circle) == nil { ignoredPlaces += 1 }
-            placeBlock.removeAll(keepingCapacity: true)
-        }
-        for place in places {
-            placeBlock.append(place)
-            if placeBlock.count == 16 { flushPlaces() }
-        }
-        flushPlaces()
-
-        // Two threads: one numbers the event ids (first occurrence wins), the other looks every event's place
-        // name up among the given places. Then, in order, events whose place was not among them may define it
-        // with their own circle; a second pass looks again for those still unknown, so an event may name a
-        // place another event defines later in the file.
-        let eventList = Array(events)
         @Sendable func placeName(_ event: CheckInEvent) -> String { event.placeId.flatMap { $0.isEmpty ? nil : $0 } ?? event.id }
+
+        // Two threads: one numbers the places (first occurrence wins) and works out their circle tests, the
+        // other numbers the event ids (first occurrence wins). Then both look the events' place names up among
+        // the places, half each. Then, in order, events whose place was not among them may define it with their
+        // own circle; a second pass looks again for those still unknown, so an event may name a place another
+        // event defines later in the file.
+        let placeList = Array(places)
+        let eventList = Array(events)
         let keysBox = CheckInBuildBox(CheckInKeyTable())
-        let repeatedBox = CheckInBuildBox([Bool](repeating: false, count: eventList.count))
-        let foundBox = CheckInBuildBox([Int32](repeating: -1, count: eventList.count))
-        let givenPlaces = placeKeys
+        let repeatedBox = CheckInBuildBox([Bool]())
+        let placesBox = CheckInBuildBox((keys: CheckInKeyTable(), data: ContiguousArray<Double>(),
+                                         circles: ContiguousArray<Circle>(), ignored: 0, warm: 0))
         DispatchQueue.concurrentPerform(iterations: 2) { part in
-            if part == 0 {
+            if part == 1 {
                 var keys = CheckInKeyTable()
                 var repeated = [Bool](repeating: false, count: eventList.count)
                 for (i, event) in eventList.enumerated() where !keys.insert(event.id).inserted { repeated[i] = true }
                 keysBox.value = keys
                 repeatedBox.value = repeated
-            } else {
-                var found = [Int32](repeating: -1, count: eventList.count)
-                for (i, event) in eventList.enumerated() { found[i] = Int32(givenPlaces.index(of: placeName(event))) }
-                foundBox.value = found
+                return
             }
+            // Places go in blocks of 16: their ids are looked up first (independent lookups whose cache misses
+            // overlap), then inserted; `warm` keeps the look-ahead reads from being optimised away.
+            var built = placesBox.value
+            built.data.reserveCapacity(Self.placeStride * placeList.count)
+            built.circles.reserveCapacity(placeList.count)
+            var start = 0
+            while start < placeList.count {
+                let block = placeList[start ..< min(placeList.count, start + 16)]
+                for place in block { built.warm &+= built.keys.index(of: place.id) }
+                for place in block {
+                    guard built.keys.insert(place.id).inserted else { built.ignored += 1; continue }
+                    Self.appendRecord(of: place.circle, model: model, to: &built.data)
+                    built.circles.append(place.circle)
+                }
+                start += 16
+            }
+            placesBox.value = built
+        }
+        (placeKeys, placeData, placeCircles) = (placesBox.value.keys, placesBox.value.data, placesBox.value.circles)
+        ignoredPlaces = placesBox.value.ignored
+        let warm = placesBox.value.warm
+        let givenPlaces = placeKeys
+        let halves = [CheckInBuildBox([Int32]()), CheckInBuildBox([Int32]())]
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            let range = part == 0 ? 0 ..< eventList.count / 2 : eventList.count / 2 ..< eventList.count
+            halves[part].value = range.map { Int32(givenPlaces.index(of: placeName(eventList[$0]))) }
         }
         var eventKeys = keysBox.value
-        let repeated = repeatedBox.value, found = foundBox.value
+        let repeated = repeatedBox.value, found = halves[0].value + halves[1].value
         var eventRecords = ContiguousArray<EventRecord>()
         eventRecords.reserveCapacity(eventList.count)
         var ignoredEvents = 0
@@ -212,6 +219,19 @@ public struct CheckInValidator: Sendable {
         self.ignoredEvents = ignoredEvents
         self.ignoredJoins = ignoredJoins
         self.buildWarmup = warm
+    }
+
+    /// Appends a place's `placeStride` doubles to `data`: latitude, longitude, radius, cos(latitude), accept
+    /// and reject haversine thresholds.
+    static func appendRecord(of circle: Circle, model: DistanceModel, to data: inout ContiguousArray<Double>) {
+        let test = CircleTest(latitude: circle.center.latitude, longitude: circle.center.longitude,
+                              radiusMeters: circle.radiusMeters, model: model)
+        data.append(circle.center.latitude)
+        data.append(circle.center.longitude)
+        data.append(circle.radiusMeters)
+        data.append(test.cosLatitude)
+        data.append(test.acceptHaversine)
+        data.append(test.rejectHaversine)
     }
 
     // MARK: - Looking things up
