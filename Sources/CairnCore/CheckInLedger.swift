@@ -64,22 +64,20 @@ public struct CheckInLedger: Sendable {
         }
     }
 
-    /// Settles a block of valid check-ins (a few dozen) in input order, as `settle(_:user:userHash:)` does one by one (the rows
-    /// that become `duplicate` are appended to `duplicates` instead of being changed), but looking ahead: all
-    /// users are looked up first, then all (user, event) pairs, so that the cache misses of different rows
-    /// overlap instead of queueing. `rows` index `results`, `users` and `hashes`.
+    /// Settles a block of valid check-ins (a few dozen) in input order, as `settle(_:user:userHash:)` does one
+    /// by one (the rows that become `duplicate` are appended to `duplicates` instead of being changed), but
+    /// looking ahead: all
+    /// users are numbered first, then every (user, event) pair's slot is read, so that the cache misses of
+    /// different rows overlap instead of queueing. `rows` index `results`, `users` and `hashes`.
     /// - Complexity: O(n) in the user ids' lengths, amortised expected.
     package mutating func settle(rows: UnsafeBufferPointer<Int32>, results: UnsafePointer<CheckInResult>,
                                  users: (Int) -> UnsafeRawBufferPointer, hashes: UnsafePointer<UInt64>,
                                  duplicates: inout [Int32]) -> Int {
         var warm = 0
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(1, rows.count)) { keys in
-            // Each user's bytes are fetched before the table is touched: a call to `users` between reading
+            // Users are numbered in one pass (a user table is small next to the pairs: no look-ahead). Each
+            // user's bytes are fetched before the table is touched: a call to `users` between reading
             // `self.users` and using it would make Swift copy the table (retains) for every row.
-            for row in rows {
-                let user = users(Int(row))
-                warm &+= self.users.index(of: user, hash: hashes[Int(row)])
-            }
             for (k, row) in rows.enumerated() {
                 let r = Int(row)
                 let user = users(r)
