@@ -306,7 +306,7 @@ package struct CheckInKeyTable: Sendable {
 }
 
 /// A set of 64-bit keys other than `UInt64.max` (open addressing, linear probing, load at most 1/2):
-/// the (user, event) pairs seen, 16 bytes per key.
+/// the joined (event, user) pairs, 16 bytes per key (the duplicate rule uses the denser `CheckInDensePairSet`).
 package struct CheckInPairSet: Sendable {
     private var slots = ContiguousArray<UInt64>(repeating: .max, count: 16)
     package private(set) var count = 0
