@@ -59,6 +59,9 @@ public enum CheckInReason: String, CaseIterable, Hashable, Sendable {
     case malformedRow = "malformed_row"
     /// A point-only check-in (no event, no place) that no place's circle contains.
     case noMatch = "no_match"
+    /// The check-in names an event and a place that is not the event's place (a check-in naming an event
+    /// is judged against the event's place; naming another one as well is a contradiction, not a hint).
+    case placeMismatch = "place_mismatch"
 
     /// Reads a reason code (`outside_radius`, ...).
     /// - Complexity: O(1).

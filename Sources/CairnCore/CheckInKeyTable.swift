@@ -43,6 +43,12 @@ package func checkInMix(_ value: UInt64) -> UInt64 {
 /// Each slot is 32 bytes: a header word (index + 1 in the low 32 bits, 24 bits of hash, the key's length)
 /// and, for keys of at most 24 bytes (the usual ids), the key itself, so a lookup touches one cache line.
 /// Longer keys are compared in the byte arena that also serves `key(at:)`.
+///
+/// Dense numbered ids: the first key's prefix before its trailing decimal digits (`event-` of `event-1`)
+/// becomes the table's prefix; a later key made of that prefix and a canonical decimal number n (no leading
+/// zero, n small next to the number of keys) is kept in a plain array at position n instead of the hash
+/// table, so looking it up reads 4 bytes of a small array instead of a 32-byte slot of a large one. A lookup
+/// tries the array first, then the hash table, so where a key lives never changes the answer.
 package struct CheckInKeyTable: Sendable {
     /// Every key's bytes, back to back.
     private var arena = ContiguousArray<UInt8>()
@@ -51,6 +57,14 @@ package struct CheckInKeyTable: Sendable {
     /// 4 words per slot: header (0 = empty), then up to 24 key bytes.
     private var slots = ContiguousArray<UInt64>(repeating: 0, count: 4 * 16)
     private var slotCount = 16
+    /// Keys in the hash table (the others are in `byNumber`).
+    private var hashedCount = 0
+    /// The dense ids' prefix, up to 16 bytes in two little-endian words, and its length (-2: no key yet;
+    /// -1: none, the first key had no trailing number or too long a prefix).
+    private var prefixWords: (UInt64, UInt64) = (0, 0)
+    private var prefixLength = -2
+    /// `byNumber[n]`: the index of the key `prefix + String(n)`, or -1.
+    private var byNumber = ContiguousArray<Int32>()
 
     static let inlineBytes = 24
     static let longLength: UInt64 = 255
@@ -63,7 +77,42 @@ package struct CheckInKeyTable: Sendable {
 
     /// Bytes held (capacity).
     /// - Complexity: O(1).
-    package var memoryBytes: Int { arena.capacity + starts.capacity * 8 + slots.capacity * 8 }
+    package var memoryBytes: Int { arena.capacity + starts.capacity * 8 + slots.capacity * 8 + byNumber.capacity * 4 }
+
+    /// The number n when `key` is the table's prefix followed by n in canonical decimal (at most 9 digits),
+    /// else -1.
+    @inline(__always)
+    private func denseNumber(_ key: UnsafeRawBufferPointer) -> Int {
+        let prefix = prefixLength
+        guard prefix >= 0, key.count > prefix, key.count - prefix <= 9, let base = key.baseAddress else { return -1 }
+        // Byte by byte: a prefix is a few bytes, and a variable-length copy would call `memcpy`.
+        for i in 0 ..< prefix {
+            let word = i < 8 ? prefixWords.0 : prefixWords.1
+            guard base.load(fromByteOffset: i, as: UInt8.self) == UInt8(truncatingIfNeeded: word >> UInt64(8 * (i & 7))) else { return -1 }
+        }
+        let first = base.load(fromByteOffset: prefix, as: UInt8.self)
+        if first == 0x30 { return key.count == prefix + 1 ? 0 : -1 }
+        var n = 0
+        for i in prefix ..< key.count {
+            let digit = base.load(fromByteOffset: i, as: UInt8.self) &- 0x30
+            guard digit < 10 else { return -1 }
+            n = n * 10 + Int(digit)
+        }
+        return n
+    }
+
+    /// Sets the dense prefix from the first key: its bytes before the trailing digits, when there are digits
+    /// and at most 16 bytes before them.
+    private mutating func choosePrefix(_ key: UnsafeRawBufferPointer) {
+        prefixLength = -1
+        var digitsStart = key.count
+        while digitsStart > 0, (0x30...0x39).contains(key[digitsStart - 1]) { digitsStart -= 1 }
+        guard digitsStart < key.count, digitsStart <= 16, let base = key.baseAddress else { return }
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.baseAddress?.copyMemory(from: base, byteCount: digitsStart) }
+        prefixWords = words
+        prefixLength = digitsStart
+    }
 
     /// A key's first 24 bytes as three little-endian words, zero padded, and its header bits.
     @inline(__always)
@@ -82,13 +131,49 @@ package struct CheckInKeyTable: Sendable {
     /// - Complexity: O(n) in the key's length, expected.
     @inline(__always)
     package func index(of key: UnsafeRawBufferPointer) -> Int {
-        index(of: key, hash: checkInHash(key))
+        let number = denseIndex(key)
+        if number >= 0 || hashedCount == 0 { return number }
+        return hashedIndex(of: key, hash: checkInHash(key))
+    }
+
+    /// Where `key` would be in the dense array (its number), or -1 when it cannot be there; reads nothing but
+    /// the key, so a batch can work out every key's slot first and then read the slots back to back.
+    /// - Complexity: O(n) in the key's length.
+    @inline(__always)
+    package func denseSlot(_ key: UnsafeRawBufferPointer) -> Int {
+        let number = denseNumber(key)
+        return number < byNumber.count ? number : -1
+    }
+
+    /// `index(of:)` for a key whose `denseSlot` is `slot` (not -1).
+    /// - Complexity: O(1) when the key is there; O(n) in its length otherwise, expected.
+    @inline(__always)
+    package func index(of key: UnsafeRawBufferPointer, denseSlot slot: Int) -> Int {
+        let index = Int(byNumber.withUnsafeBufferPointer { $0[slot] })
+        if index >= 0 || hashedCount == 0 { return index }
+        return hashedIndex(of: key, hash: checkInHash(key))
+    }
+
+    /// The index of `key` when it is kept in the dense array, else -1.
+    @inline(__always)
+    private func denseIndex(_ key: UnsafeRawBufferPointer) -> Int {
+        let number = denseNumber(key)
+        guard number >= 0, number < byNumber.count else { return -1 }
+        return Int(byNumber.withUnsafeBufferPointer { $0[number] })
     }
 
     /// The index of `key` whose `checkInHash` is `hash`, or -1.
     /// - Complexity: O(n) in the key's length, expected.
     @inline(__always)
     package func index(of key: UnsafeRawBufferPointer, hash: UInt64) -> Int {
+        let number = denseIndex(key)
+        if number >= 0 || hashedCount == 0 { return number }
+        return hashedIndex(of: key, hash: hash)
+    }
+
+    /// The index of `key` in the hash table, or -1.
+    @inline(__always)
+    private func hashedIndex(of key: UnsafeRawBufferPointer, hash: UInt64) -> Int {
         let probe = Self.probeKey(key, hash: hash)
         return slots.withUnsafeBufferPointer { slots in
             let mask = slotCount - 1
@@ -143,13 +228,23 @@ package struct CheckInKeyTable: Sendable {
     /// - Complexity: amortised O(n) in the key's length, expected.
     @discardableResult
     package mutating func insert(_ key: UnsafeRawBufferPointer, hash: UInt64) -> (index: Int, inserted: Bool) {
+        if prefixLength == -2 { choosePrefix(key) }
         let found = index(of: key, hash: hash)
         if found >= 0 { return (found, false) }
-        precondition(count < Int(UInt32.max) - 1, "CheckInKeyTable holds fewer than 2^32 - 1 keys")
+        precondition(count < Int(Int32.max) - 1, "CheckInKeyTable holds fewer than 2^31 - 1 keys")
         let index = count
         arena.append(contentsOf: key)
         starts.append(arena.count)
-        if 2 * (index + 1) > slotCount {
+        let number = denseNumber(key)
+        if number >= 0, number < max(1 << 16, 8 * (index + 1)) {
+            if number >= byNumber.count {
+                byNumber.append(contentsOf: repeatElement(-1, count: max(number + 1, 2 * byNumber.count) - byNumber.count))
+            }
+            byNumber[number] = Int32(index)
+            return (index, true)
+        }
+        hashedCount += 1
+        if 2 * hashedCount > slotCount {
             grow()
         } else {
             place(index: index, key: key, hash: hash)
@@ -165,14 +260,6 @@ package struct CheckInKeyTable: Sendable {
         return key.withUTF8 { insert(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Reserves room for `count` keys without growing.
-    /// - Complexity: O(n) in the current keys when it grows.
-    package mutating func reserveCapacity(_ count: Int) {
-        var wanted = 16
-        while wanted < 2 * count { wanted *= 2 }
-        if wanted > slotCount { rebuild(slotCount: wanted) }
-    }
-
     private mutating func place(index: Int, key: UnsafeRawBufferPointer, hash: UInt64) {
         let probe = Self.probeKey(key, hash: hash)
         let mask = slotCount - 1
@@ -182,6 +269,13 @@ package struct CheckInKeyTable: Sendable {
         slots[4 * slot + 1] = probe.w1
         slots[4 * slot + 2] = probe.w2
         slots[4 * slot + 3] = probe.w3
+    }
+
+    /// Moves the tables read at random into memory advised for huge pages (`checkInLargeArray`), once
+    /// the keys are all in: a table built once and then looked up millions of times.
+    /// - Complexity: O(n) in the size of the tables.
+    package mutating func prepareForLookups() {
+        byNumber = checkInLargeArray(copying: byNumber)
     }
 
     private mutating func grow() { rebuild(slotCount: slotCount * 2) }
@@ -194,6 +288,8 @@ package struct CheckInKeyTable: Sendable {
         arena.withUnsafeBytes { bytes in
             for index in 0 ..< starts.count - 1 {
                 let key = UnsafeRawBufferPointer(rebasing: bytes[starts[index] ..< starts[index + 1]])
+                let number = denseNumber(key)
+                if number >= 0, number < byNumber.count, byNumber[number] == Int32(index) { continue }
                 place(index: index, key: key, hash: checkInHash(key))
             }
         }
@@ -210,7 +306,7 @@ package struct CheckInKeyTable: Sendable {
 }
 
 /// A set of 64-bit keys other than `UInt64.max` (open addressing, linear probing, load at most 1/2):
-/// the (user, event) pairs seen, 16 bytes per key.
+/// the joined (event, user) pairs, 16 bytes per key (the duplicate rule uses the denser `CheckInDensePairSet`).
 package struct CheckInPairSet: Sendable {
     private var slots = ContiguousArray<UInt64>(repeating: .max, count: 16)
     package private(set) var count = 0

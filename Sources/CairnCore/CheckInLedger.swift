@@ -1,17 +1,17 @@
 /// What a batch of check-ins has seen so far: the (user, event) pairs that already have a valid check-in
 /// (for `duplicate`), and optionally visit counts per place and per (place, user) for statistics.
 ///
-/// Memory grows with the number of distinct users and (user, event) pairs of valid check-ins (16 bytes per
-/// pair, plus each user id once), and with distinct (place, user) pairs when visits are counted; never with
-/// the number of check-ins as such.
+/// Memory grows with the number of distinct users and (user, event) pairs of valid check-ins (5 to 8 bytes
+/// per pair in a `CheckInDensePairSet`, plus each user id once), and with distinct (place, user) pairs when
+/// visits are counted; never with the number of check-ins as such.
 ///
 /// Sharding: a ledger may see only the check-ins of some users (for example those whose id hash falls in
 /// one shard) provided it sees them in input order; shards then merge into `CheckInStats`.
 public struct CheckInLedger: Sendable {
     /// User ids seen in valid check-ins, numbered.
     var users = CheckInKeyTable()
-    /// (event << 32 | user) of every valid event check-in.
-    var pairs = CheckInPairSet()
+    /// (event, user) of every valid event check-in.
+    var pairs: CheckInDensePairSet
     /// Whether visits are counted.
     public let countsVisits: Bool
     /// Valid check-ins per place.
@@ -25,6 +25,7 @@ public struct CheckInLedger: Sendable {
     private init(placeCount: Int, countsVisits: Bool) {
         self.countsVisits = countsVisits
         placeVisits = ContiguousArray(repeating: 0, count: placeCount)
+        pairs = CheckInDensePairSet(eventCount: 0)
     }
 
     /// Creates an empty ledger for `validator`'s places.
@@ -32,6 +33,7 @@ public struct CheckInLedger: Sendable {
     public init(validator: CheckInValidator, countsVisits: Bool) {
         self.countsVisits = countsVisits
         placeVisits = ContiguousArray(repeating: 0, count: countsVisits ? validator.placeCount : 0)
+        pairs = CheckInDensePairSet(eventCount: validator.eventCount)
     }
 
     /// Settles a judged check-in in input order: a valid event check-in whose user already has one for that
@@ -52,7 +54,7 @@ public struct CheckInLedger: Sendable {
         let needsUser = result.event >= 0 || (countsVisits && result.place >= 0)
         guard needsUser else { return }
         let userIndex = UInt64(users.insert(user, hash: userHash).index)
-        if result.event >= 0, !pairs.insert(UInt64(UInt32(result.event)) << 32 | userIndex) {
+        if result.event >= 0, !pairs.insert(event: Int(result.event), user: Int(userIndex)) {
             result.reason = .duplicate
             return
         }
@@ -62,8 +64,10 @@ public struct CheckInLedger: Sendable {
         }
     }
 
-    /// Settles up to 16 valid check-ins in input order, as `settle(_:user:userHash:)` does one by one (the rows
-    /// that become `duplicate` are appended to `duplicates` instead of being changed), but looking ahead: all users are looked up first, then all (user, event) pairs, so that the cache misses of
+    /// Settles a block of valid check-ins (a few dozen) in input order, as `settle(_:user:userHash:)` does one
+    /// by one (the rows that become `duplicate` are appended to `duplicates` instead of being changed), but
+    /// looking ahead: all
+    /// users are numbered first, then every (user, event) pair's slot is read, so that the cache misses of
     /// different rows overlap instead of queueing. `rows` index `results`, `users` and `hashes`.
     /// - Complexity: O(n) in the user ids' lengths, amortised expected.
     package mutating func settle(rows: UnsafeBufferPointer<Int32>, results: UnsafePointer<CheckInResult>,
@@ -71,20 +75,23 @@ public struct CheckInLedger: Sendable {
                                  duplicates: inout [Int32]) -> Int {
         var warm = 0
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(1, rows.count)) { keys in
-            for row in rows { warm &+= self.users.index(of: users(Int(row)), hash: hashes[Int(row)]) }
+            // Users are numbered in one pass (a user table is small next to the pairs: no look-ahead). Each
+            // user's bytes are fetched before the table is touched: a call to `users` between reading
+            // `self.users` and using it would make Swift copy the table (retains) for every row.
             for (k, row) in rows.enumerated() {
                 let r = Int(row)
-                let userIndex = UInt64(self.users.insert(users(r), hash: hashes[r]).index)
+                let user = users(r)
+                let userIndex = UInt64(self.users.insert(user, hash: hashes[r]).index)
                 let result = results[r]
                 keys[k] = result.event >= 0 ? UInt64(UInt32(result.event)) << 32 | userIndex : userIndex
             }
             for (k, row) in rows.enumerated() where results[Int(row)].event >= 0 {
-                warm &+= pairs.contains(keys[k]) ? 1 : 0
+                warm &+= Int(pairs.touch(event: Int(keys[k] >> 32), user: Int(keys[k] & 0xFFFF_FFFF)))
             }
             for (k, row) in rows.enumerated() {
                 let r = Int(row)
                 guard results[r].reason == nil else { continue }
-                if results[r].event >= 0, !pairs.insert(keys[k]) {
+                if results[r].event >= 0, !pairs.insert(event: Int(keys[k] >> 32), user: Int(keys[k] & 0xFFFF_FFFF)) {
                     duplicates.append(Int32(r))
                     continue
                 }

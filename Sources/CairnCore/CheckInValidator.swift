@@ -9,7 +9,8 @@ import Darwin
 /// (ARCHITECTURE.md, "Check-in rule"): each gets `valid` or exactly one `CheckInReason`.
 ///
 /// The tests, in order: coordinate (`invalid_coordinate`), time (`invalid_time`), the claimed event or place
-/// (`unknown_event`, `unknown_place`; with neither, the point is matched by containment, or `no_match`),
+/// (`unknown_event`, `unknown_place`; with neither, the point is matched by containment, or `no_match`; with
+/// both, the place must be the event's, else `place_mismatch`: the check-in is judged against the event's place),
 /// distance from the place's centre under the model (`outside_radius`, with the exact distance), the event's
 /// window `start <= time < end` (`before_start`, `after_end`), joins when given (`not_joined`). Duplicates
 /// (`duplicate`) need input order and live in a `CheckInLedger`; `validate(_:)` does both.
@@ -79,60 +80,65 @@ public struct CheckInValidator: Sendable {
         var placeKeys = CheckInKeyTable()
         var placeData = ContiguousArray<Double>()
         var placeCircles = ContiguousArray<Circle>()
-        placeKeys.reserveCapacity(places.underestimatedCount + events.underestimatedCount)
         var ignoredPlaces = 0
         func addPlace(_ id: String, _ circle: Circle) -> Int32? {
             let (index, inserted) = placeKeys.insert(id)
             guard inserted else { return nil }
-            let test = CircleTest(latitude: circle.center.latitude, longitude: circle.center.longitude,
-                                  radiusMeters: circle.radiusMeters, model: model)
-            placeData.append(contentsOf: [circle.center.latitude, circle.center.longitude, circle.radiusMeters,
-                                          test.cosLatitude, test.acceptHaversine, test.rejectHaversine])
+            Self.appendRecord(of: circle, model: model, to: &placeData)
             placeCircles.append(circle)
             return Int32(index)
         }
-        // Places and events go in blocks of 16: their ids are looked up first (independent lookups whose cache
-        // misses overlap), then inserted; `warm` keeps the look-ahead reads from being optimised away.
-        var warm = 0
-        var placeBlock: [CheckInPlace] = []
-        placeBlock.reserveCapacity(16)
-        func flushPlaces() {
-            for place in placeBlock { warm &+= placeKeys.index(of: place.id) }
-            for place in placeBlock where addPlace(place.id, place.circle) == nil { ignoredPlaces += 1 }
-            placeBlock.removeAll(keepingCapacity: true)
-        }
-        for place in places {
-            placeBlock.append(place)
-            if placeBlock.count == 16 { flushPlaces() }
-        }
-        flushPlaces()
-
-        // Two threads: one numbers the event ids (first occurrence wins), the other looks every event's place
-        // name up among the given places. Then, in order, events whose place was not among them may define it
-        // with their own circle; a second pass looks again for those still unknown, so an event may name a
-        // place another event defines later in the file.
-        let eventList = Array(events)
         @Sendable func placeName(_ event: CheckInEvent) -> String { event.placeId.flatMap { $0.isEmpty ? nil : $0 } ?? event.id }
+
+        // Two threads: one numbers the places (first occurrence wins) and works out their circle tests, the
+        // other numbers the event ids (first occurrence wins). Then both look the events' place names up among
+        // the places, half each. Then, in order, events whose place was not among them may define it with their
+        // own circle; a second pass looks again for those still unknown, so an event may name a place another
+        // event defines later in the file.
+        let placeList = Array(places)
+        let eventList = Array(events)
         let keysBox = CheckInBuildBox(CheckInKeyTable())
-        let repeatedBox = CheckInBuildBox([Bool](repeating: false, count: eventList.count))
-        let foundBox = CheckInBuildBox([Int32](repeating: -1, count: eventList.count))
-        let givenPlaces = placeKeys
+        let repeatedBox = CheckInBuildBox([Bool]())
+        let placesBox = CheckInBuildBox((keys: CheckInKeyTable(), data: ContiguousArray<Double>(),
+                                         circles: ContiguousArray<Circle>(), ignored: 0, warm: 0))
         DispatchQueue.concurrentPerform(iterations: 2) { part in
-            if part == 0 {
+            if part == 1 {
                 var keys = CheckInKeyTable()
-                keys.reserveCapacity(eventList.count)
                 var repeated = [Bool](repeating: false, count: eventList.count)
                 for (i, event) in eventList.enumerated() where !keys.insert(event.id).inserted { repeated[i] = true }
                 keysBox.value = keys
                 repeatedBox.value = repeated
-            } else {
-                var found = [Int32](repeating: -1, count: eventList.count)
-                for (i, event) in eventList.enumerated() { found[i] = Int32(givenPlaces.index(of: placeName(event))) }
-                foundBox.value = found
+                return
             }
+            // Places go in blocks of 16: their ids are looked up first (independent lookups whose cache misses
+            // overlap), then inserted; `warm` keeps the look-ahead reads from being optimised away.
+            var built = placesBox.value
+            built.data.reserveCapacity(Self.placeStride * placeList.count)
+            built.circles.reserveCapacity(placeList.count)
+            var start = 0
+            while start < placeList.count {
+                let block = placeList[start ..< min(placeList.count, start + 16)]
+                for place in block { built.warm &+= built.keys.index(of: place.id) }
+                for place in block {
+                    guard built.keys.insert(place.id).inserted else { built.ignored += 1; continue }
+                    Self.appendRecord(of: place.circle, model: model, to: &built.data)
+                    built.circles.append(place.circle)
+                }
+                start += 16
+            }
+            placesBox.value = built
         }
-        let eventKeys = keysBox.value
-        let repeated = repeatedBox.value, found = foundBox.value
+        (placeKeys, placeData, placeCircles) = (placesBox.value.keys, placesBox.value.data, placesBox.value.circles)
+        ignoredPlaces = placesBox.value.ignored
+        let warm = placesBox.value.warm
+        let givenPlaces = placeKeys
+        let halves = [CheckInBuildBox([Int32]()), CheckInBuildBox([Int32]())]
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            let range = part == 0 ? 0 ..< eventList.count / 2 : eventList.count / 2 ..< eventList.count
+            halves[part].value = range.map { Int32(givenPlaces.index(of: placeName(eventList[$0]))) }
+        }
+        var eventKeys = keysBox.value
+        let repeated = repeatedBox.value, found = halves[0].value + halves[1].value
         var eventRecords = ContiguousArray<EventRecord>()
         eventRecords.reserveCapacity(eventList.count)
         var ignoredEvents = 0
@@ -199,10 +205,12 @@ public struct CheckInValidator: Sendable {
 
         self.circles = circleBox.value ?? CircleIndex(placeCircles)
         self.placeCircles = placeCircles
+        placeKeys.prepareForLookups()
+        eventKeys.prepareForLookups()
         self.placeKeys = placeKeys
-        self.placeData = placeData
+        self.placeData = checkInLargeArray(copying: placeData)
         self.eventKeys = eventKeys
-        self.eventRecords = eventRecords
+        self.eventRecords = checkInLargeArray(copying: eventRecords)
         self.placeEventStarts = starts
         self.placeEvents = byPlace
         self.joinUsers = joinUsers
@@ -211,6 +219,19 @@ public struct CheckInValidator: Sendable {
         self.ignoredEvents = ignoredEvents
         self.ignoredJoins = ignoredJoins
         self.buildWarmup = warm
+    }
+
+    /// Appends a place's `placeStride` doubles to `data`: latitude, longitude, radius, cos(latitude), accept
+    /// and reject haversine thresholds.
+    static func appendRecord(of circle: Circle, model: DistanceModel, to data: inout ContiguousArray<Double>) {
+        let test = CircleTest(latitude: circle.center.latitude, longitude: circle.center.longitude,
+                              radiusMeters: circle.radiusMeters, model: model)
+        data.append(circle.center.latitude)
+        data.append(circle.center.longitude)
+        data.append(circle.radiusMeters)
+        data.append(test.cosLatitude)
+        data.append(test.acceptHaversine)
+        data.append(test.rejectHaversine)
     }
 
     // MARK: - Looking things up
@@ -324,13 +345,16 @@ public struct CheckInValidator: Sendable {
                      target: resolve(eventKey: eventKey, placeKey: placeKey), user: user, scratch: &scratch)
     }
 
-    /// What a check-in's ids resolve to: index, -1 when unknown, -2 when not given.
+    /// What a check-in's ids resolve to: index, -1 when unknown, -2 when not given. With an event, `place` is
+    /// the event's place and `claimedPlace` the place id the check-in also names (-2 when it names none).
     package struct Target {
         package var event: Int
         package var place: Int
-        package init(event: Int, place: Int) {
+        package var claimedPlace: Int
+        package init(event: Int, place: Int, claimedPlace: Int = -2) {
             self.event = event
             self.place = place
+            self.claimedPlace = claimedPlace
         }
     }
 
@@ -342,10 +366,51 @@ public struct CheckInValidator: Sendable {
     package func resolve(eventKey: UnsafeRawBufferPointer, placeKey: UnsafeRawBufferPointer) -> Target {
         if !eventKey.isEmpty {
             let event = eventKeys.index(of: eventKey)
-            return Target(event: event, place: event >= 0 ? Int(eventRecords[event].place) : -2)
+            return Target(event: event, place: event >= 0 ? Int(eventRecords[event].place) : -2,
+                          claimedPlace: placeKey.isEmpty ? -2 : placeKeys.index(of: placeKey))
         }
         if !placeKey.isEmpty { return Target(event: -2, place: placeKeys.index(of: placeKey)) }
         return Target(event: -2, place: -2)
+    }
+
+    /// `resolve(eventKey:placeKey:)` for `count` check-ins at once, in stages so that the memory reads of
+    /// different rows overlap: first every key is parsed (numbered ids give their dense slot without reading
+    /// any table), then the dense slots are read back to back, then the events' records.
+    /// - Complexity: O(n) in the ids' lengths, expected.
+    package func resolve(eventKeys events: UnsafePointer<UnsafeRawBufferPointer>,
+                         placeKeys places: UnsafePointer<UnsafeRawBufferPointer>,
+                         count: Int, into targets: UnsafeMutablePointer<Target>) {
+        let pending = -5
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, count)) { slots in
+            for i in 0 ..< count {
+                let event = events[i], place = places[i]
+                if !event.isEmpty {
+                    let slot = eventKeys.denseSlot(event)
+                    slots[i] = slot
+                    targets[i] = Target(event: slot >= 0 ? pending : eventKeys.index(of: event), place: -2,
+                                        claimedPlace: place.isEmpty ? -2 : placeKeys.index(of: place))
+                } else if !place.isEmpty {
+                    let slot = placeKeys.denseSlot(place)
+                    slots[i] = slot
+                    targets[i] = Target(event: -2, place: slot >= 0 ? pending : placeKeys.index(of: place))
+                } else {
+                    slots[i] = -1
+                    targets[i] = Target(event: -2, place: -2)
+                }
+            }
+            for i in 0 ..< count where slots[i] >= 0 {
+                if targets[i].event == pending {
+                    targets[i].event = eventKeys.index(of: events[i], denseSlot: slots[i])
+                } else {
+                    targets[i].place = placeKeys.index(of: places[i], denseSlot: slots[i])
+                }
+            }
+            eventRecords.withUnsafeBufferPointer { records in
+                for i in 0 ..< count where targets[i].event >= 0 {
+                    targets[i].place = Int(records[targets[i].event].place)
+                }
+            }
+        }
     }
 
     /// Reads a place's record (to bring it into the cache ahead of judging); returns its latitude.
@@ -367,6 +432,9 @@ public struct CheckInValidator: Sendable {
             guard event >= 0 else { return CheckInResult(reason: .unknownEvent) }
             place = target.place
             guard place >= 0 else { return CheckInResult(reason: .unknownPlace, event: Int32(event)) }
+            if target.claimedPlace != -2, target.claimedPlace != place {
+                return CheckInResult(reason: .placeMismatch, place: Int32(place), event: Int32(event))
+            }
         } else if target.place != -2 {
             place = target.place
             guard place >= 0 else { return CheckInResult(reason: .unknownPlace) }

@@ -1,4 +1,5 @@
 import CairnCore
+import Foundation
 import Testing
 @testable import CairnCLI
 
@@ -38,6 +39,56 @@ import Testing
         for verdict in CheckInVerdict.allCases where verdict != .valid && verdict != .duplicate {
             let share = Double(counts[verdict.rawValue] ?? 0) / Double(sizes.checkIns)
             #expect(share > 0.01 && share < 0.03, "\(verdict.rawValue) share \(share)")
+        }
+    }
+}
+
+/// The generator's options for the issue's perf run, and its refusals.
+@Suite struct GenerateOptionTests {
+    /// With `placesAreTowns` the places are the towns themselves (ids, names, exact locations), the events sit
+    /// at them, and the check-ins still get the verdicts they were built for.
+    @Test func placesCanBeTheRealTowns() throws {
+        let towns = try GenerateCommandTests().towns()
+        let sizes = SyntheticSizes(parks: 20, trailheads: 5, places: 150, events: 200, users: 30, checkIns: 1_500)
+        let files = SyntheticDataset(towns: towns, seed: 3, sizes: sizes, placesAreTowns: true).generate()
+        let places = try #require(files.first { $0.name == "places.csv" }).text.split(separator: "\n").dropFirst()
+        #expect(places.count == 150)
+        for (row, town) in zip(places, towns) {
+            let fields = row.split(separator: ",").map(String.init)
+            #expect(fields[0] == town.id && fields[1] == "Town \(town.id.dropFirst(5))")
+            #expect(Double(fields[2]) == (town.location.latitude * 1e6).rounded() / 1e6)
+            #expect((30...300).contains(Double(fields[4]) ?? 0))
+        }
+        // The default (venues near towns) is untouched by the option's existence.
+        #expect(SyntheticDataset(towns: towns, seed: 3, sizes: sizes).generate().map(\.text)
+                == SyntheticDataset(towns: towns, seed: 3, sizes: sizes, placesAreTowns: false).generate().map(\.text))
+        let folder = try TemporaryFolder()
+        for file in files { _ = try folder.write(file.name, file.text) }
+        let cli = CheckInCLITests()
+        let lines = try cli.validate(["--places", folder.path + "/places.csv", "--places", folder.path + "/parks.csv",
+                                      "--events", folder.path + "/events.csv", "--checkins", folder.path + "/checkins.csv"], folder: folder)
+        let expected = try #require(files.first { $0.name == "checkins-expected.csv" }).text
+            .split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[2]) }
+        #expect(cli.verdicts(lines) == expected)
+    }
+
+    @Test func checkInsNeedUsersEventsPlacesAndParks() throws {
+        for name in ["--users", "--events", "--places", "--parks"] {
+            #expect(throws: (any Error).self) { _ = try CairnCommand.parseAsRoot(["generate", name, "0"]) }
+            #expect(throws: Never.self) { _ = try CairnCommand.parseAsRoot(["generate", name, "0", "--checkins", "0"]) }
+        }
+    }
+
+    @Test func aMissingTownsFileSaysWhereItLooked() throws {
+        let folder = try TemporaryFolder()
+        var command = try CairnCommand.parseAsRoot(["generate", "--towns", "nowhere/towns.csv.gz", "--out", folder.path])
+        do {
+            try command.run()
+            Issue.record("expected an error")
+        } catch {
+            let message = String(describing: error)
+            #expect(message.contains(FileManager.default.currentDirectoryPath + "/nowhere/towns.csv.gz"))
+            #expect(message.contains("--towns FILE"))
         }
     }
 }

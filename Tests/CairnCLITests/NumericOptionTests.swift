@@ -44,7 +44,7 @@ import Testing
         Refusal(arguments: ["cluster", "--leaves", "-5"], option: "--leaves", value: "-5", allowed: "whole number"),
         Refusal(arguments: checkIns + ["--threads", "-5"], option: "--threads", value: "-5", allowed: "1 to 256"),
         Refusal(arguments: checkIns + ["--batch-bytes", "-5"], option: "--batch-bytes", value: "-5", allowed: "at least 1"),
-        Refusal(arguments: checkIns + ["--radius", "-5"], option: "--radius", value: "-5", allowed: "0 or more"),
+        Refusal(arguments: checkIns + ["--radius", "-5"], option: "--radius", value: "-5", allowed: "above 0"),
         Refusal(arguments: ["bench", "--points", "-5"], option: "--points", value: "-5", allowed: "1 to"),
         Refusal(arguments: ["bench", "--queries", "-5"], option: "--queries", value: "-5", allowed: "at least 1"),
         Refusal(arguments: ["bench", "--seed", "-5"], option: "--seed", value: "-5", allowed: "whole number"),

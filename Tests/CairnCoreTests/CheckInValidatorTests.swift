@@ -83,6 +83,9 @@ struct CheckInReference {
         if let eventId = c.eventId, !eventId.isEmpty {
             guard let event = events.first(where: { $0.id == eventId }) else { return Verdict(code: "unknown_event") }
             guard let place = placeOf(event, places) else { return Verdict(code: "unknown_place", event: eventId) }
+            if let placeId = c.placeId, !placeId.isEmpty, placeId != place.id {
+                return Verdict(code: "place_mismatch", place: place.id, event: eventId)
+            }
             let (ok, d) = inside(place, point, accuracy: accuracy)
             if !ok { return Verdict(code: "outside_radius", place: place.id, event: eventId, distance: d) }
             if time < event.window.start { return Verdict(code: "before_start", place: place.id, event: eventId) }
@@ -240,9 +243,16 @@ extension CheckInValidator {
             CheckIn(id: "5", userId: "ann", placeId: "q", latitude: 1, longitude: 1, time: at(1)),
             CheckIn(id: "6", userId: "ann", placeId: "nope", latitude: 1, longitude: 1, time: at(1)),
             CheckIn(id: "7", userId: "ann", eventId: "own", latitude: 1, longitude: 1, time: at(1)),
+            // An event and a place: judged against the event's place; naming another place (the check-in stands
+            // inside it) or an unknown one is a contradiction; naming the event's own place is fine.
+            CheckIn(id: "8", userId: "ann", eventId: "e", placeId: "q", latitude: 1, longitude: 1, time: at(1)),
+            CheckIn(id: "9", userId: "ann", eventId: "e", placeId: "nope", latitude: 0, longitude: 0, time: at(1)),
+            CheckIn(id: "10", userId: "cat", eventId: "own", placeId: "q", latitude: 1, longitude: 1, time: at(1)),
         ]
         #expect(v.validate(checkIns).map { $0.reason?.code ?? "valid" }
-                == ["valid", "not_joined", "unknown_event", "unknown_place", "valid", "unknown_place", "not_joined"])
+                == ["valid", "not_joined", "unknown_event", "unknown_place", "valid", "unknown_place", "not_joined",
+                    "place_mismatch", "place_mismatch", "not_joined"])
+        #expect(v.judge(checkIns[7]).placeIndex.map { v.placeId(at: $0) } == "p")
         let reference = CheckInReference(places: places, events: events, joins: joins, model: .wgs84, policy: .ignore)
         #expect(v.verdicts(checkIns) == reference.judgeAll(checkIns))
     }
@@ -302,6 +312,10 @@ extension CheckInValidator {
                 let event = events[random.int(0...events.count - 1)]
                 eventId = random.chance(0.03) ? "ghost" : event.id
                 target = reference.placeOf(event, effective) ?? effective[0]
+                // Sometimes the place too: the event's own (consistent), another one, or an unknown one.
+                if random.chance(0.15) {
+                    placeId = [target.id, effective[random.int(0...effective.count - 1)].id, "ghost"][random.int(0...2)]
+                }
             case 5...7:
                 target = effective[random.int(0...effective.count - 1)]
                 placeId = random.chance(0.03) ? "ghost" : target.id

@@ -9,7 +9,9 @@ import Glibc
 /// through `ByteSource` (zlib); `-` is standard input.
 ///
 /// Memory is one buffer of about `batchBytes` (more only for a single record longer than that, up to
-/// `maxRecordBytes`), whatever the file size.
+/// `maxRecordBytes`), whatever the file size. A record longer than `maxRecordBytes` is not handed out: it is
+/// skipped to its end (an empty batch comes back and `overlong` describes it), so that its tail is never
+/// read as records of its own.
 final class CheckInBatchInput {
     let path: String
     private let gz: ByteSource?
@@ -23,6 +25,9 @@ final class CheckInBatchInput {
     /// Whether CSV quotes decide record ends (false for JSON lines, where every line feed ends a record).
     let csvQuotes: Bool
     let maxRecordBytes: Int
+    /// Set by `next()` when it skipped a record longer than `maxRecordBytes` (it then returns an empty batch);
+    /// cleared by the next call.
+    private(set) var overlong: CheckInOverlongRecord?
 
     init(path: String, batchBytes: Int = 8 << 20, csvQuotes: Bool, maxRecordBytes: Int = 64 << 20) throws {
         self.path = path
@@ -64,6 +69,9 @@ final class CheckInBatchInput {
         if let mapped { _ = munmap(UnsafeMutableRawPointer(mutating: mapped), mappedSize) }
         if gz == nil, descriptor > 0 { close(descriptor) }
     }
+
+    /// The file's size in bytes when it is a mapped regular file (to size tables ahead), else nil.
+    var sizeHint: Int? { mapped == nil ? nil : mappedSize }
 
     /// The mapped file, when the input is a regular file.
     private var mapped: UnsafePointer<UInt8>?
@@ -126,10 +134,13 @@ final class CheckInBatchInput {
                 return UnsafeBufferPointer(start: file + start, count: cut)
             }
             if window >= maxRecordBytes {
-                let cut = CSVBoundaries.lastRecordEnd(file + start, count: end - start, quoted: false) ?? (end - start)
+                // The record at `start` is longer than allowed: skip to its end.
+                var skip = CheckInRecordSkip(quotes: csvQuotes, head: UnsafeBufferPointer(start: file + start, count: min(Self.headBytes, end - start)))
+                let consumed = skip.scan(UnsafeBufferPointer(start: file + start, count: mappedSize - start))
+                overlong = skip.record
                 previousStart = start
-                mappedPosition = start + cut
-                return UnsafeBufferPointer(start: file + start, count: cut)
+                mappedPosition = start + consumed
+                return UnsafeBufferPointer(start: file + start, count: 0)
             }
             window *= 2
         }
@@ -142,6 +153,7 @@ final class CheckInBatchInput {
     /// The first batch of a file starts with its header.
     /// - Throws: `CLIError` for read errors.
     func next() throws -> UnsafeBufferPointer<UInt8>? {
+        overlong = nil
         if let mapped { return nextMapped(mapped) }
         // Drop the previous batch, keep its tail.
         if batchEnd > 0 {
@@ -167,10 +179,24 @@ final class CheckInBatchInput {
             }
             // No record end in a full buffer: one record is longer than the buffer.
             if capacity >= maxRecordBytes {
-                // Give up on quote balance: cut at the last line feed, or hand out the whole buffer.
-                let plain = CSVBoundaries.lastRecordEnd(buffer, count: filled, quoted: false) ?? filled
-                batchEnd = plain
-                return UnsafeBufferPointer(start: buffer, count: plain)
+                // Longer than allowed: skip it to its end, reading on as far as it goes.
+                var skip = CheckInRecordSkip(quotes: csvQuotes, head: UnsafeBufferPointer(start: buffer, count: min(Self.headBytes, filled)))
+                var consumed = skip.scan(UnsafeBufferPointer(start: buffer, count: filled))
+                while !skip.done {
+                    filled = 0
+                    while filled < capacity, !atEnd {
+                        let n = try read(into: buffer + filled, count: capacity - filled)
+                        if n == 0 { atEnd = true } else { filled += n }
+                    }
+                    consumed = skip.scan(UnsafeBufferPointer(start: buffer, count: filled))
+                    if filled == 0 { break }
+                }
+                let tail = filled - consumed
+                if tail > 0 { buffer.update(from: buffer + consumed, count: tail) }
+                filled = tail
+                batchEnd = 0
+                overlong = skip.record
+                return UnsafeBufferPointer(start: buffer, count: 0)
             }
             let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
             bigger.update(from: buffer, count: filled)
@@ -195,6 +221,55 @@ final class CheckInBatchInput {
             if errno == EINTR { continue }
             throw CLIError("\(path): cannot read: \(String(cString: strerror(errno)))")
         }
+    }
+}
+
+extension CheckInBatchInput {
+    /// How many of a skipped record's first bytes are kept (for its id).
+    static let headBytes = 4096
+}
+
+/// A record skipped for being longer than `CheckInBatchInput.maxRecordBytes`.
+struct CheckInOverlongRecord {
+    /// Its first bytes (up to `CheckInBatchInput.headBytes`).
+    var head: [UInt8]
+    /// Its length in bytes, line feed included.
+    var bytes = 0
+    /// Line feeds in it (for line numbers), the one ending it included.
+    var lineFeeds = 0
+}
+
+/// Finds the end of a record across buffers: the first line feed outside CSV quotes (any line feed for JSON
+/// lines), counting bytes and line feeds on the way.
+struct CheckInRecordSkip {
+    let quotes: Bool
+    private var inQuotes = false
+    private(set) var done = false
+    private(set) var record: CheckInOverlongRecord
+
+    init(quotes: Bool, head: UnsafeBufferPointer<UInt8>) {
+        self.quotes = quotes
+        record = CheckInOverlongRecord(head: Array(head))
+    }
+
+    /// Scans the next piece of the record; returns the bytes of `bytes` that belong to it (all of them
+    /// unless its end is inside).
+    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        for i in bytes.indices {
+            let c = bytes[i]
+            if c == 0x22, quotes {
+                inQuotes.toggle()
+            } else if c == 0x0A {
+                record.lineFeeds += 1
+                if !inQuotes {
+                    done = true
+                    record.bytes += i + 1
+                    return i + 1
+                }
+            }
+        }
+        record.bytes += bytes.count
+        return bytes.count
     }
 }
 

@@ -37,6 +37,8 @@ final class CheckInPiece: @unchecked Sendable {
     var lines = 0
     /// A sum of values read only to warm the cache (kept so the reads are not optimised away).
     var warm = 0.0
+    /// The same for the output's place texts.
+    var warmText: UInt8 = 0
     var output: [UInt8] = []
     var counts = [Int](repeating: 0, count: verdictNames.count)
 
@@ -57,6 +59,12 @@ final class CheckInPiece: @unchecked Sendable {
         malformed.removeAll(keepingCapacity: true)
         lines = 0
     }
+}
+
+/// The caller's write function, handed to the writer thread (`run` waits for every write before returning).
+final class CheckInWriteBox: @unchecked Sendable {
+    let write: ([UInt8]) -> Void
+    init(_ write: @escaping ([UInt8]) -> Void) { self.write = write }
 }
 
 /// A shard of the duplicate and visit state: the users whose id hash falls in it.
@@ -95,7 +103,8 @@ final class CheckInBatchValidator {
     private var layout: CheckInCSVLayout?
     /// The output's verdict texts in fixed slots (`CheckInOutputText.writeCSVRow`).
     private let verdictSlots: ContiguousArray<UInt8>
-    /// Wall seconds per phase: judge, settle, render, write, copying between phases; and reading (`run`).
+    /// Wall seconds per phase: judge, settle, render, waiting for the writer, copying between phases; and
+    /// reading (`run`).
     private(set) var phaseSeconds = [Double](repeating: 0, count: 6)
 
     private func lap(_ clock: inout ContinuousClock.Instant) -> Double {
@@ -119,15 +128,38 @@ final class CheckInBatchValidator {
     /// The ledgers, one per shard (for statistics and memory figures).
     var ledgers: [CheckInLedger] { shards.map(\.ledger) }
 
-    /// Reads every batch from `input` and writes rows to `sink`.
+    /// Writes each batch's rendered pieces, in order, on its own thread: the write of one batch overlaps the
+    /// reading, judging and settling of the next (the pieces' output buffers are reused only after it).
+    private let writer = DispatchQueue(label: "cairn.checkins.writer")
+    private let writing = DispatchGroup()
+
+    /// Reads every batch from `input` and writes rows with `write` (in order, from one thread at a time; all
+    /// of them before `run` returns).
     /// - Throws: `CLIError` when the input cannot be read or a CSV header lacks required columns.
     func run(input: CheckInBatchInput, write: ([UInt8]) -> Void) throws {
+        try withoutActuallyEscaping(write) { write in
+            let sink = CheckInWriteBox(write)
+            defer { writing.wait() }
+            try run(input: input, sink: sink)
+        }
+    }
+
+    private func run(input: CheckInBatchInput, sink: CheckInWriteBox) throws {
         var line = 1
         var first = true
         var clock = ContinuousClock.now
         while let batch = try input.next() {
             phaseSeconds[5] += lap(&clock)
             defer { clock = ContinuousClock.now }
+            if let record = input.overlong {
+                if inputFormat == .csv, layout == nil {
+                    throw CLIError("\(input.path): the header is longer than \(input.maxRecordBytes) bytes")
+                }
+                writing.wait()
+                writeOverlong(record, line: line, limit: input.maxRecordBytes, write: sink.write)
+                line += record.lineFeeds
+                continue
+            }
             guard let base = batch.baseAddress else { continue }
             var start = 0
             if first, inputFormat == .csv {
@@ -147,12 +179,36 @@ final class CheckInBatchValidator {
                 if layout == nil { continue }
             }
             if inputFormat == .csv, layout == nil { continue }
-            line = try process(base + start, count: batch.count - start, firstLine: line, write: write)
+            line = try process(base + start, count: batch.count - start, firstLine: line, sink: sink)
+        }
+    }
+
+    /// The verdict for a record skipped for its length: `malformed_row`, with the id read from its first bytes
+    /// when they hold one (CSV: the first field; JSON lines: none).
+    private func writeOverlong(_ record: CheckInOverlongRecord, line: Int, limit: Int, write: ([UInt8]) -> Void) {
+        var output: [UInt8] = []
+        record.head.withUnsafeBufferPointer { head in
+            var id = CheckInField.empty
+            var scanner = CheckInCSVScanner()
+            defer { scanner.deallocate() }
+            if inputFormat == .csv, let base = head.baseAddress, head.count > 0 {
+                scanner.reset(forBufferOf: head.count)
+                _ = scanner.scanRecord(base, start: 0, end: head.count)
+                // The head ends inside the record: its first field is whole only if a separator follows it.
+                if scanner.fieldCount > 1 { id = scanner.field(0) }
+            }
+            text.appendRow(id: id, event: .empty, result: CheckInResult(reason: .malformedRow), to: &output)
+        }
+        write(output)
+        rows += 1
+        counts[verdictOrdinal(.malformedRow)] += 1
+        if malformedMessages.count < maxMessages {
+            malformedMessages.append("line \(line): a record of \(record.bytes) bytes, longer than \(limit), skipped")
         }
     }
 
     /// Validates one batch of whole records; returns the line number after it.
-    private func process(_ base: UnsafePointer<UInt8>, count: Int, firstLine: Int, write: ([UInt8]) -> Void) throws -> Int {
+    private func process(_ base: UnsafePointer<UInt8>, count: Int, firstLine: Int, sink: CheckInWriteBox) throws -> Int {
         guard count > 0 else { return firstLine }
         let quoted = inputFormat == .csv && CSVBoundaries.hasQuote(base, count: count)
         let ranges = CSVBoundaries.split(base, count: count, pieces: pieces.count, quoted: quoted)
@@ -193,16 +249,16 @@ final class CheckInBatchValidator {
                 piece.results.withUnsafeBufferPointer { results in
                     piece.userHashes.withUnsafeBufferPointer { hashes in
                         piece.users.withUnsafeBufferPointer { users in
-                            // This shard's rows were listed in phase 1; settle them 16 at a time (looking ahead).
+                            // This shard's rows were listed in phase 1; settle them 64 at a time (looking ahead).
                             var seen = 0
                             piece.shardRows[s].withUnsafeBufferPointer { rows in
                                 guard let hashBase = hashes.baseAddress, let resultBase = results.baseAddress else { return }
                                 var start = 0
                                 while start < rows.count {
-                                    let block = UnsafeBufferPointer(rebasing: rows[start ..< min(rows.count, start + 16)])
+                                    let block = UnsafeBufferPointer(rebasing: rows[start ..< min(rows.count, start + 64)])
                                     seen &+= ledger.settle(rows: block, results: resultBase, users: { users[$0].raw },
                                                            hashes: hashBase, duplicates: &duplicates)
-                                    start += 16
+                                    start += 64
                                 }
                             }
                             shard.peeked &+= seen
@@ -230,6 +286,8 @@ final class CheckInBatchValidator {
             output.removeAll(keepingCapacity: true)
             var counts = [Int](repeating: 0, count: verdictNames.count)
             var slow: [UInt8] = []
+            var warm: UInt8 = 0
+            defer { piece.warmText = warm }
             verdictSlots.withUnsafeBufferPointer { slots in
                 guard let slotBase = slots.baseAddress else { return }
                 piece.results.withUnsafeBufferPointer { results in
@@ -248,8 +306,11 @@ final class CheckInBatchValidator {
                             while r < results.count {
                                 var bound = 0
                                 var end = r
+                                // Sizing the run also touches each row's place text, so that those cache
+                                // misses overlap here instead of stalling the writes one by one.
                                 while end < results.count, end - r < 256 {
                                     bound += text.csvRowBound(id: ids[end], event: events[end])
+                                    warm &+= text.touch(place: results[end].place)
                                     end += 1
                                 }
                                 let before = output.count
@@ -295,15 +356,20 @@ final class CheckInBatchValidator {
             piece.counts = counts
         }
         phaseSeconds[4] += lap(&clock)
+        // The previous batch's rows must be out before the pieces' buffers are rendered into again.
+        writing.wait()
+        phaseSeconds[3] += lap(&clock)
         if parallel { DispatchQueue.concurrentPerform(iterations: pieceCount, execute: render) } else { for k in 0..<pieceCount { render(k) } }
         phaseSeconds[2] += lap(&clock)
 
-        defer { phaseSeconds[3] += lap(&clock) }
-        // Phase 4: write in order; collect counts and messages.
+        // Phase 4: write in order (on the writer thread); collect counts and messages.
+        let written = Array(pieces.prefix(pieceCount))
+        writer.async(group: writing) {
+            for piece in written { sink.write(piece.output) }
+        }
         var line = firstLine
         for k in 0..<pieceCount {
             let piece = pieces[k]
-            write(piece.output)
             rows += piece.results.count
             for v in counts.indices { counts[v] += piece.counts[v] }
             for bad in piece.malformed where malformedMessages.count < maxMessages {
@@ -343,6 +409,8 @@ final class CheckInBatchValidator {
         var block: [(fields: CheckInRowFields, line: Int, problem: String?)] = []
         block.reserveCapacity(blockSize)
         var targets = [CheckInValidator.Target](repeating: CheckInValidator.Target(event: -2, place: -2), count: blockSize)
+        var eventKeys = [UnsafeRawBufferPointer](repeating: UnsafeRawBufferPointer(start: nil, count: 0), count: blockSize)
+        var placeKeys = eventKeys
         var warm = 0.0
         while position < end {
             block.removeAll(keepingCapacity: true)
@@ -382,7 +450,12 @@ final class CheckInBatchValidator {
                 block.append((fields, recordLine, problem))
             }
             for i in block.indices {
-                targets[i] = validator.resolve(eventKey: block[i].fields.event.raw, placeKey: block[i].fields.place.raw)
+                eventKeys[i] = block[i].fields.event.raw
+                placeKeys[i] = block[i].fields.place.raw
+            }
+            targets.withUnsafeMutableBufferPointer { targets in
+                guard let into = targets.baseAddress else { return }
+                validator.resolve(eventKeys: eventKeys, placeKeys: placeKeys, count: block.count, into: into)
             }
             for i in block.indices { warm += validator.touch(place: targets[i].place) }
             for i in block.indices {

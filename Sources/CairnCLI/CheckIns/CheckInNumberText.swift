@@ -1,11 +1,12 @@
 import CairnCore
 import CairnIO
 
-/// Reading numbers from bytes, exactly as `Double(_: String)` would.
+/// Reading numbers from bytes by CairnIO's rule (`parseDecimal`, the rule `cairn import` follows): exactly as
+/// `Double(_: String)` would, so exponents and hexadecimal floats (`0x1p3`) are numbers in both.
 enum CheckInNumberText {
     /// The number in `bytes` (surrounding spaces allowed), or nil when it is not one. `nan`, `inf` and
     /// `infinity` (any case, signed) are numbers here, so that the validator can call them invalid coordinates.
-    /// Plain decimals take CairnIO's exact fast path (`parsePlainDecimal`); anything else the standard library.
+    /// Plain decimals take CairnIO's exact fast path (`parsePlainDecimal`); anything else `parseDecimal`.
     /// - Complexity: O(n).
     @inline(__always)
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
@@ -24,9 +25,7 @@ enum CheckInNumberText {
         case "-inf", "-infinity": return -.infinity
         default: break
         }
-        // Hexadecimal floats are not decimal text.
-        if text.lowercased().contains("x") { return nil }
-        return Double(text)
+        return parseDecimal(text)
     }
 }
 

@@ -27,6 +27,7 @@ func verdictOrdinal(_ reason: CheckInReason?) -> Int {
     case .invalidTime: return 9
     case .malformedRow: return 10
     case .noMatch: return 11
+    case .placeMismatch: return 12
     }
 }
 
@@ -37,9 +38,14 @@ let verdictNames: [String] = ["valid"] + CheckInReason.allCases.map(\.code)
 struct CheckInOutputText: Sendable {
     let format: CheckInOutputFormat
     /// Per place, in fixed slots of `placeStride` bytes (a 2-byte length, then the text, so a row costs one
-    /// cache line here): `,radius,placeId` (CSV) or `,"radius_m":R,"place_id":"P"` (JSON).
+    /// cache line here): `,radius,placeId` (CSV) or `,"radius_m":R,"place_id":"P"` (JSON). A text longer
+    /// than `maxInlineText` has the length `Self.longText` and, after it, its offset (8 bytes) and length
+    /// (4 bytes) in `longPlaces`, so one long id does not widen every slot.
     let places: ContiguousArray<UInt8>
     let placeStride: Int
+    let longPlaces: ContiguousArray<UInt8>
+    static let maxInlineText = 62
+    static let longText = 0xFFFF
     /// Per event: `,eventId` or `,"event_id":"E"}`.
     let events: ContiguousArray<UInt8>
     let eventStarts: ContiguousArray<Int>
@@ -60,16 +66,26 @@ struct CheckInOutputText: Sendable {
             case .jsonl: return Array(",\"radius_m\":\(radius),\"place_id\":\(TextEscaping.jsonString(id))".utf8)
             }
         }
-        let longest = min(placeTexts.map(\.count).max() ?? 0, Int(UInt16.max))
-        let stride = (longest + 2 + 15) / 16 * 16
+        let longest = min(placeTexts.map(\.count).max() ?? 0, Self.maxInlineText)
+        let stride = max(16, (longest + 2 + 15) / 16 * 16)
         var places = ContiguousArray<UInt8>(repeating: 0, count: stride * placeTexts.count)
+        var longPlaces = ContiguousArray<UInt8>()
+        func store(_ value: Int, bytes: Int, at offset: Int) {
+            for i in 0..<bytes { places[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) }
+        }
         for (p, text) in placeTexts.enumerated() {
-            let count = min(text.count, longest)
-            places[p * stride] = UInt8(count & 0xFF)
-            places[p * stride + 1] = UInt8(count >> 8)
-            for i in 0..<count { places[p * stride + 2 + i] = text[i] }
+            if text.count > Self.maxInlineText {
+                store(Self.longText, bytes: 2, at: p * stride)
+                store(longPlaces.count, bytes: 8, at: p * stride + 2)
+                store(text.count, bytes: 4, at: p * stride + 10)
+                longPlaces.append(contentsOf: text)
+                continue
+            }
+            store(text.count, bytes: 2, at: p * stride)
+            for i in 0..<text.count { places[p * stride + 2 + i] = text[i] }
         }
         self.placeStride = stride
+        self.longPlaces = longPlaces
         self.validator = validator
         var events = ContiguousArray<UInt8>(), eventStarts: ContiguousArray<Int> = [0]
         // CSV rows echo the event id from the input; the table is needed only for JSON output.
@@ -81,7 +97,8 @@ struct CheckInOutputText: Sendable {
             }
             eventStarts.append(events.count)
         }
-        self.places = places
+        // Read at random by every row: huge pages where the kernel allows.
+        self.places = checkInLargeArray(copying: places)
         self.events = events
         self.eventStarts = eventStarts
         switch format {
@@ -133,12 +150,15 @@ struct CheckInOutputText: Sendable {
         n += verdictCount
         if result.place >= 0 {
             let start = Int(result.place) * placeStride
-            places.withUnsafeBufferPointer { places in
-                guard let base = places.baseAddress else { return }
+            let done = places.withUnsafeBufferPointer { places -> Bool in
+                guard let base = places.baseAddress else { return false }
                 let count = Int(base[start]) | Int(base[start + 1]) << 8
+                guard count != Self.longText else { return false }
                 (out + n).update(from: base + start + 2, count: count)
                 n += count
+                return true
             }
+            guard done else { return nil }
         } else {
             out[n] = 0x2C
             out[n + 1] = 0x2C
@@ -152,6 +172,12 @@ struct CheckInOutputText: Sendable {
         }
         out[n] = 0x0A
         return n + 1
+    }
+
+    /// Reads the first byte of a place's text (to bring it into the cache ahead of writing rows); 0 for none.
+    @inline(__always)
+    func touch(place: Int32) -> UInt8 {
+        place >= 0 ? places.withUnsafeBufferPointer { $0[Int(place) * placeStride] } : 0
     }
 
     /// The verdict slots, built once per run.
@@ -174,10 +200,11 @@ struct CheckInOutputText: Sendable {
             out.append(contentsOf: "null".utf8)
         }
         if result.place >= 0 {
-            let start = Int(result.place) * placeStride
-            places.withUnsafeBufferPointer { places in
-                let count = Int(places[start]) | Int(places[start + 1]) << 8
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: places[start + 2 ..< start + 2 + count]))
+            let text = placeText(Int(result.place))
+            if text.long {
+                longPlaces.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[text.range])) }
+            } else {
+                places.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[text.range])) }
             }
         } else {
             out.append(contentsOf: noPlace)
@@ -195,6 +222,18 @@ struct CheckInOutputText: Sendable {
         } else {
             out.append(contentsOf: noEvent)
         }
+    }
+
+    /// Where the place's output text is: a range of `places`, or of `longPlaces` when `long`.
+    private func placeText(_ place: Int) -> (long: Bool, range: Range<Int>) {
+        let start = place * placeStride
+        func load(_ offset: Int, _ bytes: Int) -> Int {
+            (0..<bytes).reduce(0) { $0 | Int(places[start + offset + $1]) << (8 * $1) }
+        }
+        let count = load(0, 2)
+        guard count == Self.longText else { return (false, start + 2 ..< start + 2 + count) }
+        let offset = load(2, 8)
+        return (true, offset ..< offset + load(10, 4))
     }
 
     @inline(__always)

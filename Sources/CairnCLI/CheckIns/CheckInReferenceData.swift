@@ -44,13 +44,13 @@ struct CheckInReferenceData {
                 }
                 guard let radius = Self.radius(scanner.field(columns.radius), default: defaultRadius),
                       let circle = try? Circle(center: center, radiusMeters: radius) else {
-                    return .skip("missing or bad radius (give --radius for a default)")
+                    return .skip("missing radius, or not a distance above 0 (give --radius for a default)")
                 }
                 return .item(CheckInPlace(id: id, circle: circle))
             }
             guard rows.hadHeader else { return }
             guard rows.layoutFound else { throw CLIError("\(path): the header needs id, latitude and longitude columns") }
-            places += rows.items
+            if places.isEmpty { places = rows.items } else { places += rows.items }
             for message in rows.skipped { skip(message) }
             skippedCount += rows.skippedCount - rows.skipped.count
             return
@@ -91,7 +91,7 @@ struct CheckInReferenceData {
             }
             guard rows.hadHeader else { return }
             guard rows.layoutFound else { throw CLIError("\(path): the header needs id, startTime and endTime columns") }
-            events += rows.items
+            if events.isEmpty { events = rows.items } else { events += rows.items }
             for message in rows.skipped { skip(message) }
             skippedCount += rows.skippedCount - rows.skipped.count
             return
@@ -160,10 +160,12 @@ struct CheckInReferenceData {
         return try? Coordinate(latitude: lat, longitude: lon)
     }
 
+    /// A radius by import's rule: a number of metres or a distance with a unit, finite and above 0.
     private static func radius(_ field: CheckInField, default defaultRadiusMeters: Double?) -> Double? {
         if field.count == 0 { return defaultRadiusMeters }
-        if let value = CheckInNumberText.parse(field.bytes) { return value }
-        return DistanceText.meters(from: field.text)
+        guard let value = CheckInNumberText.parse(field.bytes) ?? DistanceText.meters(from: field.text),
+              value.isFinite, value > 0 else { return nil }
+        return value
     }
 }
 
@@ -191,6 +193,10 @@ func forEachCSVRecord<Layout>(
     var sawHeader = false
     var line = 1
     while let batch = try input.next() {
+        if let record = input.overlong {
+            line += record.lineFeeds
+            continue
+        }
         guard let base = batch.baseAddress else { continue }
         scanner.reset(forBufferOf: batch.count)
         var position = 0
@@ -286,6 +292,14 @@ func parallelCSVRows<Layout: Sendable, Item: Sendable>(
     var columns: Layout?
     var line = 1
     while let batch = try input.next() {
+        if let record = input.overlong {
+            parsed.skippedCount += 1
+            if parsed.skipped.count < 10 {
+                parsed.skipped.append("\(path):\(line): a record of \(record.bytes) bytes, longer than \(input.maxRecordBytes), skipped")
+            }
+            line += record.lineFeeds
+            continue
+        }
         guard let base = batch.baseAddress else { continue }
         var start = 0
         if !parsed.hadHeader {
@@ -338,6 +352,12 @@ func parallelCSVRows<Layout: Sendable, Item: Sendable>(
             DispatchQueue.concurrentPerform(iterations: ranges.count, execute: work)
         } else {
             for k in ranges.indices { work(k) }
+        }
+        if parsed.items.isEmpty, let size = input.sizeHint, count > 0 {
+            // Size the result from the first batch's rows per byte, so that a large file is not copied
+            // from buffer to doubled buffer while its rows are appended.
+            let rowsInBatch = ranges.indices.reduce(0) { $0 + ((scanners[$1].rows as? [ReferenceRow<Item>])?.count ?? 0) }
+            parsed.items.reserveCapacity(Int(Double(rowsInBatch) * Double(size) / Double(count) * 1.02) + 16)
         }
         for k in ranges.indices {
             let box = scanners[k]

@@ -27,7 +27,8 @@ struct CheckInValidateCommand: ParsableCommand {
         discussion: """
             Output: one row per check-in, in input order: checkin_id,verdict,reason,distance_m,radius_m,place_id,event_id. \
             verdict is valid or invalid; reason is one of outside_radius, before_start, after_end, unknown_event, \
-            unknown_place, not_joined, duplicate, invalid_coordinate, invalid_time, malformed_row, no_match. \
+            unknown_place, not_joined, duplicate, invalid_coordinate, invalid_time, malformed_row, no_match, \
+            place_mismatch (the check-in names an event and another place than the event's). \
             distance_m is given for outside_radius: the exact distance from the place's centre, rounded up to the millimetre. \
             A check-in with neither an event nor a place is matched to the places whose circle contains it and their \
             events ongoing at its time. A summary (counts per reason, rows per second) goes to standard error. \
@@ -87,8 +88,8 @@ struct CheckInValidateCommand: ParsableCommand {
         if placeFiles.isEmpty, eventFiles.isEmpty, storePath == nil {
             throw ValidationError("give places and events to judge against: --places FILE, --events FILE or --db PATH")
         }
-        if let defaultRadius, DistanceText.meters(from: defaultRadius) == nil {
-            throw ValidationError("--radius must be a distance of 0 or more like 150, 150m or 1.2km, got '\(defaultRadius)'")
+        if let defaultRadius, !((DistanceText.meters(from: defaultRadius) ?? 0) > 0) {
+            throw ValidationError("--radius expects a distance above 0 like 150, 150m or 1.2km, got '\(defaultRadius)'")
         }
         if let threads { try OptionRange.check("--threads", threads, in: 1...256) }
         try OptionRange.check("--batch-bytes", batchBytes, atLeast: 1)

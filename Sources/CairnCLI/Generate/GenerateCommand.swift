@@ -10,7 +10,9 @@ struct GenerateCommand: ParsableCommand {
         abstract: "Generate realistic synthetic data from real places, the same files for the same seed.",
         discussion: """
             Writes parks.csv, trailheads.csv, places.csv, events.csv, users.csv, checkins.csv and \
-            checkins-expected.csv (the verdict each check-in was built to get) into the output folder.
+            checkins-expected.csv (the verdict each check-in was built to get) into the output folder. \
+            With --places-from-towns the places are the real towns themselves (the first --places of them, \
+            with their GeoNames ids and names and a seeded radius of 30-300 m).
             """
     )
 
@@ -30,21 +32,40 @@ struct GenerateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Users to generate.") var users = SyntheticSizes().users
     @Option(name: .customLong("checkins"), parsing: .unconditional, help: "Check-ins to generate.") var checkIns = SyntheticSizes().checkIns
 
+    @Flag(name: .customLong("places-from-towns"), help: "Use the real towns themselves as the places (each with a seeded radius).")
+    var placesFromTowns = false
+
     func validate() throws {
         for (name, value) in [("parks", parks), ("trailheads", trailheads), ("places", places), ("events", events), ("users", users), ("checkins", checkIns)] where value < 0 {
             throw ValidationError("--\(name) must be 0 or more, got \(value)")
         }
+        // Check-ins are made for users, at events (which need places) and in parks: without them there would
+        // be none, silently.
+        if checkIns > 0 {
+            for (name, value) in [("users", users), ("events", events), ("places", places), ("parks", parks)] where value == 0 {
+                throw ValidationError("--checkins \(checkIns) needs at least one of each of users, events, places and parks, got --\(name) 0 (give --checkins 0 for none)")
+            }
+        }
     }
 
     func run() throws {
+        guard FileManager.default.fileExists(atPath: towns) else {
+            let full = URL(fileURLWithPath: towns).standardizedFileURL.path
+            let cwd = FileManager.default.currentDirectoryPath
+            throw CLIError("no towns file at \(full) (--towns \(towns), relative to the current directory \(cwd)); "
+                + "run from the repository root, where Data/geonames-cities500.csv.gz is, or give --towns FILE")
+        }
         let towns = try Self.readTowns(path: towns)
+        if placesFromTowns, places > towns.count {
+            throw CLIError("--places-from-towns: --places \(places) is more than the \(towns.count) towns in \(self.towns)")
+        }
         let sizes = SyntheticSizes(parks: parks, trailheads: trailheads, places: places, events: events, users: users, checkIns: checkIns)
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         // Every file is streamed to its own sink; the check-ins are written block by block as they are made.
         var sinks: [String: OutputSink] = [:]
         var lines: [String: Int] = [:]
         var failure: Error?
-        SyntheticDataset(towns: towns, seed: seed, sizes: sizes).generate { name, text in
+        SyntheticDataset(towns: towns, seed: seed, sizes: sizes, placesAreTowns: placesFromTowns).generate { name, text in
             guard failure == nil else { return }
             if sinks[name] == nil {
                 do { sinks[name] = try OutputSink(path: out + "/" + name) } catch { failure = error; return }

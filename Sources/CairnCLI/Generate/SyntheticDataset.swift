@@ -30,6 +30,9 @@ struct SyntheticDataset {
     let towns: [Feature]
     let seed: UInt64
     let sizes: SyntheticSizes
+    /// Whether the places are the real towns themselves (the first `sizes.places`, in file order, each at its
+    /// own location with its own id and name and a seeded check-in radius) instead of venues scattered near them.
+    var placesAreTowns = false
 
     static let amenities = ["offLeash", "fenced", "smallDogArea", "swimming", "trails", "agility", "hunting", "biking", "horseback"]
     static let sports = ["football", "basketball", "tennis", "running", "cycling", "climbing", "yoga", "volleyball", "hiking", "swimming"]
@@ -150,6 +153,14 @@ struct SyntheticDataset {
         var sites: [Site] = []
         var rows: [String] = []
         let venues = ["Arena", "Stadium", "Court", "Field", "Hall", "Club", "Centre", "Pitch"]
+        if placesAreTowns {
+            for town in towns.prefix(sizes.places) {
+                let radius = (random.uniform(30...300)).rounded()
+                sites.append(Site(id: town.id, location: town.location, radiusMeters: radius))
+                rows.append("\(TextEscaping.csvField(town.id)),\(TextEscaping.csvField(townName(town))),\(coordinateText(town.location)),\(TextEscaping.jsonNumber(radius)),geonames,\(TextEscaping.csvField(town.id))")
+            }
+            return (sites, File(name: "places.csv", text: csv("id,name,latitude,longitude,radiusMeters,externalSource,externalId", rows)))
+        }
         for n in 0..<sizes.places {
             let near = town(&random)
             let location = scatter(near.location, within: 0...2_000, &random)

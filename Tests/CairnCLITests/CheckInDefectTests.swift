@@ -1,0 +1,112 @@
+import ArgumentParser
+import CairnCore
+import Foundation
+import Testing
+@testable import CairnCLI
+
+/// Check-in defects found in review: each test failed before its fix.
+@Suite struct CheckInDefectTests {
+    let cli = CheckInCLITests()
+
+    /// One place id of 70,000 bytes: its row carries the whole id, and the other rows stay narrow and whole
+    /// (the output table used to widen every slot to the longest id and cut it at 65,535 bytes).
+    @Test func aVeryLongPlaceIdIsWrittenWhole() throws {
+        let folder = try TemporaryFolder()
+        let long = String(repeating: "L", count: 70_000)
+        let places = try folder.write("places.csv", "id,lat,lon,radius\nshort,0,0,100\n\(long),1,1,100\n")
+        let checkIns = try folder.write("c.csv", "id,userId,eventId,placeId,latitude,longitude,time\n"
+            + "a,u,,short,0,0,2026-06-01T10:00:00Z\nb,u,,\(long),1,1,2026-06-01T10:00:00Z\nc,u,,\(long),1,1.01,2026-06-01T10:00:00Z\n"
+            + "d,u,,short,0,0,2026-06-01T10:00:00Z\n")
+        for format in ["csv", "jsonl"] {
+            let lines = try cli.validate(["--places", places, "--checkins", checkIns, "--format", format], folder: folder, out: "o.\(format)")
+            if format == "csv" {
+                #expect(lines.count == 5)
+                #expect(lines[1] == "a,valid,,,100,short,")
+                #expect(lines[2] == "b,valid,,,100,\(long),")
+                #expect(cli.csvFields(lines[3]).count == 7 && cli.csvFields(lines[3])[5] == long && lines[3].hasPrefix("c,invalid,outside_radius,"))
+                #expect(lines[4] == "d,valid,,,100,short,")
+            } else {
+                #expect(lines.count == 4)
+                let places = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["place_id"] as? String }
+                #expect(places == ["short", long, long, "short"])
+            }
+        }
+    }
+
+    /// Runs the batch validator on `text` with a small record limit; returns the output rows and the messages.
+    func validateWithLimit(_ text: String, name: String, gzip: Bool = false, format: CheckInInputFormat = .csv) throws -> (rows: [String], messages: [String]) {
+        let folder = try TemporaryFolder()
+        var path = try folder.write(name, text)
+        if gzip {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+            process.arguments = [path]
+            try process.run()
+            process.waitUntilExit()
+            path += ".gz"
+        }
+        let validator = CheckInValidator(places: [CheckInPlace(id: "p", circle: try Circle(center: Coordinate(latitude: 0, longitude: 0), radiusMeters: 100))],
+                                         events: [CheckInEvent]())
+        let batch = CheckInBatchValidator(validator: validator, inputFormat: format, outputFormat: .csv, countsVisits: false, workers: 2)
+        let input = try CheckInBatchInput(path: path, batchBytes: 256, csvQuotes: format == .csv, maxRecordBytes: 1024)
+        var output: [UInt8] = []
+        try batch.run(input: input) { output += $0 }
+        return (cli.csvRecords(String(decoding: output, as: UTF8.self)), batch.malformedMessages)
+    }
+
+    /// A record longer than the limit gets one `malformed_row` (with its id when its start shows one) and is
+    /// skipped to its end, quotes respected; its tail never becomes rows of its own; line numbers stay right.
+    @Test(arguments: [false, true]) func anOverlongRecordIsOneMalformedRow(gzip: Bool) throws {
+        let ok = "0,0,2026-06-01T10:00:00Z"
+        let lines = ["id,userId,eventId,placeId,latitude,longitude,time",
+                     "a,u,,p,\(ok)",
+                     "big,u,,p,\"" + String(repeating: "x", count: 3000) + "\nb,u,,p,\(ok)\n\",\(ok)",
+                     "c,u,,p,\(ok)",
+                     String(repeating: "y", count: 5000) + ",u,,p,\(ok)",
+                     "d,u,,p,\(ok)"]
+        let (rows, messages) = try validateWithLimit(lines.joined(separator: "\n") + "\n", name: "c.csv", gzip: gzip)
+        #expect(rows == ["a,valid,,,100,p,", "big,invalid,malformed_row,,,,", "c,valid,,,100,p,", ",invalid,malformed_row,,,,", "d,valid,,,100,p,"])
+        #expect(messages.count == 2)
+        #expect(messages.first?.hasPrefix("line 3: a record of 3") == true)
+        #expect(messages.last?.hasPrefix("line 7: a record of 5") == true)
+    }
+
+    @Test func anOverlongJSONLineIsOneMalformedRow() throws {
+        let row = { (id: String) in "{\"id\":\"\(id)\",\"userId\":\"u\",\"placeId\":\"p\",\"lat\":0,\"lon\":0,\"time\":\"2026-06-01T10:00:00Z\"}" }
+        let text = [row("a"), "{\"id\":\"big\",\"pad\":\"" + String(repeating: "z", count: 4000) + "\"}", row("b")].joined(separator: "\n")
+        let (rows, _) = try validateWithLimit(text, name: "c.jsonl", format: .jsonl)
+        #expect(rows == ["a,valid,,,100,p,", ",invalid,malformed_row,,,,", "b,valid,,,100,p,"])
+    }
+
+    /// One rule for reading places, the rule `cairn import` follows: numbers as `Double` text reads them (a
+    /// hexadecimal float included) and a radius above 0. Places from the file and from the store it was
+    /// imported into give the same verdicts.
+    @Test func placesAreReadByImportsRule() throws {
+        let folder = try TemporaryFolder()
+        let places = try folder.write("places.csv", "id,name,lat,lon,radius\nhex,Hex,0x1p3,1,0x1p3\nzero,Zero,1,1,0\nzerom,Zero m,1,1,0m\n"
+            + "negative,Negative,1,1,-5\nplain,Plain,2,2,1.5e1\n")
+        let checkIns = try folder.write("c.csv", "id,userId,eventId,placeId,latitude,longitude,time\n"
+            + ["hex,8,1", "zero,1,1", "zerom,1,1", "negative,1,1", "plain,2,2"].map { "\($0.split(separator: ",")[0]),u,,\($0),2026-06-01T10:00:00Z" }
+                .joined(separator: "\n") + "\n")
+        let fromFile = try cli.validate(["--places", places, "--checkins", checkIns], folder: folder)
+        #expect(cli.verdicts(fromFile) == ["valid", "unknown_place", "unknown_place", "unknown_place", "valid"])
+        #expect(fromFile[1] == "hex,valid,,,8,hex,")
+        let db = folder.path + "/store.sqlite"
+        var importer = try CairnCommand.parseAsRoot(["import", places, "--kind", "place", "--db", db, "--no-progress"])
+        // Import keeps the good rows and exits with 3 when it rejected some (here: the three bad radii).
+        #expect(throws: ExitCode(3)) { try importer.run() }
+        #expect(try cli.validate(["--db", db, "--checkins", checkIns], folder: folder, out: "db.csv") == fromFile)
+        #expect(throws: (any Error).self) { _ = try CairnCommand.parseAsRoot(["checkins", "validate", "--places", places, "--checkins", checkIns, "--radius", "0"]) }
+    }
+
+    /// A check-in naming an event and a place that is not the event's: `place_mismatch`, with the event's place.
+    @Test func anEventAndAContradictingPlaceMismatch() throws {
+        let folder = try TemporaryFolder()
+        let places = try folder.write("places.csv", "id,lat,lon,radius\nhall,0,0,100\nyard,0,0,100\n")
+        let events = try folder.write("events.csv", "id,placeId,startTime,endTime\ngig,hall,2026-06-01T18:00:00Z,2026-06-01T20:00:00Z\n")
+        let checkIns = try folder.write("c.csv", "id,userId,eventId,placeId,latitude,longitude,time\n"
+            + "1,ann,gig,hall,0,0,2026-06-01T19:00:00Z\n2,bob,gig,yard,0,0,2026-06-01T19:00:00Z\n3,cat,gig,nowhere,0,0,2026-06-01T19:00:00Z\n")
+        let lines = try cli.validate(["--places", places, "--events", events, "--checkins", checkIns], folder: folder)
+        #expect(Array(lines.dropFirst()) == ["1,valid,,,100,hall,gig", "2,invalid,place_mismatch,,100,hall,gig", "3,invalid,place_mismatch,,100,hall,gig"])
+    }
+}
