@@ -79,7 +79,7 @@ import Testing
     @Test func valuesInRangeAreAccepted() throws {
         let command = try #require(try CairnCommand.parseAsRoot(["cluster", "--zoom", "0", "--min-zoom", "0", "--expand", "0"]) as? ClusterCommand)
         #expect(command.expand == 0)
-        let generate = try #require(try CairnCommand.parseAsRoot(["generate", "--seed", "18446744073709551615", "--parks", "0"]) as? GenerateCommand)
+        let generate = try #require(try CairnCommand.parseAsRoot(["generate", "--seed", "18446744073709551615", "--parks", "0", "--checkins", "0"]) as? GenerateCommand)
         #expect(generate.seed == .max)
         let nearest = try #require(try CairnCommand.parseAsRoot(["nearest"] + Self.point + ["-k", "3"]) as? NearestCommand)
         #expect(nearest.k == 3)
