@@ -34,14 +34,15 @@ extension ClusterHierarchy {
     mutating func moveInPlace(fresh: [ClusterIncrementalEdit.Fresh], removedClusters: Set<Int>, pairing: [Int], points: ClusterPoints) {
         // Where the changed entries sit in the tree's order, found before their positions change.
         let changed = pairing
+        let items = tree.canonicalItems()
         var leaving: [Int] = []
         for e in changed {
-            var lo = 0, hi = tree.items.count
+            var lo = 0, hi = items.count
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if precedesInTree(Int(tree.items[mid]), e) { lo = mid + 1 } else { hi = mid }
+                if precedesInTree(Int(items[mid]), e) { lo = mid + 1 } else { hi = mid }
             }
-            if lo < tree.items.count, Int(tree.items[lo]) == e { leaving.append(lo) }
+            if lo < items.count, Int(items[lo]) == e { leaving.append(lo) }
         }
         leaving.sort()
         leafX = points.x
@@ -70,13 +71,13 @@ extension ClusterHierarchy {
             }
         }
         var kept: [UInt32] = []
-        kept.reserveCapacity(tree.items.count)
+        kept.reserveCapacity(items.count)
         var from = 0
         for position in leaving {
-            kept.append(contentsOf: tree.items[from..<position])
+            kept.append(contentsOf: items[from..<position])
             from = position + 1
         }
-        kept.append(contentsOf: tree.items[from...])
+        kept.append(contentsOf: items[from...])
         tree = ClusterTree(hierarchy: self, orderedItems: treeOrder(kept: kept, adding: changed))
     }
 }

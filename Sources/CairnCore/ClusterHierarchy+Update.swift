@@ -123,8 +123,9 @@ extension ClusterHierarchy {
         // (An appended point's origin is `old.leafCount`, no old point.)
         let editedPoint = removedPoint ?? plan.fresh.first(where: { $0.zoom == nil && $0.origin < old.leafCount })?.origin
         var kept: [UInt32] = []
-        kept.reserveCapacity(old.tree.items.count + plan.fresh.count)
-        for item in old.tree.items {
+        let oldItems = old.tree.canonicalItems()
+        kept.reserveCapacity(oldItems.count + plan.fresh.count)
+        for item in oldItems {
             let e = Int(item)
             if e == editedPoint { continue }
             let ne = newEntry(e) // -1 for a removed cluster

@@ -104,8 +104,9 @@ struct ClusterTree: Sendable {
     }
 
     /// The entries in canonical order: grouped by creation zoom, Morton order within a group, ties by entry.
+    /// Rebuilt on every call: take it once, never index it in a loop.
     /// - Complexity: O(e) for e entries.
-    var items: [UInt32] {
+    func canonicalItems() -> [UInt32] {
         var result: [UInt32] = []
         result.reserveCapacity(canonicalBand.count)
         // Within one creation zoom, canonical position p holds the next entry of the run of band canonicalBand[p].

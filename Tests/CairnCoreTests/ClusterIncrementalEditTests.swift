@@ -23,7 +23,7 @@ struct ClusterIncrementalEditTests {
         if a.clustersAtZoom.map({ $0.isEmpty ? 0..<0 : $0 }) != b.clustersAtZoom.map({ $0.isEmpty ? 0..<0 : $0 }) {
             result.append("clustersAtZoom")
         }
-        if a.tree.items != b.tree.items { result.append("tree order") }
+        if a.tree.canonicalItems() != b.tree.canonicalItems() { result.append("tree order") }
         return result
     }
 
