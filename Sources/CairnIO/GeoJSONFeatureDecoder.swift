@@ -210,15 +210,20 @@ struct GeoJSONFeatureDecoder {
             }
             if ringIndex == 0 { outerPoints = points }
         }
-        // Shoelace over every edge, wrapping from the last position to the first (a zero-length edge when the
-        // ring is closed as GeoJSON requires, the missing closing edge when it is not). Coordinates are relative
-        // to the first vertex, for precision and so that longitudes unwrap across the antimeridian.
-        var twiceArea = 0.0, sumX = 0.0, sumY = 0.0
+        // Longitudes unwrapped edge by edge (each edge the short way round), relative to the first vertex: a ring
+        // across the antimeridian stays whole, and a wide ring with short edges keeps its real extent.
         let x0 = outerPoints[0].longitude, y0 = outerPoints[0].latitude
+        var unwrapped = [Double](repeating: 0, count: outerPoints.count)
+        for index in 1..<outerPoints.count {
+            unwrapped[index] = unwrapped[index - 1] + Self.wrapped(outerPoints[index].longitude - outerPoints[index - 1].longitude)
+        }
+        // Shoelace over every edge, wrapping from the last position to the first (a zero-length edge when the
+        // ring is closed as GeoJSON requires, the missing closing edge when it is not), relative to the first vertex.
+        var twiceArea = 0.0, sumX = 0.0, sumY = 0.0
         for index in 0..<outerPoints.count {
             let next = index + 1 == outerPoints.count ? 0 : index + 1
-            let xa = Self.wrapped(outerPoints[index].longitude - x0), ya = outerPoints[index].latitude - y0
-            let xb = Self.wrapped(outerPoints[next].longitude - x0), yb = outerPoints[next].latitude - y0
+            let xa = unwrapped[index], ya = outerPoints[index].latitude - y0
+            let xb = unwrapped[next], yb = outerPoints[next].latitude - y0
             let cross = xa * yb - xb * ya
             twiceArea += cross
             sumX += (xa + xb) * cross
@@ -234,8 +239,8 @@ struct GeoJSONFeatureDecoder {
             }
         } else {
             let count = Double(outerPoints.count - 1)
-            var latitude = 0.0, longitudeOffset = 0.0
-            for p in outerPoints.dropLast() { latitude += p.latitude; longitudeOffset += Self.wrapped(p.longitude - x0) }
+            let latitude = outerPoints.dropLast().reduce(0) { $0 + $1.latitude }
+            let longitudeOffset = unwrapped.dropLast().reduce(0, +)
             do {
                 point = try Coordinate(latitude: latitude / count, longitude: Self.wrapped(x0 + longitudeOffset / count))
             } catch {
@@ -245,9 +250,11 @@ struct GeoJSONFeatureDecoder {
         return (point, abs(twiceArea) / 2)
     }
 
-    /// An angle in [-360, 360] degrees brought into [-180, 180]: a longitude difference the short way round, or an
-    /// unwrapped longitude back on the map.
+    /// An angle in degrees brought into [-180, 180]: a longitude difference the short way round, or an unwrapped
+    /// longitude (any number of turns away) back on the map.
     private static func wrapped(_ degrees: Double) -> Double {
-        degrees > 180 ? degrees - 360 : (degrees < -180 ? degrees + 360 : degrees)
+        if degrees >= -180, degrees <= 180 { return degrees }
+        let turned = degrees.truncatingRemainder(dividingBy: 360)
+        return turned > 180 ? turned - 360 : (turned < -180 ? turned + 360 : turned)
     }
 }

@@ -37,6 +37,7 @@ import Testing
         Refusal(arguments: ["cluster", "--zoom", "3", "--cell-size", "-60"], option: "--cell-size", value: "-60", allowed: "at least 1"),
         Refusal(arguments: ["cluster", "--zoom", "3", "--width", "-1024"], option: "--width", value: "-1024", allowed: "1 to"),
         Refusal(arguments: ["cluster", "--zoom", "3", "--height", "-768"], option: "--height", value: "-768", allowed: "1 to"),
+        Refusal(arguments: ["cluster", "--zoom", "3", "--mode", "grid", "--cell-size", "inf"], option: "--cell-size", value: "inf", allowed: "finite"),
         Refusal(arguments: ["cluster", "--leaves", "1", "--limit", "-1"], option: "--limit", value: "-1", allowed: "at least 0"),
         Refusal(arguments: ["cluster", "--leaves", "1", "--offset", "-1"], option: "--offset", value: "-1", allowed: "at least 0"),
         Refusal(arguments: ["cluster", "--expand", "-5"], option: "--expand", value: "-5", allowed: "whole number"),

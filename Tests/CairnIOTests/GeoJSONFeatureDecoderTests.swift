@@ -118,6 +118,11 @@ struct GeoJSONFeatureDecoderTests {
         let flat = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[179,0],[-179,0],[-177,0],[179,0]]]}}"#
         let mean = try #require(try feature(flat)?.location)
         #expect(abs(mean.longitude - -179) < 1e-9 && mean.latitude == 0, "\(mean)")
+        // A band wider than 180 degrees that does not cross the antimeridian, drawn with short edges, is centred
+        // on longitude 0 (unwrapping each vertex against the first one alone would put it on the antimeridian).
+        let band = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[-100,0],[-50,0],[0,0],[50,0],[100,0],[100,10],[50,10],[0,10],[-50,10],[-100,10],[-100,0]]]}}"#
+        let middle = try #require(try feature(band)?.location)
+        #expect(abs(middle.longitude) < 1e-9 && abs(middle.latitude - 5) < 1e-9, "\(middle)")
         // A MultiPolygon picks the largest part by its unwrapped area.
         let multi = #"{"type": "Feature", "geometry": {"type": "MultiPolygon", "coordinates": [[[[10,0],[12,0],[12,2],[10,2],[10,0]]], [[[178,0],[-179,0],[-179,2],[178,2],[178,0]]]]}}"#
         #expect(abs((try #require(try feature(multi)?.location)).longitude - 179.5) < 1e-9)

@@ -135,7 +135,7 @@ final class CheckInBatchInput {
             }
             if window >= maxRecordBytes {
                 // The record at `start` is longer than allowed: skip to its end.
-                var skip = CheckInRecordSkip(quotes: csvQuotes, head: UnsafeBufferPointer(start: file + start, count: min(Self.headBytes, end - start)))
+                var skip = CheckInRecordSkip(head: UnsafeBufferPointer(start: file + start, count: min(Self.headBytes, end - start)))
                 let consumed = skip.scan(UnsafeBufferPointer(start: file + start, count: mappedSize - start))
                 overlong = skip.record
                 previousStart = start
@@ -180,7 +180,7 @@ final class CheckInBatchInput {
             // No record end in a full buffer: one record is longer than the buffer.
             if capacity >= maxRecordBytes {
                 // Longer than allowed: skip it to its end, reading on as far as it goes.
-                var skip = CheckInRecordSkip(quotes: csvQuotes, head: UnsafeBufferPointer(start: buffer, count: min(Self.headBytes, filled)))
+                var skip = CheckInRecordSkip(head: UnsafeBufferPointer(start: buffer, count: min(Self.headBytes, filled)))
                 var consumed = skip.scan(UnsafeBufferPointer(start: buffer, count: filled))
                 while !skip.done {
                     filled = 0
@@ -237,36 +237,33 @@ struct CheckInOverlongRecord {
     var bytes = 0
     /// Line feeds in it (for line numbers), the one ending it included.
     var lineFeeds = 0
+
+    /// What was wrong with it: too long a line, or a line whose quote stayed open past the limit.
+    func problem(limit: Int) -> String {
+        bytes > limit ? "a record of \(bytes) bytes, longer than \(limit), skipped"
+            : "a quote opened and not closed within \(limit) bytes; the record is read as this line alone"
+    }
 }
 
-/// Finds the end of a record across buffers: the first line feed outside CSV quotes (any line feed for JSON
-/// lines), counting bytes and line feeds on the way.
+/// Finds the end of an overlong record across buffers: its first line feed, counting bytes on the way. A CSV
+/// quote still open there is taken as a stray quote (a quoted field of more than the record limit spanning lines
+/// is far less likely), so the lines after it are read as records, never swallowed.
 struct CheckInRecordSkip {
-    let quotes: Bool
-    private var inQuotes = false
     private(set) var done = false
     private(set) var record: CheckInOverlongRecord
 
-    init(quotes: Bool, head: UnsafeBufferPointer<UInt8>) {
-        self.quotes = quotes
+    init(head: UnsafeBufferPointer<UInt8>) {
         record = CheckInOverlongRecord(head: Array(head))
     }
 
     /// Scans the next piece of the record; returns the bytes of `bytes` that belong to it (all of them
     /// unless its end is inside).
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        for i in bytes.indices {
-            let c = bytes[i]
-            if c == 0x22, quotes {
-                inQuotes.toggle()
-            } else if c == 0x0A {
-                record.lineFeeds += 1
-                if !inQuotes {
-                    done = true
-                    record.bytes += i + 1
-                    return i + 1
-                }
-            }
+        if let i = bytes.firstIndex(of: 0x0A) {
+            record.lineFeeds += 1
+            done = true
+            record.bytes += i + 1
+            return i + 1
         }
         record.bytes += bytes.count
         return bytes.count

@@ -134,7 +134,8 @@ final class CheckInBatchValidator {
     private let writing = DispatchGroup()
 
     /// Reads every batch from `input` and writes rows with `write` (in order, from one thread at a time; all
-    /// of them before `run` returns).
+    /// of them before `run` returns). `write` runs on the writer thread, not the caller's: it may only touch
+    /// state the caller reads after `run` returns.
     /// - Throws: `CLIError` when the input cannot be read or a CSV header lacks required columns.
     func run(input: CheckInBatchInput, write: ([UInt8]) -> Void) throws {
         try withoutActuallyEscaping(write) { write in
@@ -203,7 +204,7 @@ final class CheckInBatchValidator {
         rows += 1
         counts[verdictOrdinal(.malformedRow)] += 1
         if malformedMessages.count < maxMessages {
-            malformedMessages.append("line \(line): a record of \(record.bytes) bytes, longer than \(limit), skipped")
+            malformedMessages.append("line \(line): \(record.problem(limit: limit))")
         }
     }
 

@@ -65,7 +65,8 @@ struct CheckInCSVScanner {
     enum Outcome {
         /// A record; `fieldCount` fields; `more` says whether the field count exceeded `maxFields`.
         case record(tooManyFields: Bool)
-        /// A quote opened and never closed before the end of the buffer.
+        /// A quote opened and never closed before the end of the buffer. The record is taken to end at its first
+        /// line feed (the quote is a stray one), so the lines after it are read as records of their own.
         case unterminatedQuote
     }
 
@@ -82,7 +83,12 @@ struct CheckInCSVScanner {
             if i < end, buffer[i] == 0x22 { // '"'
                 let (ok, after, quotedLines, field) = scanQuoted(buffer, start: i + 1, end: end)
                 lines += quotedLines
-                guard ok else { return (.unterminatedQuote, end, lines) }
+                guard ok else {
+                    // A stray quote: the bad record is the record's first line; the next line starts afresh.
+                    var lineEnd = start
+                    while lineEnd < end, buffer[lineEnd] != 0x0A { lineEnd += 1 }
+                    return lineEnd < end ? (.unterminatedQuote, lineEnd + 1, 1) : (.unterminatedQuote, end, 0)
+                }
                 append(field, &tooMany)
                 i = after
                 // Bytes between the closing quote and the separator (a CR, or stray text) are skipped.

@@ -295,7 +295,7 @@ func parallelCSVRows<Layout: Sendable, Item: Sendable>(
         if let record = input.overlong {
             parsed.skippedCount += 1
             if parsed.skipped.count < 10 {
-                parsed.skipped.append("\(path):\(line): a record of \(record.bytes) bytes, longer than \(input.maxRecordBytes), skipped")
+                parsed.skipped.append("\(path):\(line): \(record.problem(limit: input.maxRecordBytes))")
             }
             line += record.lineFeeds
             continue

@@ -20,6 +20,14 @@ enum OptionRange {
         guard value >= lowerBound else { throw ValidationError("\(option) must be at least \(lowerBound), got \(value)") }
     }
 
+    /// Throws a `ValidationError` unless `value` is finite and at least `lowerBound` (`inf` is no size).
+    /// - Complexity: O(1).
+    static func check(_ option: String, _ value: Double, atLeast lowerBound: Double) throws {
+        guard value.isFinite, value >= lowerBound else {
+            throw ValidationError("\(option) must be a finite number of at least \(lowerBound), got \(value)")
+        }
+    }
+
     /// Throws a `ValidationError` unless `value` is finite and greater than zero.
     /// - Complexity: O(1).
     static func checkPositive(_ option: String, _ value: Double) throws {
