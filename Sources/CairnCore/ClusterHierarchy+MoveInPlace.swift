@@ -28,23 +28,28 @@ extension ClusterHierarchy {
     }
 
     /// Applies a planned move whose pairing keeps the layout (see `inPlacePairing`): the clusters taken over get
-    /// their new positions, weights and children, those children their parent and zoom range, and the query tree
-    /// its new order; nothing else is rewritten. `points` already holds the moved point.
-    /// - Complexity: O(c log e) for the c entries changed, plus O(e) to copy the tree's order and rebuild its nodes.
+    /// their new positions, weights and children, those children their parent and zoom range; nothing else is
+    /// rewritten. The query tree keeps its nodes: the entries whose position or zooms change go to its overlay,
+    /// and it is rebuilt only when the overlay is full. `points` already holds the moved point.
+    /// - Complexity: O(c (r + log e)) for the c entries changed and r runs of the tree, plus an O(e) rebuild of the
+    ///   tree once in about `ClusterTree.overlayLimit / c` moves.
     mutating func moveInPlace(fresh: [ClusterIncrementalEdit.Fresh], removedClusters: Set<Int>, pairing: [Int], points: ClusterPoints) {
-        // Where the changed entries sit in the tree's order, found before their positions change.
-        let changed = pairing
-        let items = tree.canonicalItems()
-        var leaving: [Int] = []
-        for e in changed {
-            var lo = 0, hi = items.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if precedesInTree(Int(items[mid]), e) { lo = mid + 1 } else { hi = mid }
-            }
-            if lo < items.count, Int(items[lo]) == e { leaving.append(lo) }
+        // The lowest zoom each child will show from: released children show down to the lowest zoom unless adopted.
+        var newLow: [Int: UInt8] = [:]
+        for e in removedClusters {
+            for c in Int(childStart[e - leafCount])..<Int(childStart[e - leafCount + 1]) { newLow[Int(children[c])] = minZoom }
         }
-        leaving.sort()
+        for f in fresh {
+            guard let zoom = f.zoom else { continue }
+            for node in f.children { newLow[node < 0 ? pairing[-node - 1] : node] = UInt8(zoom + 1) }
+        }
+        // The entries the tree must see again: those taken over, and the children whose lowest zoom changes. Moved
+        // to the overlay while the tree still finds them where it put them.
+        var changed = pairing
+        for (child, low) in newLow where low != lowZoom[child] && !pairing.contains(child) { changed.append(child) }
+        var edited = ClusterTree()
+        swap(&edited, &tree)
+        let detached = edited.detach(changed, hierarchy: self)
         leafX = points.x
         leafY = points.y
         // Children of the clusters taken over are released first, then adopted again by their new parents.
@@ -70,14 +75,11 @@ extension ClusterHierarchy {
                 lowZoom[child] = UInt8(zoom + 1)
             }
         }
-        var kept: [UInt32] = []
-        kept.reserveCapacity(items.count)
-        var from = 0
-        for position in leaving {
-            kept.append(contentsOf: items[from..<position])
-            from = position + 1
+        guard detached else {
+            tree = ClusterTree(hierarchy: self)
+            return
         }
-        kept.append(contentsOf: items[from...])
-        tree = ClusterTree(hierarchy: self, orderedItems: treeOrder(kept: kept, adding: changed))
+        edited.refresh(changed, hierarchy: self)
+        tree = edited.overlayIsFull ? ClusterTree(hierarchy: self) : edited
     }
 }

@@ -109,7 +109,9 @@ extension ClusterHierarchy {
             childStart.append(UInt32(children.count))
             if aggregating { aggregates.appendCluster(children: children[Int(childStart[c])..<children.count], leafCount: n) }
         }
-        tree = ClusterTree(hierarchy: self, orderedItems: treeOrder(old: old, plan: plan, removedPoint: removedPoint, groupZoom: topLevel, newEntry: newEntry))
+        // An old tree with an overlay no longer holds the canonical order: sort afresh.
+        tree = old.tree.isEdited ? ClusterTree(hierarchy: self)
+            : ClusterTree(hierarchy: self, orderedItems: treeOrder(old: old, plan: plan, removedPoint: removedPoint, groupZoom: topLevel, newEntry: newEntry))
     }
 
     /// The old tree's order with the entries gone dropped, renumbered, and the entries new to the tree (new

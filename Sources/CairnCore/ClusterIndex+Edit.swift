@@ -17,7 +17,8 @@ extension ClusterIndex {
     /// With `minPoints` <= 2 each edit is applied incrementally: only the entries near the edited point are
     /// re-clustered, zoom by zoom (see `ClusterIncrementalEdit`), and the flat tables and query tree are laid out
     /// again; a move whose clusters keep their zooms, origins and child counts rewrites only those rows in place
-    /// (the query tree is still rebuilt). With larger `minPoints` (levels are then not in origin order), or for a batch of more than
+    /// and hands the entries it changed to the query tree's overlay, which queries read after the tree's nodes (the
+    /// tree is rebuilt when the overlay is full, or on an edit that is not in place). With larger `minPoints` (levels are then not in origin order), or for a batch of more than
     /// `incrementalBatchLimit` edits, the levels are rebuilt once after the batch.
     /// - Throws: `ClusterError.pointOutOfRange` for a position outside the points at that moment (earlier edits
     ///   of the batch stay applied, and the index is re-clustered).

@@ -11,9 +11,10 @@ public struct ClusterTileFeature: Hashable, Sendable {
 }
 
 extension ClusterIndex {
-    /// The clusters and single points shown at `zoom` inside `box` (a box across the antimeridian works), in the
-    /// tree's order: by the zoom at which they formed and the zooms from which they show, then spatially; the
-    /// same for the same points and options, edited or rebuilt. Zooms below `minZoom` read `minZoom`; zooms above
+    /// The clusters and single points shown at `zoom` inside `box` (a box across the antimeridian works). The same
+    /// set for the same points and options, edited or rebuilt; the order is spatial but otherwise unspecified (a
+    /// fresh build gives the tree's order, by the zoom at which they formed and the zooms from which they show, then
+    /// spatially; entries changed by in-place moves since then come last). Zooms below `minZoom` read `minZoom`; zooms above
     /// `maxZoom` show single points (groups of identical points stay clusters).
     /// - Complexity: O(log e + k) for k results among e entries.
     public func clusters(in box: BoundingBox, zoom: Int) -> [ClusterNode] {
@@ -30,7 +31,7 @@ extension ClusterIndex {
         for s in slots(in: box, zoom: zoom) { body(node(atSlot: Int(s))) }
     }
 
-    /// The tree slots of the entries shown at `zoom` inside `box`, in tree order. Finding them first and building
+    /// The tree slots of the entries shown at `zoom` inside `box`, in the tree's search order. Finding them first and building
     /// the nodes after lets the nodes' scattered reads overlap.
     private func slots(in box: BoundingBox, zoom: Int) -> [UInt32] {
         let y0 = WebMercator.y(latitude: box.north), y1 = WebMercator.y(latitude: box.south)
@@ -46,14 +47,12 @@ extension ClusterIndex {
     @inline(__always)
     private func node(atSlot s: Int) -> ClusterNode {
         let h = hierarchy
-        let e = Int(h.tree.slots[s])
+        let e = h.tree.entry(atSlot: s)
         if e < h.leafCount {
             return ClusterNode(content: .point(e), coordinate: points.coordinates[e], pointCount: 1)
         }
-        guard s < h.tree.latitudes.count else { return node(ofEntry: e) }
-        return ClusterNode(content: .cluster(h.id(ofEntry: e)),
-                           coordinate: Coordinate(uncheckedLatitude: h.tree.latitudes[s], longitude: h.tree.longitudes[s]),
-                           pointCount: Int(h.weight[e]))
+        guard let coordinate = h.tree.cachedCoordinate(atSlot: s) else { return node(ofEntry: e) }
+        return ClusterNode(content: .cluster(h.id(ofEntry: e)), coordinate: coordinate, pointCount: Int(h.weight[e]))
     }
 
     /// The entries a cluster splits into one zoom above its own, in that level's order.

@@ -63,11 +63,100 @@ struct ClusterTree: Sendable {
     /// (leaf i holds slots 16i..<16i+16), then the upper levels of each run.
     private var boxes: [Float] = []
 
+    /// An entry changed by in-place edits since the nodes were built, with its current position and zooms.
+    struct OverlayEntry: Sendable {
+        var entry: UInt32
+        var x: Double, y: Double
+        var lowZoom: UInt8, topZoom: UInt8
+        /// Its coordinate as `WebMercator.coordinate` gives it (clusters only; a point's is the input's).
+        var latitude: Double, longitude: Double
+    }
+
+    /// The entries changed by in-place edits since the nodes were built, read linearly by every search after the
+    /// nodes (whose copies of these entries are stale and skipped).
+    private(set) var overlay: [OverlayEntry] = []
+    /// Where each entry of `overlay` is in it.
+    private var overlayPosition: [UInt32: Int] = [:]
+    /// The slots whose entry is in `overlay`: searches skip them.
+    private var staleSlots: Set<Int> = []
+    /// Whether each leaf holds a stale slot; empty while `overlay` is.
+    private var staleLeaves: [Bool] = []
+    /// The most entries `overlay` may hold before the tree is rebuilt (see `ClusterHierarchy.moveInPlace`).
+    var overlayLimit = 64
+
     init() {}
 
     var memoryBytes: Int {
         slots.capacity * 4 + cells.capacity * 2 + latitudes.capacity * 8 + longitudes.capacity * 8 + canonicalBand.capacity
             + slotLow.capacity + nodeLow.capacity + boxes.capacity * 4 + runs.capacity * MemoryLayout<Run>.stride + levels.capacity * MemoryLayout<Range<Int>>.stride
+            + overlay.capacity * MemoryLayout<OverlayEntry>.stride + overlayPosition.capacity * 16 + staleSlots.capacity * 8
+            + staleLeaves.capacity
+    }
+
+    /// Whether in-place edits changed entries since the nodes were built: `canonicalItems()` is then stale.
+    var isEdited: Bool { !overlay.isEmpty }
+
+    /// Whether the overlay outgrew `overlayLimit`: time to rebuild.
+    var overlayIsFull: Bool { overlay.count > overlayLimit }
+
+    /// Moves `entries`, about to change, from the nodes to the overlay. Call with the hierarchy as it is before the
+    /// change (the entries' slots are found from their positions and zooms at the build); then call `refresh`.
+    /// Returns false when an entry that shows is not where it should be in the nodes (the caller then rebuilds).
+    /// - Complexity: O(c (r + log e)) for c entries and r runs.
+    mutating func detach(_ entries: [Int], hierarchy h: ClusterHierarchy) -> Bool {
+        for e in entries where overlayPosition[UInt32(e)] == nil {
+            if h.lowZoom[e] <= h.topZoom[e] {
+                guard let slot = baseSlot(of: e, hierarchy: h) else { return false }
+                if staleLeaves.isEmpty { staleLeaves = [Bool](repeating: false, count: slots.count / Self.nodeSize) }
+                staleSlots.insert(slot)
+                staleLeaves[slot / Self.nodeSize] = true
+            }
+            overlayPosition[UInt32(e)] = overlay.count
+            overlay.append(OverlayEntry(entry: UInt32(e), x: 0, y: 0, lowZoom: 1, topZoom: 0, latitude: 0, longitude: 0))
+        }
+        return true
+    }
+
+    /// Copies the current positions and zooms of `entries` (all detached) into the overlay.
+    /// - Complexity: O(c) for c entries.
+    mutating func refresh(_ entries: [Int], hierarchy h: ClusterHierarchy) {
+        for e in entries {
+            guard let k = overlayPosition[UInt32(e)] else { continue }
+            let x = h.x(e), y = h.y(e)
+            var o = OverlayEntry(entry: UInt32(e), x: x, y: y, lowZoom: h.lowZoom[e], topZoom: h.topZoom[e], latitude: 0, longitude: 0)
+            if e >= h.leafCount {
+                let c = WebMercator.coordinate(x: x, y: y)
+                (o.latitude, o.longitude) = (c.latitude, c.longitude)
+            }
+            overlay[k] = o
+        }
+    }
+
+    /// The slot holding entry `e` in the nodes, found by a search at its position and creation zoom.
+    /// - Complexity: O(r log e) for r runs.
+    private func baseSlot(of e: Int, hierarchy h: ClusterHierarchy) -> Int? {
+        let x = h.x(e), y = h.y(e)
+        var found: Int?
+        forEachLeaf(x: UnitXRanges(x, x), y0: y, y1: y, zoom: Int(h.topZoom[e])) { first, _ in
+            guard found == nil else { return }
+            for i in first..<first + Self.nodeSize where slots[i] == UInt32(e) { found = i }
+        }
+        return found
+    }
+
+    /// The entry in slot `s` as searches number slots: those of the nodes, then those of the overlay.
+    @inline(__always)
+    func entry(atSlot s: Int) -> Int {
+        s < slots.count ? Int(slots[s]) : Int(overlay[s - slots.count].entry)
+    }
+
+    /// The cached coordinate of the cluster in slot `s`, nil when the slot caches none (points, identical-point groups).
+    @inline(__always)
+    func cachedCoordinate(atSlot s: Int) -> Coordinate? {
+        if s < latitudes.count { return Coordinate(uncheckedLatitude: latitudes[s], longitude: longitudes[s]) }
+        guard s >= slots.count else { return nil }
+        let o = overlay[s - slots.count]
+        return Coordinate(uncheckedLatitude: o.latitude, longitude: o.longitude)
     }
 
     /// Builds the tree over every entry that shows at some zoom.
@@ -103,8 +192,8 @@ struct ClusterTree: Sendable {
         layOut(canonical: orderedItems, hierarchy: h)
     }
 
-    /// The entries in canonical order: grouped by creation zoom, Morton order within a group, ties by entry.
-    /// Rebuilt on every call: take it once, never index it in a loop.
+    /// The entries of the nodes in canonical order: grouped by creation zoom, Morton order within a group, ties by
+    /// entry. Stale once `isEdited`. Rebuilt on every call: take it once, never index it in a loop.
     /// - Complexity: O(e) for e entries.
     func canonicalItems() -> [UInt32] {
         var result: [UInt32] = []
@@ -198,6 +287,7 @@ struct ClusterTree: Sendable {
             next[b] += 1
         }
         buildNodes(hierarchy: h)
+        overlayLimit = min(4096, max(64, canonical.count / 64))
     }
 
     /// Leaf boxes over `slots`, then each run's own levels up to its root, and the cached positions of the runs
@@ -332,9 +422,10 @@ struct ClusterTree: Sendable {
     }
 
     /// Calls `body` with the slot and entry of every entry showing at `zoom` whose position is in one of the x
-    /// ranges and in [y0, y1]. Positions are read from the slots' cells; only an entry whose cell straddles the
-    /// query's edge reads its exact position from the hierarchy.
-    /// - Complexity: O(r log e + k) for r runs and k entries found.
+    /// ranges and in [y0, y1]: first those of the nodes, in tree order, then those of the overlay (slots from
+    /// `slots.count` on; see `entry(atSlot:)`). Positions are read from the slots' cells; only an entry whose cell
+    /// straddles the query's edge reads its exact position from the hierarchy.
+    /// - Complexity: O(r log e + k + v) for r runs, k entries found and v entries in the overlay.
     @inline(__always)
     func forEachEntry(x ranges: UnitXRanges, y0: Double, y1: Double, zoom: Int, hierarchy h: ClusterHierarchy,
                       _ body: (_ slot: Int, _ entry: Int) -> Void) {
@@ -343,6 +434,7 @@ struct ClusterTree: Sendable {
         let longitudeTest = DegreeTest(longitudes: ranges)
         let latitudeTest = DegreeTest(latitudesFromY: y0, y1)
         forEachLeaf(x: ranges, y0: y0, y1: y1, zoom: zoom) { first, lowBase in
+            let stale = staleLeaves.isEmpty || !staleLeaves[first / Self.nodeSize] ? nil : staleSlots
             let b = box(first / Self.nodeSize)
             let allX = (b.0 >= ranges.a0 && b.2 <= ranges.a1) || (b.0 >= ranges.b0 && b.2 <= ranges.b1)
             let allY = b.1 >= y0 && b.3 <= y1
@@ -352,7 +444,7 @@ struct ClusterTree: Sendable {
             }
             if first < cached {
                 // Clusters: decided by their cached coordinates, read in order.
-                scanLeaf(first: first, lowBase: lowBase, zoom: z, allX ? DegreeTest.all : longitudeTest,
+                scanLeaf(first: first, lowBase: lowBase, stale: stale, zoom: z, allX ? DegreeTest.all : longitudeTest,
                          allY ? DegreeTest.all : latitudeTest, position: { (longitudes[$0], latitudes[$0]) },
                          exactlyInside: exactlyInside, body)
                 return
@@ -366,17 +458,21 @@ struct ClusterTree: Sendable {
                     : (overlapsA ? CellTest(b.0, b.2, ranges.a0, ranges.a1) : CellTest(b.0, b.2, ranges.b0, ranges.b1))
             }
             let ty = allY ? CellTest.all : CellTest(b.1, b.3, y0, y1)
-            scanLeaf(first: first, lowBase: lowBase, zoom: z, tx, ty, position: { i in
+            scanLeaf(first: first, lowBase: lowBase, stale: stale, zoom: z, tx, ty, position: { i in
                 let cell = cells[i - cached]
                 return (Int32(cell & 0xFF), Int32(cell >> 8))
             }, exactlyInside: exactlyInside, body)
         }
+        guard zoom >= 0, zoom < Self.zoomBound else { return }
+        for (k, o) in overlay.enumerated() where o.lowZoom <= z && o.topZoom >= z && o.y >= y0 && o.y <= y1 && ranges.contains(o.x) {
+            body(slots.count + k, Int(o.entry))
+        }
     }
 
     /// Calls `body` with the slot and entry of each entry of the leaf from slot `first` that shows at `zoom` and
-    /// that the axis tests place inside (or, when they cannot tell, `exactlyInside` does).
+    /// that the axis tests place inside (or, when they cannot tell, `exactlyInside` does), skipping `stale` slots.
     @inline(__always)
-    private func scanLeaf<Test: AxisTest>(first: Int, lowBase: Int?, zoom z: UInt8, _ tx: Test, _ ty: Test,
+    private func scanLeaf<Test: AxisTest>(first: Int, lowBase: Int?, stale: Set<Int>?, zoom z: UInt8, _ tx: Test, _ ty: Test,
                                           position: (Int) -> (Test.Value, Test.Value), exactlyInside: (Int) -> Bool,
                                           _ body: (_ slot: Int, _ entry: Int) -> Void) {
         // The entries of a run of one band show at the same zooms: a per-entry zoom test only in runs of several.
@@ -384,6 +480,7 @@ struct ClusterTree: Sendable {
             let slot = slots[i]
             if slot == Self.padding { break }
             if let lowBase, slotLow[lowBase + i] > z { continue }
+            if let stale, stale.contains(i) { continue }
             let (px, py) = position(i)
             if tx.excludes(px) || ty.excludes(py) { continue }
             let e = Int(slot)

@@ -189,7 +189,8 @@ extension ClusterIndex {
     /// cluster radius is at most `precisionPixels` on this screen (default: a quarter of a cell) (the points themselves when none is), each entry
     /// is placed whole by its centroid. Counts and means are exact; an entry near a cell edge may land in the
     /// neighbouring cell. A `precisionPixels` of 0 uses the points themselves (exact, but it reads every point in view).
-    /// - Complexity: O(log e + k) for k entries of the chosen level in view, plus the grid's own cost.
+    /// Members are listed in entry order (points in input order first).
+    /// - Complexity: O(log e + k log k) for k entries of the chosen level in view, plus the grid's own cost.
     public func gridClusters(in viewport: Viewport, options gridOptions: GridClusterOptions = .standard,
                              precisionPixels: Double? = nil) -> [GridCluster] {
         let precision = precisionPixels ?? gridOptions.cellSizePixels / 4
@@ -203,7 +204,14 @@ extension ClusterIndex {
         }
         var grid = GridClustering(viewport: viewport, options: gridOptions)
         let y0 = WebMercator.y(latitude: viewport.box.north), y1 = WebMercator.y(latitude: viewport.box.south)
+        // Added in entry order, not the tree's (which in-place edits change): the sums, and so the means, come out
+        // bit for bit as a rebuild's.
+        var found: [UInt32] = []
         hierarchy.tree.search(x: UnitXRanges(viewport.box), y0: y0, y1: y1, zoom: level, hierarchy: hierarchy) { e in
+            found.append(UInt32(e))
+        }
+        found.sort()
+        for e in found.lazy.map(Int.init) {
             grid.add(x: hierarchy.x(e), y: hierarchy.y(e), weight: Int(hierarchy.weight[e]), member: node(ofEntry: e))
         }
         return grid.clusters()

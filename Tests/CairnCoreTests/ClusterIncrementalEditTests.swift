@@ -3,7 +3,8 @@ import Testing
 @testable import CairnCore
 
 /// Incremental edits against rebuilds: after every single edit the index's tables (entries, ids, children, zoom
-/// ranges, the query tree's item order) must be exactly those of a fresh build over the same points in the same order.
+/// ranges, the query tree's item order) must be exactly those of a fresh build over the same points in the same order
+/// (after in-place moves, which leave entries in the tree's overlay, the entries the tree finds at each zoom as sets).
 @Suite("ClusterIndex incremental edits")
 struct ClusterIncrementalEditTests {
     /// Table differences between two hierarchies (doubles compared bit for bit); empty when identical.
@@ -23,7 +24,19 @@ struct ClusterIncrementalEditTests {
         if a.clustersAtZoom.map({ $0.isEmpty ? 0..<0 : $0 }) != b.clustersAtZoom.map({ $0.isEmpty ? 0..<0 : $0 }) {
             result.append("clustersAtZoom")
         }
-        if a.tree.canonicalItems() != b.tree.canonicalItems() { result.append("tree order") }
+        if a.tree.isEdited || b.tree.isEdited {
+            // In-place moves left entries in the tree's overlay: its order is no longer a rebuild's, so compare what
+            // it finds over the whole world at every zoom, as sets (each entry once).
+            for zoom in 0..<32 {
+                var found: [[Int]] = [[], []]
+                for (k, h) in [a, b].enumerated() {
+                    h.tree.search(x: UnitXRanges(0, 1), y0: -1, y1: 2, zoom: zoom, hierarchy: h) { found[k].append($0) }
+                }
+                if found[0].sorted() != found[1].sorted() { result.append("tree entries at zoom \(zoom)") }
+            }
+        } else if a.tree.canonicalItems() != b.tree.canonicalItems() {
+            result.append("tree order")
+        }
         return result
     }
 
@@ -81,7 +94,8 @@ struct ClusterIncrementalEditTests {
             if !problems.isEmpty { return }
             if step % 16 == 0 {
                 for zoom in [options.minZoom, options.maxZoom / 2, options.maxZoom + 1] {
-                    #expect(index.clusters(in: .world, zoom: zoom) == rebuilt.clusters(in: .world, zoom: zoom))
+                    // As sets: in-place moves leave the order unspecified.
+                    #expect(Set(index.clusters(in: .world, zoom: zoom)) == Set(rebuilt.clusters(in: .world, zoom: zoom)))
                 }
             }
         }
