@@ -25,7 +25,8 @@ extension ClusterIndex {
         return result
     }
 
-    /// Calls `body` with each cluster or point `clusters(in:zoom:)` returns, without collecting them.
+    /// Calls `body` with each cluster or point `clusters(in:zoom:)` returns, without building an array of nodes
+    /// (it collects only their 4-byte tree slots first, so the nodes' scattered reads overlap).
     /// - Complexity: O(log e + k) for k results among e entries.
     public func forEachCluster(in box: BoundingBox, zoom: Int, _ body: (ClusterNode) -> Void) {
         for s in slots(in: box, zoom: zoom) { body(node(atSlot: Int(s))) }
