@@ -24,7 +24,7 @@ public struct ClusterIndex: Sendable {
     var hierarchy: ClusterHierarchy
 
     /// Clusters bare coordinates.
-    /// - Complexity: O(n log n) expected for n points (a pass per zoom, each linear with a hashed grid).
+    /// - Complexity: O(n) expected per zoom for n points (a grid per zoom; points nothing lies near are skipped).
     public init(coordinates: [Coordinate], options: ClusterOptions = .standard) {
         self.options = options
         points = ClusterPoints(coordinates: coordinates, options: options)
