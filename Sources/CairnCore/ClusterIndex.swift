@@ -11,8 +11,8 @@
 /// edits (`insert`, `remove`, `move`) give exactly what a rebuild over the same points in the same order gives.
 ///
 /// Storage is flat: one table of entries (points and clusters of every zoom, each alive over a range of zooms)
-/// and one packed R-tree over it whose nodes also bound the entries' zoom ranges, so a query at one zoom prunes
-/// entries of other zooms.
+/// and a query tree over it: packed R-trees over runs of entries of equal creation zoom and first zoom shown, so a
+/// query at one zoom reads almost nothing of other zooms, plus a small overlay of the entries moves have changed.
 ///
 /// Reference: V. Agafonkin, supercluster (https://github.com/mapbox/supercluster), the algorithm this follows.
 public struct ClusterIndex: Sendable {
