@@ -210,10 +210,31 @@ extension ClusterIndex {
         hierarchy.tree.search(x: UnitXRanges(viewport.box), y0: y0, y1: y1, zoom: level, hierarchy: hierarchy) { e in
             found.append(UInt32(e))
         }
-        found.sort()
-        for e in found.lazy.map(Int.init) {
+        for e in Self.sortedEntries(found).lazy.map(Int.init) {
             grid.add(x: hierarchy.x(e), y: hierarchy.y(e), weight: Int(hierarchy.weight[e]), member: node(ofEntry: e))
         }
         return grid.clusters()
+    }
+
+    /// Entry numbers in ascending order, by three 11-bit counting passes (a comparison sort cost a quarter of a
+    /// grid query's instructions).
+    /// - Complexity: O(k) for k entries (below 2^33).
+    static func sortedEntries(_ entries: [UInt32]) -> [UInt32] {
+        guard entries.count > 64 else { return entries.sorted() }
+        var source = entries, target = entries
+        var counts = [Int](repeating: 0, count: 2049)
+        for shift in stride(from: UInt32(0), to: 33, by: 11) {
+            for i in counts.indices { counts[i] = 0 }
+            for e in source { counts[Int((e >> shift) & 0x7FF) + 1] += 1 }
+            if counts[1] == source.count { continue } // every digit 0 here: already in order
+            for i in 1..<counts.count { counts[i] += counts[i - 1] }
+            for e in source {
+                let d = Int((e >> shift) & 0x7FF)
+                target[counts[d]] = e
+                counts[d] += 1
+            }
+            swap(&source, &target)
+        }
+        return source
     }
 }

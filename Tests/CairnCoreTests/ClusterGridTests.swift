@@ -75,4 +75,15 @@ struct ClusterGridTests {
         #expect(throws: GridClusteringError.self) { try GridClusterOptions(cellSizePixels: 0) }
         #expect(throws: GridClusteringError.self) { try Viewport(box: .world, widthPixels: 0, heightPixels: 10) }
     }
+
+    /// The grid's entry sort agrees with the standard sort, at every size and with high bits set.
+    @Test func entrySortMatchesTheStandardSort() {
+        var random = SeededRandom(seed: 7)
+        for count in [0, 1, 64, 65, 1000, 20_000] {
+            for mask in [UInt32(0x7FF), UInt32.max] {
+                let entries = (0..<count).map { _ in UInt32(truncatingIfNeeded: random.next()) & mask }
+                #expect(ClusterIndex.sortedEntries(entries) == entries.sorted(), "\(count) entries, mask \(mask)")
+            }
+        }
+    }
 }
