@@ -38,6 +38,7 @@ struct ClusterActivation {
         for i in 0..<n {
             let b = bound[i]
             if b == 0 { maybeIdentical.append(i) }
+            guard !(b > thresholds[zooms - 1]) else { continue } // near nothing even at the lowest zoom
             var k = 0
             while k < zooms, b > thresholds[k] { k += 1 }
             guard k < zooms else { continue }

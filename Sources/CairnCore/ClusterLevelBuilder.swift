@@ -231,7 +231,7 @@ struct ClusterLevelBuilder {
             if g.weight >= minPoints {
                 let w = UInt32(truncatingIfNeeded: g.weight)
                 let e = h.appendCluster(x: g.x, y: g.y, weight: w, zoom: zoom, origin: h.originKey(ofEntry: Int(item.entry)))
-                for k in Int(g.children)...(Int(g.children) + g.members.count) { h.adopt(Int(children[k]), by: e, zoom: zoom) }
+                for k in Int(g.children)...(Int(g.children) + Int(g.members.upperBound - g.members.lowerBound)) { h.adopt(Int(children[k]), by: e, zoom: zoom) }
                 h.closeCluster()
                 if aggregating { h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount) }
                 next.items.append(.init(x: g.x, y: g.y, key: item.key, entry: UInt32(e), weight: w))

@@ -103,6 +103,12 @@ struct ClusterNeighbourGrid {
                 var up = 0, down = 0
                 let side64 = UInt64(side), mask = side64 - 1
                 for p in 0..<n {
+                    if p > 0, keys[p] == keys[p - 1] {
+                        // The same cell: the same starts (they depend on the key alone).
+                        upStart[p] = upStart[p - 1]
+                        downStart[p] = downStart[p - 1]
+                        continue
+                    }
                     let (row, column) = (keys[p] >> shift, Int(keys[p] & mask))
                     let first = UInt64(side <= 3 ? 0 : max(column - 1, 0))
                     if row > 0 {
