@@ -38,6 +38,7 @@ struct ClusterActivation {
         for i in 0..<n {
             let b = bound[i]
             if b == 0 { maybeIdentical.append(i) }
+            guard !(b > thresholds[zooms - 1]) else { continue } // near nothing even at the lowest zoom
             var k = 0
             while k < zooms, b > thresholds[k] { k += 1 }
             guard k < zooms else { continue }
@@ -92,29 +93,11 @@ struct ClusterActivation {
                 let i = all ? k : Int(members[k])
                 return ClusterNeighbourGrid.Point(x: x[i], y: y[i], slot: Int32(i), weight: 1, entry: UInt32(i))
             }
-            var crowded = false
-            let alone = cell * (1 - 1e-9)
-            for p in 0..<grid.count {
-                let point = Int(grid.points[p].slot)
-                guard open[point] else { continue }
-                let px = grid.points[p].x, py = grid.points[p].y
-                var best = Double.infinity
-                var seen = 0
-                let stopped = grid.forEachInBlock(around: p) { q in
-                    if q == p { return false }
-                    seen += 1
-                    if seen > blockBudget { return true }
-                    let d = ClusterNeighbourGrid.distanceSquared(px, py, grid.points[q].x, grid.points[q].y)
-                    if d < best { best = d }
-                    return best <= finestSquared
-                }
-                if !stopped {
-                    bound[point] = min(best.squareRoot(), alone)
-                    open[point] = false
-                } else if best <= finestSquared {
-                    open[point] = false // near enough to count at every zoom: bound 0
-                } else {
-                    crowded = true // look again on a finer grid
+            let crowded = grid.points.withUnsafeBufferPointer { points in
+                open.withUnsafeMutableBufferPointer { open in
+                    bound.withUnsafeMutableBufferPointer { bound in
+                        boundBlocks(grid, points: points, open: open, bound: bound, finestSquared: finestSquared)
+                    }
                 }
             }
             // On cells no wider than the finest threshold, any bound would be below it: crowded points stay at 0.
@@ -125,5 +108,40 @@ struct ClusterActivation {
             all = false
         }
         return bound
+    }
+
+    /// One round of `nearestBounds` on `grid` (its slots are the points): bounds the open points alone enough in
+    /// their block, closes those nearer than the finest threshold to another, and returns whether any stays crowded.
+    /// Reads and writes are unchecked: slots and positions come from the grid.
+    private static func boundBlocks(
+        _ grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>,
+        open: UnsafeMutableBufferPointer<Bool>, bound: UnsafeMutableBufferPointer<Double>, finestSquared: Double
+    ) -> Bool {
+        var crowded = false
+        let alone = 1 / Double(grid.side) * (1 - 1e-9)
+        for p in 0..<grid.count {
+            let point = Int(points[p].slot)
+            guard open[point] else { continue }
+            let px = points[p].x, py = points[p].y
+            var best = Double.infinity
+            var seen = 0
+            let stopped = grid.forEachInBlock(around: p) { q in
+                if q == p { return false }
+                seen += 1
+                if seen > blockBudget { return true }
+                let d = ClusterNeighbourGrid.distanceSquared(px, py, points[q].x, points[q].y)
+                if d < best { best = d }
+                return best <= finestSquared
+            }
+            if !stopped {
+                bound[point] = min(best.squareRoot(), alone)
+                open[point] = false
+            } else if best <= finestSquared {
+                open[point] = false // near enough to count at every zoom: bound 0
+            } else {
+                crowded = true // look again on a finer grid
+            }
+        }
+        return crowded
     }
 }

@@ -140,8 +140,18 @@ struct ClusterLevelBuilder {
     /// matter are, in a few sweeps (chains of undecided earlier neighbours are short). Clusters are then created in
     /// level order, as the greedy pass creates them.
     mutating func cluster(_ level: ClusterLevel, zoom: Int, into h: inout ClusterHierarchy) -> ClusterLevel {
-        let m = level.count
         let grid = ClusterNeighbourGrid(level: level, radius: options.unitRadius(zoom: zoom))
+        // Unchecked reads of the grid's copies: positions come from the grid.
+        return grid.points.withUnsafeBufferPointer { points in group(level, grid: grid, points: points, zoom: zoom, into: &h) }
+    }
+
+    /// The rest of `cluster(_:zoom:into:)` once the level is on its grid: owners decided, groups summed, clusters
+    /// created.
+    private func group(
+        _ level: ClusterLevel, grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>, zoom: Int,
+        into h: inout ClusterHierarchy
+    ) -> ClusterLevel {
+        let m = level.count
         // Per sorted position: -1 while undecided, itself for a centre, else the position of its centre.
         let owner = Self.owners(grid)
         // Members per centre (sorted positions), by centre position.
@@ -162,10 +172,11 @@ struct ClusterLevelBuilder {
         let minPoints = UInt64(options.minPoints)
         var tag = [Int32](repeating: -1, count: m)
         var groups: [Group] = []
+        groups.reserveCapacity(m - members.count)
         var children: [UInt32] = []
         children.reserveCapacity(2 * members.count)
         for p in 0..<m where owner[p] == Int32(p) {
-            let centre = grid.points[p]
+            let centre = points[p]
             let lo = Int(memberStart[p]), hi = Int(memberStart[p + 1])
             if lo == hi {
                 tag[Int(centre.slot)] = -2
@@ -174,9 +185,9 @@ struct ClusterLevelBuilder {
             // Members in level order (runs are short: insertion sort).
             for k in (lo + 1)..<hi {
                 let q = members[k]
-                let s = grid.points[Int(q)].slot
+                let s = points[Int(q)].slot
                 var j = k
-                while j > lo, grid.points[Int(members[j - 1])].slot > s {
+                while j > lo, points[Int(members[j - 1])].slot > s {
                     members[j] = members[j - 1]
                     j -= 1
                 }
@@ -184,12 +195,12 @@ struct ClusterLevelBuilder {
             }
             let wi = UInt64(centre.weight)
             var total = wi
-            for k in lo..<hi { total += UInt64(grid.points[Int(members[k])].weight) }
+            for k in lo..<hi { total += UInt64(points[Int(members[k])].weight) }
             var cx = centre.x, cy = centre.y
             if total >= minPoints {
                 var wx = centre.x * Double(wi), wy = centre.y * Double(wi)
                 for k in lo..<hi {
-                    let f = grid.points[Int(members[k])]
+                    let f = points[Int(members[k])]
                     let wj = Double(f.weight)
                     wx += Self.unwrap(f.x, near: centre.x) * wj
                     wy += f.y * wj
@@ -201,7 +212,7 @@ struct ClusterLevelBuilder {
             tag[Int(centre.slot)] = Int32(groups.count)
             groups.append(Group(x: cx, y: cy, weight: total, members: Int32(lo)..<Int32(hi), children: Int32(children.count)))
             children.append(centre.entry)
-            for k in lo..<hi { children.append(grid.points[Int(members[k])].entry) }
+            for k in lo..<hi { children.append(points[Int(members[k])].entry) }
         }
         // Clusters created in level order, as the greedy pass creates them.
         let aggregating = h.aggregates.isActive
@@ -220,7 +231,7 @@ struct ClusterLevelBuilder {
             if g.weight >= minPoints {
                 let w = UInt32(truncatingIfNeeded: g.weight)
                 let e = h.appendCluster(x: g.x, y: g.y, weight: w, zoom: zoom, origin: h.originKey(ofEntry: Int(item.entry)))
-                for k in Int(g.children)...(Int(g.children) + g.members.count) { h.adopt(Int(children[k]), by: e, zoom: zoom) }
+                for k in Int(g.children)...(Int(g.children) + Int(g.members.upperBound - g.members.lowerBound)) { h.adopt(Int(children[k]), by: e, zoom: zoom) }
                 h.closeCluster()
                 if aggregating { h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount) }
                 next.items.append(.init(x: g.x, y: g.y, key: item.key, entry: UInt32(e), weight: w))
@@ -228,7 +239,7 @@ struct ClusterLevelBuilder {
                 // Below minPoints: the entry stays, and the entries it gathered follow it, under its anchor.
                 next.items.append(item)
                 for k in g.members {
-                    let f = grid.points[Int(members[Int(k)])]
+                    let f = points[Int(members[Int(k)])]
                     next.items.append(.init(x: f.x, y: f.y, key: item.key, entry: f.entry, weight: f.weight))
                 }
                 moved = true
@@ -241,18 +252,29 @@ struct ClusterLevelBuilder {
     /// Per sorted position of `grid`: itself for a centre, else the position of the earliest centre (by slot)
     /// within the radius.
     static func owners(_ grid: ClusterNeighbourGrid) -> [Int32] {
+        var owner = [Int32](repeating: -1, count: grid.count)
+        // Unchecked reads and writes: every position the grid hands out is in 0..<count.
+        grid.points.withUnsafeBufferPointer { points in
+            owner.withUnsafeMutableBufferPointer { owner in decideOwners(grid, points: points, owner: owner) }
+        }
+        return owner
+    }
+
+    /// Fills `owner` (all -1 on entry) for `owners(_:)`.
+    private static func decideOwners(
+        _ grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>, owner: UnsafeMutableBufferPointer<Int32>
+    ) {
         let m = grid.count
-        var owner = [Int32](repeating: -1, count: m)
         var pending: [Int32] = []
         /// Decides position p when the neighbours that matter are decided; returns whether it did.
         let r2 = grid.radiusSquared
         @inline(__always) func decide(_ p: Int) -> Bool {
-            let s = grid.points[p].slot, px = grid.points[p].x, py = grid.points[p].y
+            let s = points[p].slot, px = points[p].x, py = points[p].y
             var centreSlot = Int32.max, centre = -1, openSlot = Int32.max
             _ = grid.forEachInBlock(around: p) { q in
                 // Only earlier entries matter (the slot test also skips p itself).
-                let sq = grid.points[q].slot
-                guard sq < s, ClusterNeighbourGrid.distanceSquared(px, py, grid.points[q].x, grid.points[q].y) <= r2 else {
+                let sq = points[q].slot
+                guard sq < s, ClusterNeighbourGrid.distanceSquared(px, py, points[q].x, points[q].y) <= r2 else {
                     return false
                 }
                 let o = owner[q]
@@ -278,6 +300,5 @@ struct ClusterLevelBuilder {
             }
             pending.removeLast(pending.count - kept)
         }
-        return owner
     }
 }

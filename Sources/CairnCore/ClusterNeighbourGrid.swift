@@ -18,6 +18,8 @@ struct ClusterNeighbourGrid {
 
     /// Cells per side.
     let side: Int
+    /// log2(side): a key's row is `key >> shift`, its column `key & (side - 1)` (no division).
+    private let shift: UInt64
     let radiusSquared: Double
     /// The radius with room for rounding: how far from a point its block's neighbouring cells need to be read.
     private let reach: Double
@@ -51,54 +53,86 @@ struct ClusterNeighbourGrid {
     /// - Complexity: O(m) for m slots.
     init(count n: Int, side: Int, radius: Double, _ point: (Int) -> Point) {
         self.side = side
+        shift = UInt64(side.trailingZeroBitCount)
         radiusSquared = radius * radius
         reach = radius + 1e-12
         let sideD = Double(side)
-        var unsorted = [Point]()
-        unsorted.reserveCapacity(n)
-        var unsortedKeys = [UInt64](repeating: 0, count: n)
-        for i in 0..<n {
-            let pt = point(i)
-            unsorted.append(pt)
-            let cx = min(Int(pt.x * sideD), side - 1)
-            let cy = min(Int(pt.y * sideD), side - 1)
-            unsortedKeys[i] = UInt64(cy) * UInt64(side) + UInt64(cx)
+        let shift = self.shift
+        var unsorted: [Point] = []
+        let unsortedKeys: [UInt64] = Self.filled(n) { keys in
+            unsorted = [Point](unsafeUninitializedCapacity: n) { buffer, initialized in
+                for i in 0..<n {
+                    let pt = point(i)
+                    buffer.initializeElement(at: i, to: pt)
+                    let cx = min(Int(pt.x * sideD), side - 1)
+                    let cy = min(Int(pt.y * sideD), side - 1)
+                    keys[i] = UInt64(cy) << shift | UInt64(cx)
+                }
+                initialized = n
+            }
         }
         let order: [Int32]
         if side <= 2 * n {
             // Two counting passes cost O(n + side): worth it only when the rows are not much sparser than the slots.
-            (keys, order) = Self.countingSort(unsortedKeys, side: side)
+            (keys, order) = Self.countingSort(unsortedKeys, side: side, shift: shift)
         } else {
             var bits = 0
             while bits < 64, (UInt64(side) * UInt64(side) - 1) >> UInt64(bits) != 0 { bits += 1 }
             (keys, order) = Self.radixSort(unsortedKeys, bits: bits)
         }
-        points = order.map { unsorted[Int($0)] }
-        upStart = [Int32](repeating: 0, count: n)
-        downStart = [Int32](repeating: 0, count: n)
-        // Monotone pointers to the block's first cell in the rows above and below.
-        var up = 0, down = 0
-        let side64 = UInt64(side)
-        for p in 0..<n {
-            let (row, column) = (keys[p] / side64, Int(keys[p] % side64))
-            let first = UInt64(side <= 3 ? 0 : max(column - 1, 0))
-            if row > 0 {
-                let target = (row - 1) * side64 + first
-                while up < n, keys[up] < target { up += 1 }
+        // Unchecked gather: `order` is a permutation of 0..<n.
+        points = unsorted.withUnsafeBufferPointer { unsorted in
+            order.withUnsafeBufferPointer { order in
+                [Point](unsafeUninitializedCapacity: n) { buffer, initialized in
+                    for i in 0..<n { buffer.initializeElement(at: i, to: unsorted[Int(order[i])]) }
+                    initialized = n
+                }
             }
-            let target = (row + 1) * side64 + first
-            while down < n, keys[down] < target { down += 1 }
-            upStart[p] = Int32(row > 0 ? up : n)
-            downStart[p] = Int32(row + 1 < side64 ? down : n)
         }
+        (upStart, downStart) = keys.withUnsafeBufferPointer { Self.blockStarts($0, side: side, shift: shift) }
+    }
+
+    /// Per sorted position, the first position of its block's cells in the row above and in the row below (`n` for
+    /// none), by monotone pointers.
+    /// - Complexity: O(n).
+    private static func blockStarts(_ keys: UnsafeBufferPointer<UInt64>, side: Int, shift: UInt64) -> ([Int32], [Int32]) {
+        let n = keys.count
+        var downStart: [Int32] = []
+        let upStart: [Int32] = filled(n) { upStart in
+            downStart = filled(n) { downStart in
+                var up = 0, down = 0
+                let side64 = UInt64(side), mask = side64 - 1
+                for p in 0..<n {
+                    if p > 0, keys[p] == keys[p - 1] {
+                        // The same cell: the same starts (they depend on the key alone).
+                        upStart[p] = upStart[p - 1]
+                        downStart[p] = downStart[p - 1]
+                        continue
+                    }
+                    let (row, column) = (keys[p] >> shift, Int(keys[p] & mask))
+                    let first = UInt64(side <= 3 ? 0 : max(column - 1, 0))
+                    if row > 0 {
+                        let target = (row - 1) * side64 + first
+                        while up < n, keys[up] < target { up += 1 }
+                    }
+                    let target = (row + 1) * side64 + first
+                    while down < n, keys[down] < target { down += 1 }
+                    upStart[p] = Int32(row > 0 ? up : n)
+                    downStart[p] = Int32(row + 1 < side64 ? down : n)
+                }
+            }
+        }
+        return (upStart, downStart)
     }
 
     var count: Int { keys.count }
 
     @inline(__always)
     static func distanceSquared(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
-        var dx = abs(x1 - x2)
-        if dx > 0.5 { dx = 1 - dx }
+        // The shorter way round; equal to `dx > 0.5 ? 1 - dx : dx` for dx in [0, 1] (rounding is monotone, so
+        // 1 - dx >= dx exactly when dx <= 0.5), and branch-free.
+        let across = abs(x1 - x2)
+        let dx = min(across, 1 - across)
         let dy = y1 - y2
         return dx * dx + dy * dy
     }
@@ -119,9 +153,15 @@ struct ClusterNeighbourGrid {
     /// are skipped (on grids of more than three cells per side).
     @inline(__always)
     func forEachInBlock(around p: Int, _ visit: (Int) -> Bool) -> Bool {
+        // The scans below read keys unchecked: every index is tested against 0..<n first.
+        keys.withUnsafeBufferPointer { keys in scanBlock(around: p, keys: keys, visit) }
+    }
+
+    @inline(__always)
+    private func scanBlock(around p: Int, keys: UnsafeBufferPointer<UInt64>, _ visit: (Int) -> Bool) -> Bool {
         let n = keys.count
         let side64 = UInt64(side)
-        let row = keys[p] / side64, column = Int(keys[p] % side64)
+        let row = keys[p] >> shift, column = Int(keys[p] & (side64 - 1))
         // The neighbouring columns and rows the radius reaches into (cell edges are exact: `side` is a power of two).
         var first = 0, last = side - 1, above = row > 0, below = row + 1 < side64
         if side > 3 {
@@ -186,31 +226,58 @@ struct ClusterNeighbourGrid {
         return lo
     }
 
-    /// Keys sorted with their slots (stable), by two counting passes: columns, then rows.
-    private static func countingSort(_ keys: [UInt64], side: Int) -> ([UInt64], [Int32]) {
-        let n = keys.count
-        let side64 = UInt64(side)
-        var byColumn = [Int32](repeating: 0, count: n)
-        var counts = [Int32](repeating: 0, count: side + 1)
-        for key in keys { counts[Int(key % side64) + 1] += 1 }
-        for i in 1...side { counts[i] += counts[i - 1] }
-        for i in 0..<n {
-            let c = Int(keys[i] % side64)
-            byColumn[Int(counts[c])] = Int32(i)
-            counts[c] += 1
+    /// An array of `n` plain values, every one of which `fill` (or the caller, before reading any) writes: the
+    /// memory is not zeroed first.
+    /// - Complexity: O(1) besides `fill`.
+    private static func filled<T: BitwiseCopyable>(_ n: Int, _ fill: (UnsafeMutableBufferPointer<T>) -> Void) -> [T] {
+        [T](unsafeUninitializedCapacity: n) { buffer, initialized in
+            fill(buffer)
+            initialized = n
         }
-        for i in 0...side { counts[i] = 0 }
-        for key in keys { counts[Int(key / side64) + 1] += 1 }
-        for i in 1...side { counts[i] += counts[i - 1] }
-        var order = [Int32](repeating: 0, count: n)
-        var sorted = [UInt64](repeating: 0, count: n)
-        for slot in byColumn {
-            let key = keys[Int(slot)]
-            let r = Int(key / side64)
-            let to = Int(counts[r])
-            order[to] = slot
-            sorted[to] = key
-            counts[r] += 1
+    }
+
+    /// Keys sorted with their slots (stable), by two counting passes: columns, then rows.
+    private static func countingSort(_ keys: [UInt64], side: Int, shift: UInt64) -> ([UInt64], [Int32]) {
+        let n = keys.count
+        let mask = UInt64(side) - 1
+        var byColumn: [Int32] = filled(n) { _ in }
+        var order: [Int32] = filled(n) { _ in }
+        var sorted: [UInt64] = filled(n) { _ in }
+        // Both histograms in one read of the keys; every column and row is below `side` (unchecked access).
+        var columnStart = [Int32](repeating: 0, count: side + 1)
+        var rowStart = [Int32](repeating: 0, count: side + 1)
+        keys.withUnsafeBufferPointer { keys in
+            columnStart.withUnsafeMutableBufferPointer { columnStart in
+                rowStart.withUnsafeMutableBufferPointer { rowStart in
+                    for key in keys {
+                        columnStart[Int(key & mask) + 1] += 1
+                        rowStart[Int(key >> shift) + 1] += 1
+                    }
+                    for i in 1...side {
+                        columnStart[i] += columnStart[i - 1]
+                        rowStart[i] += rowStart[i - 1]
+                    }
+                    byColumn.withUnsafeMutableBufferPointer { byColumn in
+                        for i in 0..<n {
+                            let c = Int(keys[i] & mask)
+                            byColumn[Int(columnStart[c])] = Int32(i)
+                            columnStart[c] += 1
+                        }
+                        order.withUnsafeMutableBufferPointer { order in
+                            sorted.withUnsafeMutableBufferPointer { sorted in
+                                for slot in byColumn {
+                                    let key = keys[Int(slot)]
+                                    let r = Int(key >> shift)
+                                    let to = Int(rowStart[r])
+                                    order[to] = slot
+                                    sorted[to] = key
+                                    rowStart[r] += 1
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
         return (sorted, order)
     }
