@@ -58,7 +58,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "A small fast run: 20000 uniform points, 20000 of the places, 100 queries per operation.")
     var quick = false
 
-    @Flag(help: "Run the clustering workload instead: hierarchy build, a 1024x768 viewport at zooms 0-16, grid mode, one edit.")
+    @Flag(help: "Run the clustering workload instead: hierarchy build, a 1024x768 viewport at zooms 0-16, grid mode, a move, an insert and a remove.")
     var clusters = false
 
     func validate() throws {

@@ -1,7 +1,7 @@
 import CairnCore
 
 /// The clustering workload of `cairn bench --clusters`: hierarchy build, a 1024×768-pixel viewport at every zoom,
-/// grid clustering of one viewport, and one edit against a rebuild. Cairn alone: no peer runs in-process.
+/// grid clustering of one viewport, and single edits (move, insert, remove) against a rebuild. Cairn alone: no peer runs in-process.
 enum ClusterBench {
     /// One measured row: an operation on one dataset.
     struct Row {
@@ -26,7 +26,7 @@ enum ClusterBench {
     }
 
     /// Runs the workload on `dataset` with `queries` viewports per zoom.
-    /// - Complexity: one hierarchy build, two more for the edit comparison, and 17 × `queries` viewport queries.
+    /// - Complexity: one hierarchy build, three single edits, and 17 × `queries` viewport queries.
     static func run(_ dataset: BenchDataset, queries: Int, seed: UInt64) -> [Row] {
         let points = dataset.points
         var rows: [Row] = []
@@ -73,13 +73,22 @@ enum ClusterBench {
         let editMicroseconds = Double(monotonicNanoseconds() - start) / 1_000
         rows.append(Row(dataset: dataset.name, operation: "cluster-move-1", stats: LatencyStats(singleMicroseconds: editMicroseconds),
                         perQuery: editMicroseconds / buildMicroseconds))
+        // One point added at the end, then that point removed (edits that re-lay the tables).
+        for (operation, edit) in [("cluster-insert-1", { (i: inout ClusterIndex) in i.insert(target) }),
+                                  ("cluster-remove-1", { (i: inout ClusterIndex) in try? i.remove(at: i.count - 1) })] {
+            start = monotonicNanoseconds()
+            edit(&index)
+            let microseconds = Double(monotonicNanoseconds() - start) / 1_000
+            rows.append(Row(dataset: dataset.name, operation: operation, stats: LatencyStats(singleMicroseconds: microseconds),
+                            perQuery: microseconds / buildMicroseconds))
+        }
         return rows
     }
 
     /// The rows as a text table.
     static func text(_ rows: [Row]) -> String {
         var lines = ["cairn bench --clusters: supercluster defaults (radius 40 px, extent 512, zooms 0-16), viewports of 1024x768 px",
-                     "  cluster-build: per point = bytes per point; cluster-move-1: per point = the edit's cost as a share of the build"]
+                     "  cluster-build: per point = bytes per point; cluster-move/insert/remove-1: the edit's cost as a share of the build"]
         var dataset = ""
         for row in rows {
             if row.dataset != dataset {
@@ -92,7 +101,7 @@ enum ClusterBench {
                 return String(repeating: " ", count: max(0, 11 - text.count)) + text
             }
             lines.append(row.operation.padding(toLength: 15) + cell(row.stats.p50Microseconds) + cell(row.stats.p95Microseconds)
-                         + cell(row.stats.p99Microseconds) + "   " + (row.operation == "cluster-move-1"
+                         + cell(row.stats.p99Microseconds) + "   " + (row.operation.hasPrefix("cluster-") && row.operation != "cluster-build"
                             ? "\(Int((row.perQuery * 1000).rounded()) / 10).\(Int((row.perQuery * 1000).rounded()) % 10) % of a build"
                             : String(format1: row.perQuery)))
         }
