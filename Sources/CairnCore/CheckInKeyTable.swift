@@ -154,6 +154,14 @@ package struct CheckInKeyTable: Sendable {
         return hashedIndex(of: key, hash: checkInHash(key))
     }
 
+    /// Reads the dense array's entry at `slot` (a `denseSlot`, or -1 for none) and returns it: a read that brings
+    /// the entry into the cache ahead of `insert(_:hash:denseSlot:)` (many in a row overlap their cache misses).
+    /// - Complexity: O(1).
+    @inline(__always)
+    package func touch(denseSlot slot: Int) -> Int32 {
+        slot >= 0 ? byNumber.withUnsafeBufferPointer { $0[slot] } : 0
+    }
+
     /// The index of `key` when it is kept in the dense array, else -1.
     @inline(__always)
     private func denseIndex(_ key: UnsafeRawBufferPointer) -> Int {
@@ -250,6 +258,18 @@ package struct CheckInKeyTable: Sendable {
             place(index: index, key: key, hash: hash)
         }
         return (index, true)
+    }
+
+    /// `insert(_:hash:)` for a key whose `denseSlot` was `slot` (-1 for none) at some earlier point: the dense
+    /// array only grows and its entries never change once set, so a slot found then still answers now.
+    /// - Complexity: O(1) when the key is in the dense array; else as `insert(_:hash:)`.
+    @inline(__always)
+    package mutating func insert(_ key: UnsafeRawBufferPointer, hash: UInt64, denseSlot slot: Int) -> (index: Int, inserted: Bool) {
+        if slot >= 0 {
+            let found = byNumber.withUnsafeBufferPointer { $0[slot] }
+            if found >= 0 { return (Int(found), false) }
+        }
+        return insert(key, hash: hash)
     }
 
     /// Adds a `String` key when absent.

@@ -66,24 +66,36 @@ public struct CheckInLedger: Sendable {
 
     /// Settles a block of valid check-ins (a few dozen) in input order, as `settle(_:user:userHash:)` does one
     /// by one (the rows that become `duplicate` are appended to `duplicates` instead of being changed), but
-    /// looking ahead: all
-    /// users are numbered first, then every (user, event) pair's slot is read, so that the cache misses of
-    /// different rows overlap instead of queueing. `rows` index `results`, `users` and `hashes`.
+    /// looking ahead: all users are numbered first, then every (user, event) pair's slot is read, so that the
+    /// cache misses of different rows overlap instead of queueing. `rows` index `results`, `users` and `hashes`.
     /// - Complexity: O(n) in the user ids' lengths, amortised expected.
     package mutating func settle(rows: UnsafeBufferPointer<Int32>, results: UnsafePointer<CheckInResult>,
                                  users: (Int) -> UnsafeRawBufferPointer, hashes: UnsafePointer<UInt64>,
                                  duplicates: inout [Int32]) -> Int {
         var warm = 0
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(1, rows.count)) { keys in
-            // Users are numbered in one pass (a user table is small next to the pairs: no look-ahead). Each
-            // user's bytes are fetched before the table is touched: a call to `users` between reading
-            // `self.users` and using it would make Swift copy the table (retains) for every row.
-            for (k, row) in rows.enumerated() {
-                let r = Int(row)
-                let user = users(r)
-                let userIndex = UInt64(self.users.insert(user, hash: hashes[r]).index)
-                let result = results[r]
-                keys[k] = result.event >= 0 ? UInt64(UInt32(result.event)) << 32 | userIndex : userIndex
+            // Users are numbered in three passes so that the cache misses of different rows overlap: the users'
+            // bytes (in the batch, read by another thread in phase 1) are touched, then their dense slots are
+            // worked out and read, then the users are numbered. The bytes are fetched before the table is
+            // touched: a call to `users` between reading `self.users` and using it would make Swift copy the
+            // table (retains) for every row.
+            withUnsafeTemporaryAllocation(of: (key: UnsafeRawBufferPointer, slot: Int).self, capacity: max(1, rows.count)) { block in
+                for (k, row) in rows.enumerated() {
+                    let user = users(Int(row))
+                    block[k] = (user, -1)
+                    if let first = user.first { warm &+= Int(first) }
+                }
+                for k in rows.indices {
+                    let slot = self.users.denseSlot(block[k].key)
+                    block[k].slot = slot
+                    warm &+= Int(self.users.touch(denseSlot: slot))
+                }
+                for (k, row) in rows.enumerated() {
+                    let r = Int(row)
+                    let userIndex = UInt64(self.users.insert(block[k].key, hash: hashes[r], denseSlot: block[k].slot).index)
+                    let result = results[r]
+                    keys[k] = result.event >= 0 ? UInt64(UInt32(result.event)) << 32 | userIndex : userIndex
+                }
             }
             for (k, row) in rows.enumerated() where results[Int(row)].event >= 0 {
                 warm &+= Int(pairs.touch(event: Int(keys[k] >> 32), user: Int(keys[k] & 0xFFFF_FFFF)))

@@ -375,34 +375,36 @@ public struct CheckInValidator: Sendable {
 
     /// `resolve(eventKey:placeKey:)` for `count` check-ins at once, in stages so that the memory reads of
     /// different rows overlap: first every key is parsed (numbered ids give their dense slot without reading
-    /// any table), then the dense slots are read back to back, then the events' records.
+    /// any table, other ids their hash), then the dense slots and hash tables are read back to back, then the
+    /// events' records.
     /// - Complexity: O(n) in the ids' lengths, expected.
     package func resolve(eventKeys events: UnsafePointer<UnsafeRawBufferPointer>,
                          placeKeys places: UnsafePointer<UnsafeRawBufferPointer>,
                          count: Int, into targets: UnsafeMutablePointer<Target>) {
         let pending = -5
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, count)) { slots in
+        // Per row: the dense slot of its event or place id, or -1 and the id's hash.
+        withUnsafeTemporaryAllocation(of: (slot: Int, hash: UInt64).self, capacity: max(1, count)) { lookups in
             for i in 0 ..< count {
                 let event = events[i], place = places[i]
+                lookups[i] = (-1, 0)
                 if !event.isEmpty {
-                    let slot = eventKeys.denseSlot(event)
-                    slots[i] = slot
-                    targets[i] = Target(event: slot >= 0 ? pending : eventKeys.index(of: event), place: -2,
-                                        claimedPlace: place.isEmpty ? -2 : placeKeys.index(of: place))
+                    lookups[i].slot = eventKeys.denseSlot(event)
+                    if lookups[i].slot < 0 { lookups[i].hash = checkInHash(event) }
+                    targets[i] = Target(event: pending, place: -2, claimedPlace: place.isEmpty ? -2 : placeKeys.index(of: place))
                 } else if !place.isEmpty {
-                    let slot = placeKeys.denseSlot(place)
-                    slots[i] = slot
-                    targets[i] = Target(event: -2, place: slot >= 0 ? pending : placeKeys.index(of: place))
+                    lookups[i].slot = placeKeys.denseSlot(place)
+                    if lookups[i].slot < 0 { lookups[i].hash = checkInHash(place) }
+                    targets[i] = Target(event: -2, place: pending)
                 } else {
-                    slots[i] = -1
                     targets[i] = Target(event: -2, place: -2)
                 }
             }
-            for i in 0 ..< count where slots[i] >= 0 {
+            for i in 0 ..< count {
+                let (slot, hash) = lookups[i]
                 if targets[i].event == pending {
-                    targets[i].event = eventKeys.index(of: events[i], denseSlot: slots[i])
-                } else {
-                    targets[i].place = placeKeys.index(of: places[i], denseSlot: slots[i])
+                    targets[i].event = slot >= 0 ? eventKeys.index(of: events[i], denseSlot: slot) : eventKeys.index(of: events[i], hash: hash)
+                } else if targets[i].place == pending {
+                    targets[i].place = slot >= 0 ? placeKeys.index(of: places[i], denseSlot: slot) : placeKeys.index(of: places[i], hash: hash)
                 }
             }
             eventRecords.withUnsafeBufferPointer { records in
