@@ -84,9 +84,16 @@ import Testing
 
     @Test func anOverlongJSONLineIsOneMalformedRow() throws {
         let row = { (id: String) in "{\"id\":\"\(id)\",\"userId\":\"u\",\"placeId\":\"p\",\"lat\":0,\"lon\":0,\"time\":\"2026-06-01T10:00:00Z\"}" }
-        let text = [row("a"), "{\"id\":\"big\",\"pad\":\"" + String(repeating: "z", count: 4000) + "\"}", row("b")].joined(separator: "\n")
+        let pad = "\"pad\":\"" + String(repeating: "z", count: 5000) + "\""
+        let text = [row("a"),
+                    "{\"id\":\"big\",\(pad)}",                                     // the id before the cut: kept
+                    "{\(pad),\"id\":\"late\"}",                                    // after it: none
+                    "{\"id\":" + String(repeating: "1", count: 5000) + "}",        // a number the cut may end early: none
+                    "{\"id\":12,\(pad)}",
+                    row("b")].joined(separator: "\n")
         let (rows, _) = try validateWithLimit(text, name: "c.jsonl", format: .jsonl)
-        #expect(rows == ["a,valid,,,100,p,", ",invalid,malformed_row,,,,", "b,valid,,,100,p,"])
+        #expect(rows == ["a,valid,,,100,p,", "big,invalid,malformed_row,,,,", ",invalid,malformed_row,,,,", ",invalid,malformed_row,,,,",
+                         "12,invalid,malformed_row,,,,", "b,valid,,,100,p,"])
     }
 
     /// One rule for reading places, the rule `cairn import` follows: numbers as `Double` text reads them (a

@@ -185,18 +185,31 @@ final class CheckInBatchValidator {
     }
 
     /// The verdict for a record skipped for its length: `malformed_row`, with the id read from its first bytes
-    /// when they hold one (CSV: the first field; JSON lines: none).
+    /// when they hold one whole (CSV: the first field; JSON lines: the id member).
     private func writeOverlong(_ record: CheckInOverlongRecord, line: Int, limit: Int, write: ([UInt8]) -> Void) {
         var output: [UInt8] = []
         record.head.withUnsafeBufferPointer { head in
             var id = CheckInField.empty
             var scanner = CheckInCSVScanner()
-            defer { scanner.deallocate() }
-            if inputFormat == .csv, let base = head.baseAddress, head.count > 0 {
-                scanner.reset(forBufferOf: head.count)
-                _ = scanner.scanRecord(base, start: 0, end: head.count)
-                // The head ends inside the record: its first field is whole only if a separator follows it.
-                if scanner.fieldCount > 1 { id = scanner.field(0) }
+            var json = CheckInJSONLineParser()
+            defer {
+                scanner.deallocate()
+                json.deallocate()
+            }
+            if let base = head.baseAddress, head.count > 0 {
+                switch inputFormat {
+                case .csv:
+                    scanner.reset(forBufferOf: head.count)
+                    _ = scanner.scanRecord(base, start: 0, end: head.count)
+                    // The head ends inside the record: its first field is whole only if a separator follows it.
+                    if scanner.fieldCount > 1 { id = scanner.field(0) }
+                case .jsonl:
+                    // The parse stops where the head ends; members read before that are whole, except a number
+                    // running up to the head's last byte (it may go on).
+                    json.reset(forBufferOf: head.count)
+                    let fields = json.parse(base, start: 0, end: head.count).0
+                    if let start = fields.id.base, !(start >= base && start + fields.id.count == base + head.count) { id = fields.id }
+                }
             }
             text.appendRow(id: id, event: .empty, result: CheckInResult(reason: .malformedRow), to: &output)
         }
