@@ -104,6 +104,16 @@ package struct CheckInDensePairSet: Sendable {
         return inserted
     }
 
+    /// Makes room for about `pairs` pairs in all (at most 5/7 full then), so that growing to that many
+    /// does not move every value step after step; a hint, more may be added.
+    /// - Complexity: O(capacity) when it grows, else O(1).
+    package mutating func reserve(pairs: Int) {
+        let buckets = 1 << bucketBits
+        let perBucket = (pairs / 5 * 7 + buckets - 1) / buckets
+        guard pairs > 0, perBucket > bucketCapacity else { return }
+        rebuild(bucketBits: bucketBits, capacity: max(8, perBucket))
+    }
+
     /// Puts `value` in the bucket at `base` unless it is there; whether it was put.
     @inline(__always)
     private static func place(_ value: UInt32, in base: UnsafeMutablePointer<UInt32>, capacity: Int) -> Bool {

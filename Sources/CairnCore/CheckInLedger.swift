@@ -116,6 +116,11 @@ public struct CheckInLedger: Sendable {
         return warm
     }
 
+    /// Makes room for about `pairs` (user, event) pairs, so that the duplicate state does not grow step by
+    /// step (a hint).
+    /// - Complexity: O(capacity) when it grows.
+    package mutating func reserve(pairs: Int) { self.pairs.reserve(pairs: pairs) }
+
     /// The number of (user, event) pairs remembered.
     /// - Complexity: O(1).
     public var pairCount: Int { pairs.count }
