@@ -5,7 +5,7 @@ extension ClusterHierarchy {
     ///
     /// The layout is kept when every cluster the plan removes comes back as a fresh cluster of the same zoom and
     /// origin with as many children: every entry then keeps its number and its place in the child lists. Groups of
-    /// identical points and aggregates are left to the full re-layout.
+    /// identical points and aggregates are left to the spliced path (`applySpliced`).
     /// - Complexity: O(f log c) for f fresh nodes.
     func inPlacePairing(_ plan: ClusterIncrementalEdit, movedPoint point: Int, options: ClusterOptions) -> [Int]? {
         let groupZoom = options.maxZoom + 1
@@ -27,13 +27,11 @@ extension ClusterHierarchy {
         return pairing
     }
 
-    /// Applies a planned move whose pairing keeps the layout (see `inPlacePairing`): the clusters taken over get
-    /// their new positions, weights and children, those children their parent and zoom range; nothing else is
-    /// rewritten. The query tree keeps its nodes: the entries whose position or zooms change go to its overlay,
-    /// and it is rebuilt only when the overlay is full. `points` already holds the moved point.
-    /// - Complexity: O(c (r + log e)) for the c entries changed and r runs of the tree, plus an O(e) rebuild of the
-    ///   tree once in about `ClusterTree.overlayLimit / c` moves.
-    mutating func moveInPlace(fresh: [ClusterIncrementalEdit.Fresh], removedClusters: Set<Int>, pairing: [Int], points: ClusterPoints) {
+    /// First half of an in-place move, on the tables as they are before it (call it before the point moves): the
+    /// entries taken over, and the children whose lowest zoom changes, go to the query tree's overlay while the
+    /// tree still finds them where it put them.
+    /// - Complexity: O(c (r + log e)) for the c entries changed and r runs of the tree.
+    mutating func detachInPlace(fresh: [ClusterIncrementalEdit.Fresh], removedClusters: Set<Int>, pairing: [Int]) -> DetachedEntries {
         // The lowest zoom each child will show from: released children show down to the lowest zoom unless adopted.
         var newLow: [Int: UInt8] = [:]
         for e in removedClusters {
@@ -43,13 +41,23 @@ extension ClusterHierarchy {
             guard let zoom = f.zoom else { continue }
             for node in f.children { newLow[node < 0 ? pairing[-node - 1] : node] = UInt8(zoom + 1) }
         }
-        // The entries the tree must see again: those taken over, and the children whose lowest zoom changes. Moved
-        // to the overlay while the tree still finds them where it put them.
         var changed = pairing
         for (child, low) in newLow where low != lowZoom[child] && !pairing.contains(child) { changed.append(child) }
         var edited = ClusterTree()
         swap(&edited, &tree)
-        let detached = edited.detach(changed, hierarchy: self)
+        let kept = edited.detach(changed, hierarchy: self)
+        swap(&edited, &tree)
+        return DetachedEntries(changed: changed, treeKept: kept)
+    }
+
+    /// Second half of a planned move whose pairing keeps the layout (see `inPlacePairing`): the clusters taken over
+    /// get their new positions, weights and children, those children their parent and zoom range; nothing else is
+    /// rewritten. The query tree keeps its nodes: the entries `detachInPlace` set aside get their new positions and
+    /// zooms in its overlay, and it is rebuilt only when the overlay is full. `points` already holds the moved point.
+    /// - Complexity: O(c) for the c entries changed, plus an O(e) rebuild of the tree once in about
+    ///   `ClusterTree.overlayLimit / c` moves.
+    mutating func moveInPlace(fresh: [ClusterIncrementalEdit.Fresh], removedClusters: Set<Int>, pairing: [Int],
+                              detached: DetachedEntries, points: ClusterPoints) {
         leafX = points.x
         leafY = points.y
         // Children of the clusters taken over are released first, then adopted again by their new parents.
@@ -75,11 +83,13 @@ extension ClusterHierarchy {
                 lowZoom[child] = UInt8(zoom + 1)
             }
         }
-        guard detached else {
+        guard detached.treeKept else {
             tree = ClusterTree(hierarchy: self)
             return
         }
-        edited.refresh(changed, hierarchy: self)
+        var edited = ClusterTree()
+        swap(&edited, &tree)
+        edited.refresh(detached.changed, hierarchy: self)
         tree = edited.overlayIsFull ? ClusterTree(hierarchy: self) : edited
     }
 }

@@ -8,7 +8,7 @@
 /// query tree (entries showing at the zoom above) with the edit's additions and removals laid over it.
 ///
 /// The outcome is a plan: the old clusters that disappear and the new clusters (their children as old entries or
-/// new nodes); `ClusterHierarchy.init(updating:...)` then lays the flat tables out exactly as a rebuild would.
+/// new nodes); `ClusterHierarchy.applySpliced` (or `moveInPlace`) then rewrites the flat tables to exactly what a rebuild gives.
 struct ClusterIncrementalEdit {
     /// A node created by the edit: the new position of a point, or a new cluster.
     struct Fresh {

@@ -6,7 +6,7 @@
 struct ClusterHierarchy: Sendable {
     static let noParent = UInt32.max
 
-    let leafCount: Int
+    var leafCount: Int
     /// The lowest zoom built: entries never absorbed show down to it.
     let minZoom: UInt8
     /// Web Mercator position of the points (shared with `ClusterPoints`, not copied).

@@ -14,7 +14,7 @@ extension ClusterIndex {
     /// The clusters and single points shown at `zoom` inside `box` (a box across the antimeridian works). The same
     /// set for the same points and options, edited or rebuilt; the order is spatial but otherwise unspecified (a
     /// fresh build gives the tree's order, by the zoom at which they formed and the zooms from which they show, then
-    /// spatially; entries changed by in-place moves since then come last). Zooms below `minZoom` read `minZoom`; zooms above
+    /// spatially; entries changed by edits since then come last). Zooms below `minZoom` read `minZoom`; zooms above
     /// `maxZoom` show single points (groups of identical points stay clusters).
     /// - Complexity: O(log e + k) for k results among e entries.
     public func clusters(in box: BoundingBox, zoom: Int) -> [ClusterNode] {

@@ -12,7 +12,7 @@
 ///
 /// Storage is flat: one table of entries (points and clusters of every zoom, each alive over a range of zooms)
 /// and a query tree over it: packed R-trees over runs of entries of equal creation zoom and first zoom shown, so a
-/// query at one zoom reads almost nothing of other zooms, plus a small overlay of the entries moves have changed.
+/// query at one zoom reads almost nothing of other zooms, plus a small overlay of the entries edits have changed.
 ///
 /// Reference: V. Agafonkin, supercluster (https://github.com/mapbox/supercluster), the algorithm this follows.
 public struct ClusterIndex: Sendable {

@@ -63,7 +63,7 @@ struct ClusterTree: Sendable {
     /// (leaf i holds slots 16i..<16i+16), then the upper levels of each run.
     private var boxes: [Float] = []
 
-    /// An entry changed by in-place edits since the nodes were built, with its current position and zooms.
+    /// An entry changed or added by edits since the nodes were built, with its current position and zooms.
     struct OverlayEntry: Sendable {
         var entry: UInt32
         var x: Double, y: Double
@@ -72,7 +72,7 @@ struct ClusterTree: Sendable {
         var latitude: Double, longitude: Double
     }
 
-    /// The entries changed by in-place edits since the nodes were built, read linearly by every search after the
+    /// The entries changed or added by edits since the nodes were built, read linearly by every search after the
     /// nodes (whose copies of these entries are stale and skipped).
     private(set) var overlay: [OverlayEntry] = []
     /// Where each entry of `overlay` is in it.
@@ -93,11 +93,11 @@ struct ClusterTree: Sendable {
             + staleLeaves.capacity
     }
 
-    /// Whether in-place edits changed entries since the nodes were built: `canonicalItems()` is then stale.
-    var isEdited: Bool { !overlay.isEmpty }
+    /// Whether edits changed or deleted entries since the nodes were built: `canonicalItems()` is then stale.
+    var isEdited: Bool { !overlay.isEmpty || !staleSlots.isEmpty }
 
-    /// Whether the overlay outgrew `overlayLimit`: time to rebuild.
-    var overlayIsFull: Bool { overlay.count > overlayLimit }
+    /// Whether the overlay outgrew `overlayLimit` (or the stale slots twice that): time to rebuild.
+    var overlayIsFull: Bool { overlay.count > overlayLimit || staleSlots.count / 2 > overlayLimit }
 
     /// Moves `entries`, about to change, from the nodes to the overlay. Call with the hierarchy as it is before the
     /// change (the entries' slots are found from their positions and zooms at the build); then call `refresh`.
@@ -132,6 +132,56 @@ struct ClusterTree: Sendable {
         }
     }
 
+    /// Takes `entries`, about to be deleted, out of the tree: searches skip their slots, and they leave the overlay.
+    /// Call with the hierarchy as it is before the change. Returns false when an entry that shows is not where it
+    /// should be in the nodes (the caller then rebuilds).
+    /// - Complexity: O(c (r + log e)) for c entries and r runs.
+    mutating func drop(_ entries: [Int], hierarchy h: ClusterHierarchy) -> Bool {
+        for e in entries {
+            if let k = overlayPosition.removeValue(forKey: UInt32(e)) {
+                // Its slot is stale already; the last overlay entry takes its place.
+                let last = overlay.removeLast()
+                if k < overlay.count {
+                    overlay[k] = last
+                    overlayPosition[last.entry] = k
+                }
+            } else if h.lowZoom[e] <= h.topZoom[e] {
+                guard let slot = baseSlot(of: e, hierarchy: h) else { return false }
+                if staleLeaves.isEmpty { staleLeaves = [Bool](repeating: false, count: slots.count / Self.nodeSize) }
+                staleSlots.insert(slot)
+                staleLeaves[slot / Self.nodeSize] = true
+            }
+        }
+        return true
+    }
+
+    /// Renumbers the entries held (nodes and overlay) after the hierarchy's entries were renumbered by `splice`
+    /// (deleted entries dropped first).
+    /// - Complexity: O(e) for e slots.
+    mutating func renumber(_ splice: ClusterSplice) {
+        splice.renumber(&slots)
+        guard !overlay.isEmpty else { return }
+        overlayPosition.removeAll(keepingCapacity: true)
+        for k in overlay.indices {
+            let e = UInt32(splice.newRow(Int(overlay[k].entry)))
+            overlay[k].entry = e
+            overlayPosition[e] = k
+        }
+    }
+
+    /// Puts `entries`, new to the hierarchy, in the overlay with their positions and zooms; those that show at no
+    /// zoom are left out.
+    /// - Complexity: O(c) for c entries.
+    mutating func attach(_ entries: [Int], hierarchy h: ClusterHierarchy) {
+        var added: [Int] = []
+        for e in entries where h.lowZoom[e] <= h.topZoom[e] && overlayPosition[UInt32(e)] == nil {
+            overlayPosition[UInt32(e)] = overlay.count
+            overlay.append(OverlayEntry(entry: UInt32(e), x: 0, y: 0, lowZoom: 1, topZoom: 0, latitude: 0, longitude: 0))
+            added.append(e)
+        }
+        refresh(added, hierarchy: h)
+    }
+
     /// The slot holding entry `e` in the nodes, found by a search at its position and creation zoom.
     /// - Complexity: O(r log e) for r runs.
     private func baseSlot(of e: Int, hierarchy h: ClusterHierarchy) -> Int? {
@@ -139,7 +189,7 @@ struct ClusterTree: Sendable {
         var found: Int?
         forEachLeaf(x: UnitXRanges(x, x), y0: y, y1: y, zoom: Int(h.topZoom[e])) { first, _ in
             guard found == nil else { return }
-            for i in first..<first + Self.nodeSize where slots[i] == UInt32(e) { found = i }
+            for i in first..<first + Self.nodeSize where slots[i] == UInt32(e) && !staleSlots.contains(i) { found = i }
         }
         return found
     }

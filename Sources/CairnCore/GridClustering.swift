@@ -204,7 +204,7 @@ extension ClusterIndex {
         }
         var grid = GridClustering(viewport: viewport, options: gridOptions)
         let y0 = WebMercator.y(latitude: viewport.box.north), y1 = WebMercator.y(latitude: viewport.box.south)
-        // Added in entry order, not the tree's (which in-place edits change): the sums, and so the means, come out
+        // Added in entry order, not the tree's (which edits change): the sums, and so the means, come out
         // bit for bit as a rebuild's.
         var found: [UInt32] = []
         hierarchy.tree.search(x: UnitXRanges(viewport.box), y0: y0, y1: y1, zoom: level, hierarchy: hierarchy) { e in

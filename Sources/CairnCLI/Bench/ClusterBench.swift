@@ -1,7 +1,8 @@
 import CairnCore
 
 /// The clustering workload of `cairn bench --clusters`: hierarchy build, a 1024×768-pixel viewport at every zoom,
-/// grid clustering of one viewport, and single edits (move, insert, remove) against a rebuild. Cairn alone: no peer runs in-process.
+/// grid clustering of one viewport, and single edits (move, insert, remove of the last point and of one in the
+/// middle) against a rebuild. Cairn alone: no peer runs in-process.
 enum ClusterBench {
     /// One measured row: an operation on one dataset.
     struct Row {
@@ -26,7 +27,7 @@ enum ClusterBench {
     }
 
     /// Runs the workload on `dataset` with `queries` viewports per zoom.
-    /// - Complexity: one hierarchy build, three single edits, and 17 × `queries` viewport queries.
+    /// - Complexity: one hierarchy build, four single edits, and 17 × `queries` viewport queries.
     static func run(_ dataset: BenchDataset, queries: Int, seed: UInt64) -> [Row] {
         let points = dataset.points
         var rows: [Row] = []
@@ -73,9 +74,11 @@ enum ClusterBench {
         let editMicroseconds = Double(monotonicNanoseconds() - start) / 1_000
         rows.append(Row(dataset: dataset.name, operation: "cluster-move-1", stats: LatencyStats(singleMicroseconds: editMicroseconds),
                         perQuery: editMicroseconds / buildMicroseconds))
-        // One point added at the end, then that point removed (edits that re-lay the tables).
+        // One point added at the end (at the moved point's place: a group of identical points forms), that point
+        // removed, then a point in the middle removed (every later point and cluster origin moves up by one).
         for (operation, edit) in [("cluster-insert-1", { (i: inout ClusterIndex) in i.insert(target) }),
-                                  ("cluster-remove-1", { (i: inout ClusterIndex) in try? i.remove(at: i.count - 1) })] {
+                                  ("cluster-remove-1", { (i: inout ClusterIndex) in try? i.remove(at: i.count - 1) }),
+                                  ("cluster-remove-mid-1", { (i: inout ClusterIndex) in try? i.remove(at: i.count / 2) })] {
             start = monotonicNanoseconds()
             edit(&index)
             let microseconds = Double(monotonicNanoseconds() - start) / 1_000
@@ -94,13 +97,13 @@ enum ClusterBench {
             if row.dataset != dataset {
                 dataset = row.dataset
                 lines.append("")
-                lines.append("\(dataset)        p50 µs     p95 µs     p99 µs   per query / per point")
+                lines.append(dataset.padding(toLength: 20) + "     p50 µs     p95 µs     p99 µs   per query / per point")
             }
             func cell(_ v: Double) -> String {
                 let text = String(format1: v)
                 return String(repeating: " ", count: max(0, 11 - text.count)) + text
             }
-            lines.append(row.operation.padding(toLength: 15) + cell(row.stats.p50Microseconds) + cell(row.stats.p95Microseconds)
+            lines.append(row.operation.padding(toLength: 20) + cell(row.stats.p50Microseconds) + cell(row.stats.p95Microseconds)
                          + cell(row.stats.p99Microseconds) + "   " + (row.operation.hasPrefix("cluster-") && row.operation != "cluster-build"
                             ? "\(Int((row.perQuery * 1000).rounded()) / 10).\(Int((row.perQuery * 1000).rounded()) % 10) % of a build"
                             : String(format1: row.perQuery)))
