@@ -85,6 +85,16 @@ struct DistanceBounds {
         return max(0, lowRadiusMeters * sigmaFloor * (1 - Self.relativeMargin) - Self.absoluteMarginMeters)
     }
 
+    /// An upper bound in metres like `upperBoundMeters(haversine:)`, looser and without the arcsine:
+    /// σ = 2 asin √h = 2 atan(√h / √(1 − h)) ≤ 2 √h / √(1 − h); infinite for h ≥ 1 (antipodes).
+    @inline(__always)
+    func upperBoundMetersWithoutArcsine(haversine h: Double) -> Double {
+        let padded = h + Self.haversineMargin
+        guard padded < 1 else { return .infinity }
+        let sigmaCeiling = 2 * (padded / (1 - padded)).squareRoot()
+        return highRadiusMeters * sigmaCeiling * (1 + Self.relativeMargin) + Self.absoluteMarginMeters
+    }
+
     /// An upper bound in metres on the model distance of two points whose computed hav σ is `h`.
     @inline(__always)
     func upperBoundMeters(haversine h: Double) -> Double {

@@ -58,112 +58,222 @@ extension PointIndex {
         var stats = QueryStats()
         let limit = maxDistance ?? .infinity
         guard count > 0, limit >= 0, !ids.isEmpty else { return stats }
-        let bounds = DistanceBounds(model)
-        let latitude = point.latitude, longitude = point.longitude
-        let cosLatitude = cos(latitude * Spherical.radiansPerDegree)
-        scratch.queue.removeAll()
-        scratch.frames.removeAll(keepingCapacity: true)
-        var queue = NearestQueue()
-        var frames = ContiguousArray<Frame>()
-        swap(&queue, &scratch.queue)
-        swap(&frames, &scratch.frames)
-        defer {
-            swap(&queue, &scratch.queue)
-            swap(&frames, &scratch.frames)
-        }
-        frames.append(Frame.root(count: ids.count))
-        queue.push(QueueEntry(key: 0, kind: .node, payload: 0))
         let start = results.count
-
         ids.withUnsafeBufferPointer { idBuffer in
             coordinates.withUnsafeBufferPointer { coordinateBuffer in
-                /// A lower bound on hav σ from a latitude gap and a longitude gap in degrees, without trigonometry:
-                /// hav σ = sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2), with sin x ≥ x − x³/6 (0 ≤ x ≤ π/2) and cos φ₂ no
-                /// less than `cosFloor`. Queue keys only order the search: every reported distance is exact.
-                @inline(__always)
-                func haversineFloor(latitudeGapDegrees: Double, longitudeGapDegrees: Double, cosFloor: Double) -> Double {
-                    let halfDLat = latitudeGapDegrees * (Spherical.radiansPerDegree / 2)
-                    let halfDLon = longitudeGapDegrees * (Spherical.radiansPerDegree / 2)
-                    let a = halfDLat - halfDLat * halfDLat * halfDLat / 6
-                    let b = halfDLon - halfDLon * halfDLon * halfDLon / 6
-                    return a * a + cosLatitude * cosFloor * b * b
-                }
-                /// The smallest cos φ over a frame's latitudes, slightly lowered against rounding.
-                @inline(__always)
-                func cosLatitudeFloor(_ frame: Frame) -> Double {
-                    let extreme = max(abs(frame.minLatitude), abs(frame.maxLatitude))
-                    return max(0, cos(extreme * Spherical.radiansPerDegree) * (1 - 1e-12) - 1e-15)
-                }
-                @inline(__always)
-                func pushItem(at position: Int, cosFloor: Double) {
-                    if let isIncluded, !isIncluded(Int(idBuffer[position])) { return }
-                    stats.candidates += 1
-                    let h = haversineFloor(
-                        latitudeGapDegrees: abs(coordinateBuffer[2 * position + Axis.latitude] - latitude),
-                        longitudeGapDegrees: Spherical.angularGapDegrees(coordinateBuffer[2 * position + Axis.longitude], longitude),
-                        cosFloor: cosFloor)
-                    let key = bounds.lowerBoundMetersWithoutArcsine(haversine: h)
-                    if key <= limit { queue.push(QueueEntry(key: key, kind: .boundedItem, payload: position)) }
-                }
-                /// Queues a node keyed by the exact spherical minimum over its box (a trigonometric bound: the cheap
-                /// floor used for items is too loose for wide boxes near the poles and made tail latencies 10x worse).
-                func pushNode(_ frame: Frame) {
-                    let h = Spherical.minimumHaversine(
-                        latitude: latitude, longitude: longitude, cosLatitude: cosLatitude,
-                        minLongitude: frame.minLongitude, minLatitude: frame.minLatitude,
-                        maxLongitude: frame.maxLongitude, maxLatitude: frame.maxLatitude)
-                    let key = bounds.lowerBoundMeters(haversine: h)
-                    if key <= limit {
-                        queue.push(QueueEntry(key: key, kind: .node, payload: frames.count))
-                        frames.append(frame)
-                    }
-                }
-
-                while let entry = queue.popMin() {
-                    // Keys are lower bounds of exact distances, so nothing left can be within the limit.
-                    if entry.key > limit { break }
-                    switch entry.kind {
-                    case .node:
-                        let node = frames[entry.payload]
-                        stats.nodesVisited += 1
-                        if node.hi - node.lo <= bucketSize {
-                            let floor = cosLatitudeFloor(node)
-                            for p in node.lo..<node.hi { pushItem(at: p, cosFloor: floor) }
-                            continue
-                        }
-                        let middle = (node.lo + node.hi) >> 1
-                        pushItem(at: middle, cosFloor: cosLatitudeFloor(node))
-                        var low = node, high = node
-                        low.hi = middle
-                        high.lo = middle + 1
-                        low.axis = 1 - node.axis
-                        high.axis = 1 - node.axis
-                        if node.axis == Axis.longitude {
-                            low.maxLongitude = coordinateBuffer[2 * middle + Axis.longitude]
-                            high.minLongitude = low.maxLongitude
-                        } else {
-                            low.maxLatitude = coordinateBuffer[2 * middle + Axis.latitude]
-                            high.minLatitude = low.maxLatitude
-                        }
-                        if low.lo < low.hi { pushNode(low) }
-                        if high.lo < high.hi { pushNode(high) }
-                    case .boundedItem:
-                        let p = entry.payload
-                        stats.exactChecks += 1
-                        let distance = measure(model, latitude, longitude,
-                                               coordinateBuffer[2 * p + Axis.latitude], coordinateBuffer[2 * p + Axis.longitude])
-                        if distance <= limit {
-                            queue.push(QueueEntry(key: distance, kind: .exactItem, payload: Int(idBuffer[p])))
-                        }
-                    case .exactItem:
-                        results.append(Neighbor(item: entry.payload, distanceMeters: entry.key))
-                        if results.count - start >= count { return }
-                    }
-                }
+                var search = NearestSearch(
+                    ids: idBuffer, coordinates: coordinateBuffer, bucketSize: bucketSize, point: point, count: count,
+                    limit: limit, bounds: DistanceBounds(model), model: model, isIncluded: isIncluded, scratch: &scratch)
+                search.run(into: &results)
+                stats = search.stats
+                search.returnScratch(to: &scratch)
             }
         }
         stats.results = results.count - start
         return stats
+    }
+}
+
+/// One best-first nearest search: its queue, pending nodes and threshold as stored properties, so that the
+/// hot loop's state is a plain struct (no captured variables, no dynamic exclusivity checks).
+struct NearestSearch {
+    typealias Axis = PointIndex.Axis
+    typealias Frame = PointIndex.Frame
+
+    let ids: UnsafeBufferPointer<UInt32>
+    let coordinates: UnsafeBufferPointer<Double>
+    let bucketSize: Int
+    let latitude: Double
+    let longitude: Double
+    let cosLatitude: Double
+    let count: Int
+    let limit: Double
+    let bounds: DistanceBounds
+    let model: DistanceModel
+    let isIncluded: ((Int) -> Bool)?
+    var queue: NearestQueue
+    var frames: ContiguousArray<Frame>
+    /// The `count` smallest upper bounds on the distance of the items queued so far (one per item), as a
+    /// max-heap: once full, its top is a distance within which `count` distinct items surely lie, so nothing
+    /// whose lower bound exceeds it can be among the results.
+    var measured: ContiguousArray<Double>
+    var stats = QueryStats()
+
+    init(ids: UnsafeBufferPointer<UInt32>, coordinates: UnsafeBufferPointer<Double>, bucketSize: Int, point: Coordinate,
+         count: Int, limit: Double, bounds: DistanceBounds, model: DistanceModel, isIncluded: ((Int) -> Bool)?,
+         scratch: inout NearestScratch) {
+        self.ids = ids
+        self.coordinates = coordinates
+        self.bucketSize = bucketSize
+        latitude = point.latitude
+        longitude = point.longitude
+        cosLatitude = cos(point.latitude * Spherical.radiansPerDegree)
+        self.count = count
+        self.limit = limit
+        self.bounds = bounds
+        self.model = model
+        self.isIncluded = isIncluded
+        queue = NearestQueue()
+        frames = []
+        measured = []
+        swap(&queue, &scratch.queue)
+        swap(&frames, &scratch.frames)
+        swap(&measured, &scratch.measured)
+        queue.removeAll()
+        frames.removeAll(keepingCapacity: true)
+        measured.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands the grown buffers back for the next query.
+    mutating func returnScratch(to scratch: inout NearestScratch) {
+        swap(&queue, &scratch.queue)
+        swap(&frames, &scratch.frames)
+        swap(&measured, &scratch.measured)
+    }
+
+    /// The largest key that can still lead to a result: the limit, or the `count`-th smallest upper bound
+    /// seen so far when that is smaller.
+    @inline(__always)
+    var threshold: Double {
+        measured.count == count ? Swift.min(limit, measured[0]) : limit
+    }
+
+    /// Appends up to `count` nearest items to `results`, nearest first.
+    mutating func run(into results: inout [Neighbor]) {
+        let start = results.count
+        frames.append(Frame.root(count: ids.count))
+        queue.push(QueueEntry(key: 0, kind: .node, payload: 0))
+        while let entry = queue.popMin() {
+            // Keys are lower bounds of exact distances, so nothing left can be a result.
+            if entry.key > threshold { break }
+            switch entry.kind {
+            case .node:
+                expand(frames[entry.payload])
+            case .boundedItem:
+                let p = entry.payload
+                stats.exactChecks += 1
+                let distance = measure(model, latitude, longitude,
+                                       coordinates[2 * p + Axis.latitude], coordinates[2 * p + Axis.longitude])
+                if distance <= threshold {
+                    queue.push(QueueEntry(key: distance, kind: .exactItem, payload: Int(ids[p])))
+                }
+            case .exactItem:
+                results.append(Neighbor(item: entry.payload, distanceMeters: entry.key))
+                if results.count - start >= count { return }
+            }
+        }
+    }
+
+    /// Queues a node's items (a leaf) or its middle item and its two halves.
+    @inline(__always)
+    mutating func expand(_ node: Frame) {
+        stats.nodesVisited += 1
+        let cosRange = cosLatitudeRange(node)
+        if node.hi - node.lo <= bucketSize {
+            for p in node.lo..<node.hi { pushItem(at: p, cosRange: cosRange) }
+            return
+        }
+        let middle = (node.lo + node.hi) >> 1
+        pushItem(at: middle, cosRange: cosRange)
+        var low = node, high = node
+        low.hi = middle
+        high.lo = middle + 1
+        low.axis = 1 - node.axis
+        high.axis = 1 - node.axis
+        if node.axis == Axis.longitude {
+            low.maxLongitude = coordinates[2 * middle + Axis.longitude]
+            high.minLongitude = low.maxLongitude
+        } else {
+            low.maxLatitude = coordinates[2 * middle + Axis.latitude]
+            high.minLatitude = low.maxLatitude
+        }
+        if low.lo < low.hi { pushNode(low) }
+        if high.lo < high.hi { pushNode(high) }
+    }
+
+    /// Adds an item's upper bound to the `count` smallest seen.
+    @inline(__always)
+    mutating func remember(_ distance: Double) {
+        if measured.count < count {
+            measured.append(distance)
+            measured.withUnsafeMutableBufferPointer { heap in
+                var child = heap.count - 1
+                while child > 0 {
+                    let parent = (child - 1) >> 1
+                    guard heap[parent] < heap[child] else { break }
+                    heap.swapAt(child, parent)
+                    child = parent
+                }
+            }
+        } else if distance < measured[0] {
+            measured.withUnsafeMutableBufferPointer { heap in
+                heap[0] = distance
+                var parent = 0
+                while true {
+                    let left = 2 * parent + 1
+                    if left >= heap.count { break }
+                    let right = left + 1
+                    let child = right < heap.count && heap[left] < heap[right] ? right : left
+                    guard heap[parent] < heap[child] else { break }
+                    heap.swapAt(child, parent)
+                    parent = child
+                }
+            }
+        }
+    }
+
+    /// Bounds on hav σ from a latitude gap and a longitude gap in degrees, without trigonometry:
+    /// hav σ = sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2), with x − x³/6 ≤ sin x ≤ x (0 ≤ x ≤ π/2) and cos φ₂
+    /// within `cosRange`. Queue keys only order and prune the search: every reported distance is exact.
+    @inline(__always)
+    func haversineRange(latitudeGapDegrees: Double, longitudeGapDegrees: Double,
+                        cosRange: (floor: Double, ceiling: Double)) -> (floor: Double, ceiling: Double) {
+        let halfDLat = latitudeGapDegrees * (Spherical.radiansPerDegree / 2)
+        let halfDLon = longitudeGapDegrees * (Spherical.radiansPerDegree / 2)
+        let a = halfDLat - halfDLat * halfDLat * halfDLat / 6
+        let b = halfDLon - halfDLon * halfDLon * halfDLon / 6
+        return (a * a + cosLatitude * cosRange.floor * b * b,
+                halfDLat * halfDLat + cosLatitude * cosRange.ceiling * halfDLon * halfDLon)
+    }
+
+    /// The smallest and largest cos φ over a frame's latitudes, widened slightly against rounding.
+    @inline(__always)
+    func cosLatitudeRange(_ frame: Frame) -> (floor: Double, ceiling: Double) {
+        let extreme = Swift.max(abs(frame.minLatitude), abs(frame.maxLatitude))
+        let floor = Swift.max(0, cos(extreme * Spherical.radiansPerDegree) * (1 - 1e-12) - 1e-15)
+        if frame.minLatitude <= 0, frame.maxLatitude >= 0 { return (floor, 1) }
+        let nearest = Swift.min(abs(frame.minLatitude), abs(frame.maxLatitude))
+        return (floor, Swift.min(1, cos(nearest * Spherical.radiansPerDegree) * (1 + 1e-12) + 1e-15))
+    }
+
+    /// Queues an item keyed by a lower bound on its distance, and counts its upper bound towards the threshold.
+    @inline(__always)
+    mutating func pushItem(at position: Int, cosRange: (floor: Double, ceiling: Double)) {
+        if let isIncluded, !isIncluded(Int(ids[position])) { return }
+        stats.candidates += 1
+        let h = haversineRange(
+            latitudeGapDegrees: abs(coordinates[2 * position + Axis.latitude] - latitude),
+            longitudeGapDegrees: Spherical.angularGapDegrees(coordinates[2 * position + Axis.longitude], longitude),
+            cosRange: cosRange)
+        let key = bounds.lowerBoundMetersWithoutArcsine(haversine: h.floor)
+        guard key <= threshold else { return }
+        queue.push(QueueEntry(key: key, kind: .boundedItem, payload: position))
+        remember(bounds.upperBoundMetersWithoutArcsine(haversine: h.ceiling))
+    }
+
+    /// Queues a node keyed by the exact spherical minimum over its box (a trigonometric bound: the cheap
+    /// floor used for items is too loose for wide boxes near the poles and made tail latencies 10x worse).
+    @inline(__always)
+    mutating func pushNode(_ frame: Frame) {
+        let h = Spherical.minimumHaversine(
+            latitude: latitude, longitude: longitude, cosLatitude: cosLatitude,
+            minLongitude: frame.minLongitude, minLatitude: frame.minLatitude,
+            maxLongitude: frame.maxLongitude, maxLatitude: frame.maxLatitude)
+        let key = bounds.lowerBoundMeters(haversine: h)
+        if key <= threshold {
+            queue.push(QueueEntry(key: key, kind: .node, payload: frames.count))
+            frames.append(frame)
+        }
     }
 }
 
@@ -174,6 +284,7 @@ extension PointIndex {
 public struct NearestScratch {
     var queue = NearestQueue()
     var frames = ContiguousArray<PointIndex.Frame>()
+    var measured = ContiguousArray<Double>()
 
     /// Empty scratch; it grows to what the largest query needs and keeps that capacity.
     /// - Complexity: O(1).
