@@ -48,7 +48,7 @@ import Testing
         let validator = CheckInValidator(places: [CheckInPlace(id: "p", circle: try Circle(center: Coordinate(latitude: 0, longitude: 0), radiusMeters: 100))],
                                          events: [CheckInEvent]())
         let batch = CheckInBatchValidator(validator: validator, inputFormat: format, outputFormat: .csv, countsVisits: false, workers: 2)
-        let input = try CheckInBatchInput(path: path, batchBytes: 256, csvQuotes: format == .csv, maxRecordBytes: 1024)
+        let input = try CheckInBatchInput(path: path, batchBytes: 256, maxRecordBytes: 1024)
         var output: [UInt8] = []
         try batch.run(input: input) { output += $0 }
         return (cli.csvRecords(String(decoding: output, as: UTF8.self)), batch.malformedMessages)
@@ -74,12 +74,12 @@ import Testing
         #expect(messages.count == 3)
         #expect(messages.first?.hasPrefix("line 3: a record of 3") == true)
         #expect(messages.dropFirst().first?.hasPrefix("line 6: a record of 5") == true)
-        #expect(messages.last?.hasPrefix("line 8: a quote opened and not closed") == true, "\(messages)")
+        #expect(messages.last?.hasPrefix("line 8: a quote opened and not closed on its line") == true, "\(messages)")
         // The same within the limit (the scanner's path): the stray quote's line alone is malformed.
         let short = ["id,userId,eventId,placeId,latitude,longitude,time", "s,u,,p,\"\(ok)", "f,u,,p,\(ok)", "g,u,,p,\(ok)"]
         let (shortRows, shortMessages) = try validateWithLimit(short.joined(separator: "\n") + "\n", name: "s.csv", gzip: gzip)
         #expect(shortRows == ["s,invalid,malformed_row,,,,", "f,valid,,,100,p,", "g,valid,,,100,p,"])
-        #expect(shortMessages.first?.hasPrefix("line 2: a quote opened and never closed") == true, "\(shortMessages)")
+        #expect(shortMessages.first?.hasPrefix("line 2: a quote opened and not closed on its line") == true, "\(shortMessages)")
     }
 
     @Test func anOverlongJSONLineIsOneMalformedRow() throws {
@@ -115,6 +115,70 @@ import Testing
         #expect(throws: ExitCode(3)) { try importer.run() }
         #expect(try cli.validate(["--db", db, "--checkins", checkIns], folder: folder, out: "db.csv") == fromFile)
         #expect(throws: (any Error).self) { _ = try CairnCommand.parseAsRoot(["checkins", "validate", "--places", places, "--checkins", checkIns, "--radius", "0"]) }
+    }
+
+    /// A stray quote followed, lines later, by a properly quoted field: only the stray quote's line is malformed
+    /// (they used to pair up and swallow the lines between them, with no message); the same in a places file,
+    /// where the bad line is reported and the next places are kept.
+    @Test func aStrayQuoteNeverPairsWithALaterQuote() throws {
+        let folder = try TemporaryFolder()
+        let places = try folder.write("places.csv", "id,name,lat,lon,radius\nS1,\"Bad name,10,20,100\nS2,ok,10,20,100\nS3,ok,10,20,100\n"
+            + "S4,\"Quoted\",10,20,100\nP1,p,10,20,100\n")
+        let rows = (1...6).map { n in
+            let latitude = n == 2 ? "\"10" : "10"
+            let place = n == 5 ? "\"P1\"" : (n == 6 ? "S4" : "P1")
+            return "s\(n),u\(n),,\(place),\(latitude),20,2026-05-01T10:30:00Z"
+        }
+        let checkIns = try folder.write("c.csv", (["id,userId,eventId,placeId,latitude,longitude,time"] + rows + ["s7,u7,,S2,10,20,2026-05-01T10:30:00Z"])
+            .joined(separator: "\n") + "\n")
+        let lines = try cli.validate(["--places", places, "--checkins", checkIns], folder: folder)
+        #expect(lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(3).joined(separator: ",") }
+                == ["s1,valid,", "s2,invalid,malformed_row", "s3,valid,", "s4,valid,", "s5,valid,", "s6,valid,", "s7,valid,"], "\(lines)")
+    }
+
+    /// Quotes inside fields and a quoted field broken across lines give the same rows whatever the threads and
+    /// the batch size (the batch and piece cuts once counted every quote, the scanner only a field's first).
+    @Test func quotesGiveTheSameRowsForEveryThreadCountAndBatchSize() throws {
+        let folder = try TemporaryFolder()
+        let places = try folder.write("places.csv", "id,lat,lon,radius\nP1,10,20,100\n")
+        var rows = ["id,userId,eventId,placeId,latitude,longitude,time", "a\"b,u0,,P1,10,20,2026-05-01T10:30:00Z"]
+        rows += (1...39).map { "r\($0),u\($0),,P1,10,20,2026-05-01T10:30:00Z" }
+        rows += ["\"multi", "line\",um,,P1,10,20,2026-05-01T10:30:00Z"]
+        rows += (40...79).map { "r\($0),u\($0),,P1,10,20,2026-05-01T10:30:00Z" }
+        let checkIns = try folder.write("c.csv", rows.joined(separator: "\n") + "\n")
+        let one = try cli.validate(["--places", places, "--checkins", checkIns, "--threads", "1"], folder: folder, out: "one.csv")
+        #expect(one.count == 1 + 82)
+        #expect(one[1] == "\"a\"\"b\",valid,,,100,P1,")
+        #expect(one[41].contains("malformed_row") && one[42].hasPrefix("\"line\"\"\",valid"))
+        for (threads, batch) in [("2", "8388608"), ("2", "64"), ("1", "64"), ("2", "100")] {
+            #expect(try cli.validate(["--places", places, "--checkins", checkIns, "--threads", threads, "--batch-bytes", batch],
+                                     folder: folder, out: "t\(threads)-\(batch).csv") == one, "threads \(threads), batch \(batch)")
+        }
+    }
+
+    /// A run that fails leaves `--out` as it was (it is written beside and renamed into place at the end), so
+    /// `--out` may name an input; a `--stats-out` that cannot be written fails the run before any work.
+    @Test func aFailedRunLeavesTheOutputFileAlone() throws {
+        let folder = try TemporaryFolder()
+        let places = try folder.write("places.csv", "id,lat,lon,radius\nP1,10,20,100\n")
+        let keep = try folder.write("keep.csv", "precious\n")
+        func run(_ arguments: [String]) throws {
+            var command = try CairnCommand.parseAsRoot(["checkins", "validate", "--places", places] + arguments)
+            try command.run()
+        }
+        #expect(throws: (any Error).self) { try run(["--checkins", folder.path + "/missing.csv", "--out", keep]) }
+        let noColumns = try folder.write("nocolumns.csv", "id,when\nc,2026\n")
+        #expect(throws: (any Error).self) { try run(["--checkins", noColumns, "--out", keep]) }
+        #expect(throws: (any Error).self) {
+            try run(["--checkins", noColumns, "--out", keep, "--stats-out", folder.path + "/no/such/folder/s.csv"])
+        }
+        #expect(try String(contentsOfFile: keep, encoding: .utf8) == "precious\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".partial-") }.isEmpty)
+        // The input itself as the output: read whole, then replaced by the verdicts.
+        let same = try folder.write("same.csv", "id,userId,eventId,placeId,latitude,longitude,time\nc1,u,,P1,10,20,2026-05-01T10:30:00Z\n")
+        try run(["--checkins", same, "--out", same])
+        #expect(try String(contentsOfFile: same, encoding: .utf8)
+                == "checkin_id,verdict,reason,distance_m,radius_m,place_id,event_id\nc1,valid,,,100,P1,\n")
     }
 
     /// A check-in naming an event and a place that is not the event's: `place_mismatch`, with the event's place.

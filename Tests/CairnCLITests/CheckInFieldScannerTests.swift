@@ -36,7 +36,7 @@ import Testing
                         if j + 1 < end, b[j + 1] == 0x22 { text.append(0x22); j += 2; continue }
                         closed = true; j += 1; break
                     }
-                    if b[j] == 0x0A { lines += 1 }
+                    if b[j] == 0x0A { break } // a quoted field never spans lines
                     text.append(b[j]); j += 1
                 }
                 guard closed else {

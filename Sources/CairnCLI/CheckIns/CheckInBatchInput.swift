@@ -4,7 +4,7 @@ import Dispatch
 import Glibc
 #endif
 
-/// Reads a text file in large batches that end at a record boundary (a line feed outside CSV quotes), so
+/// Reads a text file in large batches that end at a record boundary (a line feed: records are lines), so
 /// that each batch can be split and parsed in parallel. Plain files are read with `read(2)`; `.gz` files
 /// through `ByteSource` (zlib); `-` is standard input.
 ///
@@ -22,16 +22,13 @@ final class CheckInBatchInput {
     private var filled = 0
     private var batchEnd = 0
     private var atEnd = false
-    /// Whether CSV quotes decide record ends (false for JSON lines, where every line feed ends a record).
-    let csvQuotes: Bool
     let maxRecordBytes: Int
     /// Set by `next()` when it skipped a record longer than `maxRecordBytes` (it then returns an empty batch);
     /// cleared by the next call.
     private(set) var overlong: CheckInOverlongRecord?
 
-    init(path: String, batchBytes: Int = 8 << 20, csvQuotes: Bool, maxRecordBytes: Int = 64 << 20) throws {
+    init(path: String, batchBytes: Int = 8 << 20, maxRecordBytes: Int = 64 << 20) throws {
         self.path = path
-        self.csvQuotes = csvQuotes
         self.maxRecordBytes = max(maxRecordBytes, batchBytes)
         if path == "-" {
             gz = nil
@@ -127,8 +124,7 @@ final class CheckInBatchInput {
         while true {
             let end = min(mappedSize, start + window)
             if end == mappedSize { break }
-            let quoted = csvQuotes && CSVBoundaries.hasQuote(file + start, count: end - start)
-            if let cut = CSVBoundaries.lastRecordEnd(file + start, count: end - start, quoted: quoted) {
+            if let cut = CSVBoundaries.lastRecordEnd(file + start, count: end - start) {
                 previousStart = start
                 mappedPosition = start + cut
                 return UnsafeBufferPointer(start: file + start, count: cut)
@@ -172,8 +168,7 @@ final class CheckInBatchInput {
                 batchEnd = filled
                 return UnsafeBufferPointer(start: buffer, count: filled)
             }
-            let quoted = csvQuotes && CSVBoundaries.hasQuote(buffer, count: filled)
-            if let end = CSVBoundaries.lastRecordEnd(buffer, count: filled, quoted: quoted) {
+            if let end = CSVBoundaries.lastRecordEnd(buffer, count: filled) {
                 batchEnd = end
                 return UnsafeBufferPointer(start: buffer, count: end)
             }
@@ -238,16 +233,13 @@ struct CheckInOverlongRecord {
     /// Line feeds in it (for line numbers), the one ending it included.
     var lineFeeds = 0
 
-    /// What was wrong with it: too long a line, or a line whose quote stayed open past the limit.
+    /// What was wrong with it.
     func problem(limit: Int) -> String {
-        bytes > limit ? "a record of \(bytes) bytes, longer than \(limit), skipped"
-            : "a quote opened and not closed within \(limit) bytes; the record is read as this line alone"
+        "a record of \(bytes) bytes, longer than \(limit), skipped"
     }
 }
 
-/// Finds the end of an overlong record across buffers: its first line feed, counting bytes on the way. A CSV
-/// quote still open there is taken as a stray quote (a quoted field of more than the record limit spanning lines
-/// is far less likely), so the lines after it are read as records, never swallowed.
+/// Finds the end of an overlong record (line) across buffers: its first line feed, counting bytes on the way.
 struct CheckInRecordSkip {
     private(set) var done = false
     private(set) var record: CheckInOverlongRecord

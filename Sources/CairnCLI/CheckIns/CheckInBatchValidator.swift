@@ -241,8 +241,7 @@ final class CheckInBatchValidator {
     /// Validates one batch of whole records; returns the line number after it.
     private func process(_ base: UnsafePointer<UInt8>, count: Int, firstLine: Int, sink: CheckInWriteBox) throws -> Int {
         guard count > 0 else { return firstLine }
-        let quoted = inputFormat == .csv && CSVBoundaries.hasQuote(base, count: count)
-        let ranges = CSVBoundaries.split(base, count: count, pieces: pieces.count, quoted: quoted)
+        let ranges = CSVBoundaries.split(base, count: count, pieces: pieces.count)
         let pieces = self.pieces
         let validator = self.validator
         let layout = self.layout
@@ -458,7 +457,7 @@ final class CheckInBatchValidator {
                     guard let layout else { continue }
                     switch outcome {
                     case .unterminatedQuote:
-                        problem = "a quote opened and never closed"
+                        problem = "a quote opened and not closed on its line"
                     case .record(let tooMany):
                         if tooMany || scanner.fieldCount != layout.fieldCount {
                             problem = "expected \(layout.fieldCount) fields, got \(tooMany ? "more than \(scanner.maxFields)" : String(scanner.fieldCount))"

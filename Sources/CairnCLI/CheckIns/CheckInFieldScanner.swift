@@ -65,8 +65,8 @@ struct CheckInCSVScanner {
     enum Outcome {
         /// A record; `fieldCount` fields; `more` says whether the field count exceeded `maxFields`.
         case record(tooManyFields: Bool)
-        /// A quote opened and never closed before the end of the buffer. The record is taken to end at its first
-        /// line feed (the quote is a stray one), so the lines after it are read as records of their own.
+        /// A quote opened and not closed on its line: the record is that line alone (the quote is a stray one),
+        /// so the lines after it are read as records of their own.
         case unterminatedQuote
     }
 
@@ -101,8 +101,7 @@ struct CheckInCSVScanner {
                     append(CheckInField(base: buffer + fieldStart, count: fieldEnd &- fieldStart), &tooMany)
                     return (.record(tooManyFields: tooMany), p &+ 1, lines &+ 1)
                 } else if p == fieldStart { // '"' opening a quoted field
-                    let (ok, after, quotedLines, field) = scanQuoted(buffer, start: p &+ 1, end: end)
-                    lines += quotedLines
+                    let (ok, after, field) = scanQuoted(buffer, start: p &+ 1, end: end)
                     guard ok else {
                         // A stray quote: the bad record is the record's first line; the next line starts afresh.
                         var lineEnd = start
@@ -135,10 +134,10 @@ struct CheckInCSVScanner {
         }
     }
 
-    /// A quoted field from just after its opening quote: unescaped into the arena.
-    private mutating func scanQuoted(_ buffer: UnsafePointer<UInt8>, start: Int, end: Int) -> (Bool, Int, Int, CheckInField) {
+    /// A quoted field from just after its opening quote, unescaped into the arena; not ok when the line (or the
+    /// buffer) ends before the closing quote.
+    private mutating func scanQuoted(_ buffer: UnsafePointer<UInt8>, start: Int, end: Int) -> (Bool, Int, CheckInField) {
         var i = start
-        var lines = 0
         let out = arena + arenaUsed
         var n = 0
         while i < end {
@@ -151,15 +150,16 @@ struct CheckInCSVScanner {
                     continue
                 }
                 arenaUsed += n
-                return (true, i + 1, lines, CheckInField(base: UnsafePointer(out), count: n))
+                return (true, i + 1, CheckInField(base: UnsafePointer(out), count: n))
             }
-            if c == 0x0A { lines += 1 }
+            // A quoted field never spans lines: an open quote at the line's end is a stray one.
+            if c == 0x0A { break }
             out[n] = c
             n += 1
             i += 1
         }
         arenaUsed += n
-        return (false, end, lines, .empty)
+        return (false, end, .empty)
     }
 
     @inline(__always)
@@ -209,53 +209,26 @@ enum CheckInSpecialBytes {
     }
 }
 
-/// Record boundaries in CSV bytes that start at a record boundary.
+/// Record boundaries in check-in CSV bytes: every line feed ends a record (see `CheckInCSVScanner`: a quoted
+/// field never spans lines), so the batches, the pieces and the scanner always agree on where records end.
 enum CSVBoundaries {
-    /// Whether the bytes contain a double quote (if not, every line feed ends a record).
-    static func hasQuote(_ buffer: UnsafePointer<UInt8>, count: Int) -> Bool {
-        // memchr returns a pointer to the first match or NULL.
-        count > 0 && memchr(buffer, 0x22, count) != nil
-    }
-
-    /// The offset just after the last line feed that ends a record, or nil when there is none.
-    /// With `quoted`, only line feeds outside quotes count (quote parity from the start is even).
-    static func lastRecordEnd(_ buffer: UnsafePointer<UInt8>, count: Int, quoted: Bool) -> Int? {
-        if !quoted {
-            var i = count - 1
-            while i >= 0, buffer[i] != 0x0A { i -= 1 }
-            return i >= 0 ? i + 1 : nil
-        }
-        var inQuotes = false
-        var last: Int?
-        for i in 0..<count {
-            let c = buffer[i]
-            if c == 0x22 { inQuotes.toggle() } else if c == 0x0A, !inQuotes { last = i + 1 }
-        }
-        return last
+    /// The offset just after the last line feed, or nil when there is none.
+    static func lastRecordEnd(_ buffer: UnsafePointer<UInt8>, count: Int) -> Int? {
+        var i = count - 1
+        while i >= 0, buffer[i] != 0x0A { i -= 1 }
+        return i >= 0 ? i + 1 : nil
     }
 
     /// Splits `[0, count)` into about `pieces` ranges that each start at a record boundary.
-    static func split(_ buffer: UnsafePointer<UInt8>, count: Int, pieces: Int, quoted: Bool) -> [Range<Int>] {
+    static func split(_ buffer: UnsafePointer<UInt8>, count: Int, pieces: Int) -> [Range<Int>] {
         guard count > 0 else { return [] }
         var cuts = [0]
-        if !quoted {
-            for k in 1..<max(1, pieces) {
-                let target = max(cuts[cuts.count - 1], count * k / pieces)
-                guard target < count,
-                      let found = memchr(buffer + target, 0x0A, count - target) else { break }
-                let cut = UnsafeRawPointer(found) - UnsafeRawPointer(buffer) + 1
-                if cut < count, cut > cuts[cuts.count - 1] { cuts.append(cut) }
-            }
-        } else {
-            var inQuotes = false
-            var next = 1
-            for i in 0..<count where next < pieces {
-                let c = buffer[i]
-                if c == 0x22 { inQuotes.toggle() } else if c == 0x0A, !inQuotes, i + 1 >= count * next / pieces, i + 1 < count {
-                    cuts.append(i + 1)
-                    next += 1
-                }
-            }
+        for k in 1..<max(1, pieces) {
+            let target = max(cuts[cuts.count - 1], count * k / pieces)
+            guard target < count,
+                  let found = memchr(buffer + target, 0x0A, count - target) else { break }
+            let cut = UnsafeRawPointer(found) - UnsafeRawPointer(buffer) + 1
+            if cut < count, cut > cuts[cuts.count - 1] { cuts.append(cut) }
         }
         cuts.append(count)
         return (0..<cuts.count - 1).map { cuts[$0] ..< cuts[$0 + 1] }

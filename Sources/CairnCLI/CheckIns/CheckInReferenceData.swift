@@ -186,7 +186,7 @@ func forEachCSVRecord<Layout>(
     layout: ([String]) -> Layout?,
     row: (Layout?, CheckInCSVScanner, Int) throws -> Void
 ) throws {
-    let input = try CheckInBatchInput(path: path, csvQuotes: true)
+    let input = try CheckInBatchInput(path: path)
     var scanner = CheckInCSVScanner()
     defer { scanner.deallocate() }
     var columns: Layout?
@@ -286,7 +286,7 @@ func parallelCSVRows<Layout: Sendable, Item: Sendable>(
     row: @escaping @Sendable (Layout, CheckInCSVScanner, Int) -> ReferenceRow<Item>
 ) throws -> ParsedReferenceRows<Item> {
     var parsed = ParsedReferenceRows<Item>()
-    let input = try CheckInBatchInput(path: path, csvQuotes: true)
+    let input = try CheckInBatchInput(path: path)
     let pieceCount = max(1, workers == 1 ? 1 : 4 * workers)
     let scanners = (0..<pieceCount).map { _ in CheckInScannerBox() }
     var columns: Layout?
@@ -320,8 +320,7 @@ func parallelCSVRows<Layout: Sendable, Item: Sendable>(
         guard let columns else { continue }
         let rest = BatchPointer(base: base + start)
         let count = batch.count - start
-        let quoted = CSVBoundaries.hasQuote(rest.base, count: count)
-        let ranges = CSVBoundaries.split(rest.base, count: count, pieces: pieceCount, quoted: quoted)
+        let ranges = CSVBoundaries.split(rest.base, count: count, pieces: pieceCount)
         let work = { @Sendable (k: Int) in
             let box = scanners[k]
             var scanner = box.scanner
@@ -337,7 +336,7 @@ func parallelCSVRows<Layout: Sendable, Item: Sendable>(
                 localLine += consumed
                 if scanner.fieldCount == 1, scanner.field(0).count == 0 { continue }
                 if case .unterminatedQuote = outcome {
-                    rows.append(.skip("a quote opened and never closed"))
+                    rows.append(.skip("a quote opened and not closed on its line"))
                 } else {
                     rows.append(row(columns, scanner, recordLine))
                 }

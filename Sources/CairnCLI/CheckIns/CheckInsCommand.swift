@@ -114,10 +114,12 @@ struct CheckInValidateCommand: ParsableCommand {
 
         let sink = try CheckInOutputFile(path: out)
         let countsVisits = stats || statsOut != nil
+        // Opened now, so that a path it cannot write fails the run before the work, not after it.
+        let statsSink = countsVisits ? try statsOut.map { try OutputSink(path: $0) } ?? .standardError() : nil
         let format = inputFormat ?? CheckInInputFormat.detect(path: checkInFile)
         let batch = CheckInBatchValidator(validator: validator, inputFormat: format, outputFormat: self.format,
                                           countsVisits: countsVisits, workers: workers)
-        let input = try CheckInBatchInput(path: checkInFile, batchBytes: batchBytes, csvQuotes: format == .csv)
+        let input = try CheckInBatchInput(path: checkInFile, batchBytes: batchBytes)
         if self.format == .csv { try sink.write(Array(CheckInOutputFormat.csvHeader.utf8)) }
         var writeError: Error?
         try batch.run(input: input) { bytes in
@@ -126,6 +128,7 @@ struct CheckInValidateCommand: ParsableCommand {
             }
         }
         if let writeError { throw writeError }
+        try sink.commit()
         let finished = ContinuousClock.now
 
         var summary = CheckInSummary(rows: batch.rows, counts: batch.counts)
@@ -145,9 +148,8 @@ struct CheckInValidateCommand: ParsableCommand {
             Terminal.writeError("  phases (wall s): " + zip(names, batch.phaseSeconds).map { "\($0) \(String(format: "%.2f", $1))" }.joined(separator: ", ") + "\n")
         }
 
-        if countsVisits {
+        if let statsSink {
             let rows = CheckInLedger.placeStats(batch.ledgers)
-            let statsSink = try statsOut.map { try OutputSink(path: $0) } ?? .standardError()
             statsSink.write("place_id,visits,visitors,top_visitor,top_visitor_visits\n")
             for row in rows {
                 statsSink.write("\(TextEscaping.csvField(validator.placeId(at: row.placeIndex))),\(row.visits),\(row.visitors),\(TextEscaping.csvField(row.topVisitor)),\(row.topVisitorVisits)\n")
@@ -225,28 +227,54 @@ extension String {
     }
 }
 
-/// Where the verdict rows go: a file (created or truncated) or standard output, written with `write(2)`
-/// straight from the rendered batches (no intermediate buffer).
+/// Where the verdict rows go: a file or standard output, written with `write(2)` straight from the rendered
+/// batches (no intermediate buffer).
+///
+/// A file is written under a temporary name beside it and renamed into place by `commit()`, once the run has
+/// completed: a run that fails (a missing input, a bad header, a full disk) leaves an existing file untouched,
+/// and `--out` may even name an input.
 final class CheckInOutputFile {
     private let descriptor: Int32
     private let name: String
+    /// The temporary file being written, and the path it becomes; nil for standard output.
+    private let paths: (temporary: String, final: String)?
+    private var committed = false
 
-    /// Opens `path`, or standard output when nil or `-`.
+    /// Opens a temporary file beside `path`, or standard output when nil or `-`.
     init(path: String?) throws {
         guard let path, path != "-" else {
             descriptor = 1
             name = "standard output"
+            paths = nil
             return
         }
+        let temporary = path + ".partial-\(getpid())"
         // open returns -1 and sets errno on failure.
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw CLIError("\(path): cannot write: \(String(cString: strerror(errno)))") }
         descriptor = fd
         name = path
+        paths = (temporary, path)
+    }
+
+    /// Closes the file and renames it into place.
+    func commit() throws {
+        guard let paths, !committed else { return }
+        committed = true
+        // close and rename return 0, or -1 with errno.
+        let closed = close(descriptor) == 0
+        guard closed, rename(paths.temporary, paths.final) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(paths.temporary)
+            throw CLIError("\(name): cannot write: \(reason)")
+        }
     }
 
     deinit {
-        if descriptor > 2 { close(descriptor) }
+        guard let paths, !committed else { return }
+        // Not committed: the run failed; the temporary file goes and any file at the final path stays as it was.
+        close(descriptor)
+        unlink(paths.temporary)
     }
 
     /// Writes all of `bytes`.
