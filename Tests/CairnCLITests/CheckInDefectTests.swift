@@ -181,6 +181,20 @@ import Testing
                 == "checkin_id,verdict,reason,distance_m,radius_m,place_id,event_id\nc1,valid,,,100,P1,\n")
     }
 
+    /// A UTF-8 byte order mark is dropped before anything is read: a quoted header and JSON lines work after it.
+    @Test func aByteOrderMarkIsDropped() throws {
+        let folder = try TemporaryFolder()
+        let bom = "\u{FEFF}"
+        let places = try folder.write("places.csv", bom + "\"id\",\"lat\",\"lon\",\"radius\"\r\n\"P1\",10,20,100\r\n")
+        let csv = try folder.write("c.csv", bom + "\"id\",\"userId\",\"eventId\",\"placeId\",\"latitude\",\"longitude\",\"time\"\r\n"
+            + "\"q1\",\"u1\",\"\",\"P1\",\"10\",\"20\",\"2026-05-01T10:30:00Z\"\r\n")
+        #expect(try cli.validate(["--places", places, "--checkins", csv], folder: folder) == [CheckInOutputFormat.csvHeader.trimmingCharacters(in: .newlines), "q1,valid,,,100,P1,"])
+        let jsonl = try folder.write("c.jsonl", bom + "{\"id\":\"b1\",\"userId\":\"u\",\"placeId\":\"P1\",\"lat\":10,\"lon\":20,\"time\":\"2026-05-01T10:30:00Z\"}\r\n")
+        #expect(try cli.validate(["--places", places, "--checkins", jsonl], folder: folder, out: "j.csv").dropFirst() == ["b1,valid,,,100,P1,"])
+        let onlyMark = try folder.write("only.jsonl", bom)
+        #expect(try cli.validate(["--places", places, "--checkins", onlyMark], folder: folder, out: "o.csv").count == 1)
+    }
+
     /// A check-in naming an event and a place that is not the event's: `place_mismatch`, with the event's place.
     @Test func anEventAndAContradictingPlaceMismatch() throws {
         let folder = try TemporaryFolder()

@@ -145,10 +145,22 @@ final class CheckInBatchInput {
         return UnsafeBufferPointer(start: file + start, count: mappedSize - start)
     }
 
+    /// Whether a batch has been handed out (the first one loses a UTF-8 byte order mark).
+    private var started = false
+
     /// The next batch of whole records, valid until the next call, or nil at the end of the file.
-    /// The first batch of a file starts with its header.
+    /// The first batch of a file starts with its header, without the UTF-8 byte order mark the file may begin with.
     /// - Throws: `CLIError` for read errors.
     func next() throws -> UnsafeBufferPointer<UInt8>? {
+        guard let batch = try nextBatch() else { return nil }
+        defer { started = true }
+        if !started, batch.count >= 3, batch[0] == 0xEF, batch[1] == 0xBB, batch[2] == 0xBF {
+            return UnsafeBufferPointer(rebasing: batch[3...])
+        }
+        return batch
+    }
+
+    private func nextBatch() throws -> UnsafeBufferPointer<UInt8>? {
         overlong = nil
         if let mapped { return nextMapped(mapped) }
         // Drop the previous batch, keep its tail.
