@@ -135,14 +135,14 @@ final class CheckInBatchValidator {
 
     /// Reads every batch from `input` and writes rows with `write` (in order, from one thread at a time; all
     /// of them before `run` returns). `write` runs on the writer thread, not the caller's: it may only touch
-    /// state the caller reads after `run` returns.
+    /// state the caller reads after `run` returns. It is escaping because the writer's blocks hold it: they
+    /// may be released after `run` returns (a group's wait ends before its block is destroyed), so a
+    /// non-escaping closure lent with `withoutActuallyEscaping` could be freed while still referenced.
     /// - Throws: `CLIError` when the input cannot be read or a CSV header lacks required columns.
-    func run(input: CheckInBatchInput, write: ([UInt8]) -> Void) throws {
-        try withoutActuallyEscaping(write) { write in
-            let sink = CheckInWriteBox(write)
-            defer { writing.wait() }
-            try run(input: input, sink: sink)
-        }
+    func run(input: CheckInBatchInput, write: @escaping ([UInt8]) -> Void) throws {
+        let sink = CheckInWriteBox(write)
+        defer { writing.wait() }
+        try run(input: input, sink: sink)
     }
 
     private func run(input: CheckInBatchInput, sink: CheckInWriteBox) throws {
