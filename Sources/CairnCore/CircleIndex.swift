@@ -6,72 +6,97 @@ import Darwin
 
 /// A static index of circles answering "which circles contain this point?" (the check-in question), exactly.
 ///
-/// Circles are grouped into tiers by radius (radii in [2^(k-1), 2^k) metres share tier k) and each tier is a
-/// `PointIndex` over its centres. A query searches each tier with that tier's largest radius, then decides each
-/// candidate against its own radius: spherical bounds first (`DistanceBounds`), the model's exact distance
-/// for the undecided. Tiers keep a few large circles from widening the search for all the small ones.
+/// One `PointIndex` over the centres, whose implicit k-d tree nodes each carry the largest radius among their
+/// circles (an augmented tree, as in interval trees: Cormen et al., "Introduction to Algorithms", §14.3). A
+/// query walks down only into nodes whose centres can lie within that largest radius of the point, so a few
+/// large circles widen the search only where they are, and one walk serves every radius. Candidates are decided
+/// against their own radius: a latitude and longitude bracket first, spherical bounds next (`DistanceBounds`),
+/// the model's exact distance for the undecided.
 public struct CircleIndex: Sendable {
-    /// One radius class.
-    struct Tier: Sendable {
-        /// Centres of the tier's circles; its items are positions in `items`.
-        let centers: PointIndex
-        /// The input index of each of the tier's circles.
-        let items: ContiguousArray<UInt32>
-        /// The largest radius in the tier, metres.
-        let maxRadiusMeters: Double
-    }
-
-    let tiers: [Tier]
+    /// The circles' centres; item `i` is circle `i`.
+    let centers: PointIndex
     /// Every circle's centre and radius by input index: latitude, longitude, radius.
     let circles: ContiguousArray<Double>
+    /// The largest radius (metres) of the circles in each node of `centers`' tree, in heap order: the root is
+    /// 0 and node `i`'s halves are `2i + 1` (lower) and `2i + 2` (upper). Derived from `circles`.
+    let nodeMaxRadiusMeters: ContiguousArray<Double>
 
     /// Builds the index; item `i` is the `i`-th circle of the sequence.
-    /// - Complexity: O(n log n) time; about 44 bytes per circle.
+    /// - Complexity: O(n log n) time; about 45 bytes per circle.
     public init(_ circles: some Sequence<Circle>, bucketSize: Int = 32) {
         var flat = ContiguousArray<Double>()
         flat.reserveCapacity(3 * circles.underestimatedCount)
-        var groups: [Int: TierBuilder] = [:]
-        var item = 0
+        var centers: [Coordinate] = []
+        centers.reserveCapacity(circles.underestimatedCount)
         for circle in circles {
-            precondition(item < Int(UInt32.max), "CircleIndex holds at most \(UInt32.max) circles")
+            precondition(centers.count < Int(UInt32.max), "CircleIndex holds at most \(UInt32.max) circles")
             flat.append(circle.center.latitude)
             flat.append(circle.center.longitude)
             flat.append(circle.radiusMeters)
-            groups[CircleIndex.tier(ofRadius: circle.radiusMeters), default: TierBuilder()]
-                .add(circle, item: UInt32(truncatingIfNeeded: item))
-            item += 1
-        }
-        self.circles = flat
-        self.tiers = groups.sorted { $0.key < $1.key }.map { _, group in
-            Tier(centers: PointIndex(group.centers, bucketSize: bucketSize), items: group.items, maxRadiusMeters: group.maxRadiusMeters)
-        }
-    }
-
-    /// One tier's circles while building.
-    private struct TierBuilder {
-        var centers: [Coordinate] = []
-        var items = ContiguousArray<UInt32>()
-        var maxRadiusMeters = 0.0
-
-        mutating func add(_ circle: Circle, item: UInt32) {
             centers.append(circle.center)
-            items.append(item)
-            maxRadiusMeters = max(maxRadiusMeters, circle.radiusMeters)
         }
+        self.init(centers: PointIndex(centers, bucketSize: bucketSize), circles: flat)
     }
 
-    /// Radii below 1 m share tier 0; otherwise tier k holds [2^(k-1), 2^k).
-    static func tier(ofRadius radius: Double) -> Int {
-        radius < 1 ? 0 : Int(radius.exponent) + 1
+    /// The index over `circles` (latitude, longitude, radius per item) with `centers` already built over them.
+    /// - Complexity: O(n).
+    init(centers: PointIndex, circles: ContiguousArray<Double>) {
+        self.centers = centers
+        self.circles = circles
+        self.nodeMaxRadiusMeters = CircleIndex.nodeMaxRadii(of: centers, circles: circles)
+    }
+
+    /// The largest radius per node of the centres' tree, in heap order (see `nodeMaxRadiusMeters`).
+    /// - Complexity: O(n).
+    static func nodeMaxRadii(of centers: PointIndex, circles: ContiguousArray<Double>) -> ContiguousArray<Double> {
+        guard !centers.isEmpty else { return [] }
+        let bucket = centers.bucketSize
+        /// The largest heap number of a node under `[lo, hi)` numbered `node`.
+        func lastNode(_ lo: Int, _ hi: Int, _ node: Int) -> Int {
+            if hi - lo <= bucket { return node }
+            let middle = (lo + hi) >> 1
+            var last = node
+            if lo < middle { last = max(last, lastNode(lo, middle, 2 * node + 1)) }
+            if middle + 1 < hi { last = max(last, lastNode(middle + 1, hi, 2 * node + 2)) }
+            return last
+        }
+        var radii = ContiguousArray<Double>(repeating: 0, count: lastNode(0, centers.count, 0) + 1)
+        centers.ids.withUnsafeBufferPointer { ids in
+            circles.withUnsafeBufferPointer { circles in
+                radii.withUnsafeMutableBufferPointer { radii in
+                    func fill(_ lo: Int, _ hi: Int, _ node: Int) -> Double {
+                        var largest = 0.0
+                        if hi - lo <= bucket {
+                            for p in lo..<hi { largest = max(largest, circles[3 * Int(ids[p]) + 2]) }
+                        } else {
+                            let middle = (lo + hi) >> 1
+                            largest = circles[3 * Int(ids[middle]) + 2]
+                            if lo < middle { largest = max(largest, fill(lo, middle, 2 * node + 1)) }
+                            if middle + 1 < hi { largest = max(largest, fill(middle + 1, hi, 2 * node + 2)) }
+                        }
+                        radii[node] = largest
+                        return largest
+                    }
+                    _ = fill(0, ids.count, 0)
+                }
+            }
+        }
+        return radii
     }
 
     /// The number of circles indexed.
     /// - Complexity: O(1).
     public var count: Int { circles.count / 3 }
 
+    /// Bytes held by the index's buffers (capacity): about 45 per circle.
+    /// - Complexity: O(1).
+    public var memoryBytes: Int {
+        centers.memoryBytes + (circles.capacity + nodeMaxRadiusMeters.capacity) * MemoryLayout<Double>.stride
+    }
+
     /// The items whose circle contains `point` (edge inclusive) under `model`, in ascending item order.
     /// Contains means `distanceMeters(from: center, to: point, model: model) <= radiusMeters`, exactly.
-    /// - Complexity: O(t (√n + k)) for t radius tiers and k candidates on typical data.
+    /// - Complexity: O(log n + k) node visits for k candidate circles on typical data.
     public func containing(_ point: Coordinate, model: DistanceModel = .wgs84) -> [Int] {
         var results: [Int] = []
         containing(point, model: model, into: &results)
@@ -80,58 +105,148 @@ public struct CircleIndex: Sendable {
 
     /// Appends the items whose circle contains `point` to `results`, the appended part in ascending item
     /// order; returns the query's counters.
-    /// - Complexity: O(t (√n + k)) for t radius tiers and k candidates on typical data.
+    /// - Complexity: O(log n + k) node visits for k candidate circles on typical data.
     @discardableResult
     public func containing(_ point: Coordinate, model: DistanceModel = .wgs84, into results: inout [Int]) -> QueryStats {
         var stats = QueryStats()
+        guard !centers.isEmpty else { return stats }
         let start = results.count
-        var visitor = ContainingVisitor(point: point, model: model, bounds: DistanceBounds(model))
-        swap(&visitor.results, &results)
-        circles.withUnsafeBufferPointer { flat in
-            for tier in tiers {
-                let test = CircleTest(latitude: point.latitude, longitude: point.longitude,
-                                      radiusMeters: tier.maxRadiusMeters, model: model)
-                // Bounds from the radii of curvature of the latitudes this tier's circles can reach (see
-                // `DistanceBounds`): a candidate is accepted only within the tier's outer angle of the point.
-                let reach = DistanceBounds(model).outerAngle(radiusMeters: tier.maxRadiusMeters) / Spherical.radiansPerDegree * (1 + 1e-9) + 1e-9
-                visitor.bounds = DistanceBounds(model, south: point.latitude - reach, north: point.latitude + reach)
-                tier.items.withUnsafeBufferPointer { items in
-                    visitor.items = items
-                    visitor.circles = flat
-                    visitor.test = test
-                    tier.centers.traverse(south: test.south, north: test.north, longitudes: test.longitudes,
-                                          visitor: &visitor, stats: &stats)
-                    visitor.items = nil
-                    visitor.circles = nil
+        centers.ids.withUnsafeBufferPointer { ids in
+            centers.coordinates.withUnsafeBufferPointer { coordinates in
+                circles.withUnsafeBufferPointer { circles in
+                    nodeMaxRadiusMeters.withUnsafeBufferPointer { radii in
+                        var walk = ContainmentWalk(
+                            point: point, model: model, largestRadiusMeters: radii[0], bucketSize: centers.bucketSize,
+                            ids: ids, coordinates: coordinates, circles: circles, radii: radii)
+                        swap(&walk.results, &results)
+                        walk.visit(PointIndex.Frame.root(count: ids.count), node: 0)
+                        swap(&walk.results, &results)
+                        stats = walk.stats
+                    }
                 }
             }
         }
-        swap(&visitor.results, &results)
-        results[start...].sort()
+        if results.count - start > 1 { results[start...].sort() }
         stats.results = results.count - start
         return stats
     }
 }
 
-/// Decides each candidate centre against its own circle's radius.
-struct ContainingVisitor: PointVisitor {
-    let point: Coordinate
+/// One containment query's walk down the centres' tree.
+///
+/// A circle of radius r centred at c contains the point q only if σ(c, q) ≤ σ(r), the outer angle of r
+/// (`DistanceBounds.outerAngle`); then |Δφ| ≤ σ(r) and |Δλ| ≤ asin(sin σ(r) / cos φq). A node is entered only
+/// when its box is within both reaches of q for the node's largest radius. The longitude reach is computed
+/// once, for the largest radius of all, and scaled down linearly for smaller ones: f(σ) = asin(c sin σ) with
+/// c = 1 / cos φq ≥ 1 is convex with f(0) = 0 (f″ = c sin σ (c² − 1) / (1 − c² sin² σ)^{3/2} ≥ 0), so
+/// f(t σ) ≤ t f(σ) for 0 ≤ t ≤ 1: the scaled reach is never too short.
+struct ContainmentWalk {
+    let latitude: Double
+    let longitude: Double
+    let cosLatitude: Double
     let model: DistanceModel
-    var bounds: DistanceBounds
-    var test: CircleTest?
-    var items: UnsafeBufferPointer<UInt32>?
-    var circles: UnsafeBufferPointer<Double>?
+    let bucketSize: Int
+    let ids: UnsafeBufferPointer<UInt32>
+    let coordinates: UnsafeBufferPointer<Double>
+    let circles: UnsafeBufferPointer<Double>
+    let radii: UnsafeBufferPointer<Double>
+    /// Bounds valid for every circle that can contain the point (the band of the largest radius around it).
+    let bounds: DistanceBounds
+    /// Radians of outer angle per metre of radius, and the angle added for the margin: σ(r) = (r + m) · scale.
+    let outerAnglePerMeter: Double
+    let outerAngleOffset: Double
+    /// Degrees of longitude reach per radian of outer angle; infinite when the reach of the largest radius
+    /// passes a pole (then longitudes do not prune).
+    let longitudeDegreesPerRadian: Double
     var results: [Int] = []
+    var stats = QueryStats()
 
-    /// Each circle has its own radius: no node is taken whole.
-    func containsWhole(_ node: PointIndex.Frame, south: Double, north: Double, west: Double, east: Double) -> Bool { false }
+    init(point: Coordinate, model: DistanceModel, largestRadiusMeters: Double, bucketSize: Int,
+         ids: UnsafeBufferPointer<UInt32>, coordinates: UnsafeBufferPointer<Double>,
+         circles: UnsafeBufferPointer<Double>, radii: UnsafeBufferPointer<Double>) {
+        latitude = point.latitude
+        longitude = point.longitude
+        cosLatitude = cos(point.latitude * Spherical.radiansPerDegree)
+        self.model = model
+        self.bucketSize = bucketSize
+        self.ids = ids
+        self.coordinates = coordinates
+        self.circles = circles
+        self.radii = radii
+        let global = DistanceBounds(model)
+        outerAnglePerMeter = 1 / (global.lowRadiusMeters * (1 - DistanceBounds.relativeMargin))
+        outerAngleOffset = DistanceBounds.absoluteMarginMeters * outerAnglePerMeter
+        let largest = global.outerAngle(radiusMeters: largestRadiusMeters)
+        let reach = ContainmentWalk.latitudeReachDegrees(largest)
+        bounds = DistanceBounds(model, south: point.latitude - reach, north: point.latitude + reach)
+        // The cap's tangent meridians (as in `CircleTest`); the ratio inflated against rounding.
+        let ratio = sin(largest) / cosLatitude * (1 + 1e-12)
+        if point.latitude - reach <= -90 || point.latitude + reach >= 90 || largest >= .pi / 2 || ratio >= 1 || largest == 0 {
+            longitudeDegreesPerRadian = largest == 0 ? 0 : .infinity
+        } else {
+            longitudeDegreesPerRadian = asin(ratio) / Spherical.radiansPerDegree / largest * (1 + 1e-12)
+        }
+    }
 
+    /// Degrees of latitude within which every point at most `angle` radians away lies, widened against rounding.
     @inline(__always)
-    mutating func visit(item position: UInt32, longitude: Double, latitude: Double, stats: inout QueryStats) {
-        guard let test, let items, let circles else { return }
-        let item = Int(items[Int(position)])
+    static func latitudeReachDegrees(_ angle: Double) -> Double {
+        angle * (1 / Spherical.radiansPerDegree * (1 + 1e-9)) + 1e-9
+    }
+
+    /// Whether a circle of radius at most `radiusMeters` centred in the box can contain the point.
+    @inline(__always)
+    func canReach(radiusMeters: Double, south: Double, north: Double, west: Double, east: Double) -> Bool {
+        let angle = radiusMeters * outerAnglePerMeter + outerAngleOffset
+        let latitudeGap = latitude < south ? south - latitude : (latitude > north ? latitude - north : 0)
+        guard latitudeGap <= ContainmentWalk.latitudeReachDegrees(angle) else { return false }
+        let longitudeReach = longitudeDegreesPerRadian * angle * (1 + 1e-9) + 1e-9
+        if longitudeReach >= 180 || (longitude >= west && longitude <= east) { return true }
+        let gap = Swift.min(Spherical.angularGapDegrees(longitude, west), Spherical.angularGapDegrees(longitude, east))
+        return gap <= longitudeReach
+    }
+
+    /// Walks the node numbered `node` (heap order) covering `frame`.
+    mutating func visit(_ frame: PointIndex.Frame, node: Int) {
+        stats.nodesVisited += 1
+        guard canReach(radiusMeters: radii[node], south: frame.minLatitude, north: frame.maxLatitude,
+                       west: frame.minLongitude, east: frame.maxLongitude) else { return }
+        if frame.hi - frame.lo <= bucketSize {
+            for p in frame.lo..<frame.hi { test(position: p) }
+            return
+        }
+        let middle = (frame.lo + frame.hi) >> 1
+        test(position: middle)
+        var low = frame, high = frame
+        low.hi = middle
+        high.lo = middle + 1
+        low.axis = 1 - frame.axis
+        high.axis = 1 - frame.axis
+        if frame.axis == PointIndex.Axis.longitude {
+            low.maxLongitude = coordinates[2 * middle + PointIndex.Axis.longitude]
+            high.minLongitude = low.maxLongitude
+        } else {
+            low.maxLatitude = coordinates[2 * middle + PointIndex.Axis.latitude]
+            high.minLatitude = low.maxLatitude
+        }
+        if low.lo < low.hi { visit(low, node: 2 * node + 1) }
+        if high.lo < high.hi { visit(high, node: 2 * node + 2) }
+    }
+
+    /// Decides the circle at tree position `position` against its own radius.
+    @inline(__always)
+    mutating func test(position: Int) {
+        let item = Int(ids[position])
+        let centerLongitude = coordinates[2 * position + PointIndex.Axis.longitude]
+        let centerLatitude = coordinates[2 * position + PointIndex.Axis.latitude]
         let radius = circles[3 * item + 2]
-        let h = test.haversine(latitude, longitude)
+        stats.candidates += 1
+        guard canReach(radiusMeters: radius, south: centerLatitude, north: centerLatitude,
+                       west: centerLongitude, east: centerLongitude) else { return }
+        let sinHalfDLat = sin((centerLatitude - latitude) * (Spherical.radiansPerDegree / 2))
+        let sinHalfDLon = sin((centerLongitude - longitude) * (Spherical.radiansPerDegree / 2))
+        let h = sinHalfDLat * sinHalfDLat
+            + cosLatitude * cos(centerLatitude * Spherical.radiansPerDegree) * sinHalfDLon * sinHalfDLon
         if bounds.lowerBoundMeters(haversine: h) > radius { return }
         if bounds.upperBoundMeters(haversine: h) <= radius {
             results.append(item)
@@ -139,8 +254,6 @@ struct ContainingVisitor: PointVisitor {
         }
         stats.exactChecks += 1
         // From the circle's centre to the point: the direction `Circle.contains` measures.
-        if measure(model, latitude, longitude, point.latitude, point.longitude) <= radius { results.append(item) }
+        if measure(model, centerLatitude, centerLongitude, latitude, longitude) <= radius { results.append(item) }
     }
-
-    mutating func accept(item: UInt32) {}
 }

@@ -54,4 +54,38 @@ struct CircleIndexTests {
         }
         #expect(CircleIndex([Circle]()).containing(try Coordinate(latitude: 0, longitude: 0), model: model).isEmpty)
     }
+
+    /// Only check-in sized circles, so the walk prunes by latitude and by the scaled longitude reach everywhere
+    /// (a huge circle would make the root reach a pole and switch longitude pruning off): dense groups at the
+    /// antimeridian, near the poles and in Helsinki, with query points on, just inside and just outside edges.
+    @Test("small circles: the per-node reach prunes exactly", arguments: DistanceModel.allCases)
+    func smallCircles(model: DistanceModel) throws {
+        var random = IndexTestRandom(seed: model == .wgs84 ? 909 : 1_010)
+        var circles: [Circle] = []
+        for _ in 0..<3_000 {
+            var center = random.awkwardCoordinate()
+            if random.chance(0.4) {
+                // Near a previous centre, so that circles overlap.
+                let near = circles.isEmpty ? center : circles[random.int(0...(circles.count - 1))].center
+                center = try destination(from: near, bearingDegrees: random.double(0...360),
+                                         distanceMeters: random.double(0...3_000), model: model)
+            }
+            let radius = random.chance(0.05) ? random.double(0...1) : random.double(1...2_500)
+            circles.append(try Circle(center: center, radiusMeters: radius))
+        }
+        let index = CircleIndex(circles, bucketSize: 4)
+        for _ in 0..<1_500 {
+            let circle = circles[random.int(0...(circles.count - 1))]
+            let scale = random.chance(0.5) ? random.double(0.999_999...1.000_001) : random.double(0...1.5)
+            let point = try destination(from: circle.center, bearingDegrees: random.double(0...360),
+                                        distanceMeters: circle.radiusMeters * scale, model: model)
+            #expect(index.containing(point, model: model) == Oracle.containing(circles, point, model: model),
+                    "\(model) at \(point)")
+        }
+        // One point, one circle, identical circles.
+        let here = try Coordinate(latitude: -89.9999, longitude: 179.9999)
+        let same = try [Circle](repeating: Circle(center: here, radiusMeters: 30), count: 40)
+        #expect(CircleIndex(same, bucketSize: 4).containing(here, model: model) == Array(0..<40))
+        #expect(CircleIndex(same.prefix(1)).containing(try Coordinate(latitude: -89.9999, longitude: -179.9999), model: model) == [0])
+    }
 }

@@ -85,9 +85,9 @@ import Testing
         #expect(loaded.points.bucketSize == index.points.bucketSize)
         #expect(loaded.circleItems == index.circleItems)
         #expect(loaded.circles.circles == index.circles.circles)
-        #expect(loaded.circles.tiers.map(\.items) == index.circles.tiers.map(\.items))
-        #expect(loaded.circles.tiers.map(\.maxRadiusMeters) == index.circles.tiers.map(\.maxRadiusMeters))
-        #expect(loaded.circles.tiers.map(\.centers.coordinates) == index.circles.tiers.map(\.centers.coordinates))
+        #expect(loaded.circles.centers.ids == index.circles.centers.ids)
+        #expect(loaded.circles.centers.coordinates == index.circles.centers.coordinates)
+        #expect(loaded.circles.nodeMaxRadiusMeters == index.circles.nodeMaxRadiusMeters)
         // Deterministic: the loaded index writes the very same bytes.
         #expect(loaded.snapshotBytes(metadata: metadata) == index.snapshotBytes(metadata: metadata))
         try Self.expectSameAnswers(index, loaded, seed: 7 + UInt64(count))
@@ -201,7 +201,7 @@ import Testing
         future.withUnsafeMutableBytes { $0.storeBytes(of: SnapshotFormat.version + 1, toByteOffset: 12, as: UInt32.self) }
         #expect(Self.reason(future) == .unsupportedVersion(found: SnapshotFormat.version + 1, supported: SnapshotFormat.version))
         let error = try #require(throws: SnapshotError.self) { try SnapshotFile(bytes: future, path: "f.snapshot") }
-        #expect(error.description == "f.snapshot: unsupported snapshot version 2 (this build reads version 1); rebuild the snapshot")
+        #expect(error.description == "f.snapshot: unsupported snapshot version \(SnapshotFormat.version + 1) (this build reads version \(SnapshotFormat.version)); rebuild the snapshot")
         var swapped = bytes
         swapped.withUnsafeMutableBytes { $0.storeBytes(of: SnapshotFormat.byteOrderMark.byteSwapped, toByteOffset: 8, as: UInt32.self) }
         #expect(Self.reason(swapped) == .byteOrderMismatch)
@@ -292,12 +292,18 @@ import Testing
         if case .invalidContent? = try edited({ store(UInt32(1_000_000), at: records.lowerBound + 12, in: &$0) }) {} else {
             Issue.record("attribute range accepted")
         }
-        // The circle tiers losing a circle.
-        let tiers = try Self.section("CTIR", in: bytes)
+        // The circle tree losing a circle.
+        let tree = try Self.section("CTRE", in: bytes)
         if case .invalidContent(let name, _)? = try edited({ b in
-            let n = b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: tiers.lowerBound + 4, as: UInt32.self) }
-            store(n - 1, at: tiers.lowerBound + 4, in: &b)
-        }) { #expect(name == "CTIR") } else { Issue.record("tier count accepted") }
+            let n = b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: tree.lowerBound, as: UInt32.self) }
+            store(n - 1, at: tree.lowerBound, in: &b)
+        }) { #expect(name == "CTRE") } else { Issue.record("circle count accepted") }
+        // A circle twice in the tree.
+        let circleIds = try Self.section("CIDS", in: bytes)
+        if case .invalidContent(let name, _)? = try edited({ b in
+            let first = b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: circleIds.lowerBound, as: UInt32.self) }
+            store(first, at: circleIds.lowerBound + 4, in: &b)
+        }) { #expect(name == "CIDS") } else { Issue.record("a circle twice accepted") }
     }
 
     /// Random edits with a recomputed checksum: every outcome is a clean error or a consistent index, never a crash.

@@ -33,15 +33,16 @@
 /// - `SETM`: UInt32 string indices of string-set members, each set's in ascending order.
 /// - `PIDX`: the point index's count n and bucket size (UInt32 each); `PIDS`: its UInt32 items in tree order;
 ///   `PCRD`: its Double longitude, latitude pairs in tree order.
-/// - `CTIR`: the circle index's tier count t, then per tier its circle count and bucket size (UInt32 each);
-///   `CIDS`: each tier's point-index items (positions within the tier) in tree order, tiers one after another;
-///   `CITM`: each tier's circle numbers (0..<m, the features with a radius in feature order). A tier's centres and
-///   largest radius are derived from the features, so they cannot disagree with them.
+/// - `CTRE`: the circle index's circle count m and bucket size (UInt32 each); `CIDS`: its UInt32 circle numbers
+///   (0..<m, the features with a radius in feature order) in tree order. The centres and each node's largest
+///   radius are derived from the features, so they cannot disagree with them.
+///
+/// Version 2 (circles in one tree with per-node largest radii) replaced version 1 (circles in radius tiers).
 public enum SnapshotFormat {
     /// The first 8 bytes of every snapshot.
     public static let magic: [UInt8] = Array("CAIRNSNP".utf8)
     /// The format version this build writes and reads.
-    public static let version: UInt32 = 1
+    public static let version: UInt32 = 2
     /// The byte-order mark as written by a machine of this build's byte order.
     static let byteOrderMark: UInt32 = 0x0A0B_0C0D
     /// Bytes before the section table.
