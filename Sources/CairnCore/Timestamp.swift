@@ -1,4 +1,7 @@
 /// An instant, as seconds since 1970-01-01T00:00:00Z (UTC), without leap seconds.
+///
+/// Held as a `Double`: whole seconds exactly, fractions to about 0.24 µs for instants of this century (the spacing
+/// of doubles near 1.8e9), so two instants closer than that may compare equal.
 public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Seconds since the Unix epoch; may be fractional or negative.
     public var secondsSince1970: Double
@@ -10,7 +13,9 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.secondsSince1970 < rhs.secondsSince1970 }
 
     /// Parses ISO 8601 / RFC 3339 text: `2026-05-01`, `2026-05-01T18:30`, `2026-05-01T18:30:00Z`,
-    /// `2026-05-01 18:30:00.250+02:00`. A time without a zone is read as UTC. Returns nil for anything else.
+    /// `2026-05-01 18:30:00.250+02:00`. A time without a zone is read as UTC; fractions are read to the
+    /// nanosecond (later digits are ignored), and one instant gives the same value whatever offset writes it.
+    /// Returns nil for anything else.
     /// - Complexity: O(n) in the length of the text.
     public init?(iso8601 text: some StringProtocol) {
         let utf8 = Array(text.utf8)
@@ -74,32 +79,34 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         }
         guard let year = digits(4), expect(45), let month = digits(2), expect(45), let day = digits(2) else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-        var seconds = Double(days(fromYear: year, month: month, day: day) * 86_400)
-        if i == n { return seconds }
+        // Whole seconds are summed as integers (offset included) and the fraction is added once, last: the same
+        // instant written with any offset gives the same Double.
+        var wholeSeconds = days(fromYear: year, month: month, day: day) * 86_400
+        if i == n { return Double(wholeSeconds) }
         guard b[i] == 84 || b[i] == 116 || b[i] == 32 else { return nil } // 'T', 't' or ' '
         i += 1
         guard let hour = digits(2), expect(58), let minute = digits(2), hour < 24, minute < 60 else { return nil }
-        var second: Double = 0
+        wholeSeconds += hour * 3600 + minute * 60
+        var fraction: Int64 = 0, scale: Int64 = 1
         if expect(58) {
             guard let whole = digits(2), whole < 61 else { return nil }
-            second = Double(whole)
+            wholeSeconds += whole
             if i < n, b[i] == 46 || b[i] == 44 { // '.' or ','
                 i += 1
-                var fraction: Int64 = 0, scale: Int64 = 1
                 let start = i
+                // Nanoseconds: digits past the ninth are read and ignored.
                 while i < n, b[i] >= 48, b[i] <= 57 {
                     if scale < 1_000_000_000 { fraction = fraction * 10 + Int64(b[i] - 48); scale *= 10 }
                     i += 1
                 }
                 guard i > start else { return nil }
-                second += Double(fraction) / Double(scale)
             }
         }
-        seconds += Double(hour * 3600 + minute * 60) + second
-        if i == n { return seconds }
-        if b[i] == 90 || b[i] == 122 { i += 1; return i == n ? seconds : nil } // 'Z'
+        func total() -> Double { Double(wholeSeconds) + Double(fraction) / Double(scale) }
+        if i == n { return total() }
+        if b[i] == 90 || b[i] == 122 { i += 1; return i == n ? total() : nil } // 'Z'
         guard b[i] == 43 || b[i] == 45 else { return nil } // '+' or '-'
-        let sign: Double = b[i] == 43 ? 1 : -1
+        let sign: Int64 = b[i] == 43 ? 1 : -1
         i += 1
         guard let offsetHours = digits(2), offsetHours <= 18 else { return nil }
         var offsetMinutes: Int64 = 0
@@ -109,7 +116,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
             offsetMinutes = m
         }
         guard i == n else { return nil }
-        return seconds - sign * Double(offsetHours * 3600 + offsetMinutes * 60)
+        wholeSeconds -= sign * (offsetHours * 3600 + offsetMinutes * 60)
+        return total()
     }
 
     private static func isLeap(_ year: Int64) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }

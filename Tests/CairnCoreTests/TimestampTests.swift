@@ -1,3 +1,4 @@
+import Foundation
 import CairnCore
 import Testing
 
@@ -27,6 +28,35 @@ import Testing
         #expect(Timestamp(secondsSince1970: 1e300).iso8601 == "1e+300")
         #expect(Timestamp(secondsSince1970: .nan).iso8601 == "nan")
         #expect(Timestamp(secondsSince1970: 253_402_300_799).iso8601 == "9999-12-31T23:59:59Z")
+    }
+
+    /// One instant, written with any offset and any fraction of up to nine digits, reads as one value (the
+    /// offset used to be subtracted after the fraction was added, so the rounding depended on the offset).
+    @Test func oneInstantReadsAsOneValueWhateverItsOffset() throws {
+        var random = SeededRandom(seed: 8)
+        for _ in 0..<2_000 {
+            let utc = Int64(random.uniform(-2e9...4e9))
+            let digits = 1 + random.below(9)
+            var fraction = ""
+            for _ in 0..<digits { fraction += String(random.below(10)) }
+            let offsetMinutes = (random.below(37) - 18) * 60 + (random.chance(0.3) ? 30 : 0)
+            func text(_ seconds: Int64, zone: String) -> String {
+                let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+                let date = Timestamp(secondsSince1970: Double(days * 86_400)).iso8601.prefix(10)
+                let rest = seconds - days * 86_400
+                let clock = String(format: "%02lld:%02lld:%02lld", rest / 3600, rest / 60 % 60, rest % 60)
+                return "\(date)T\(clock).\(fraction)\(zone)"
+            }
+            let sign = offsetMinutes < 0 ? "-" : "+"
+            let zone = sign + String(format: "%02d:%02d", abs(offsetMinutes) / 60, abs(offsetMinutes) % 60)
+            let z = try #require(Timestamp(iso8601: text(utc, zone: "Z")))
+            let shifted = try #require(Timestamp(iso8601: text(utc + Int64(offsetMinutes * 60), zone: zone)))
+            #expect(z == shifted, "\(text(utc, zone: "Z")) and \(text(utc + Int64(offsetMinutes * 60), zone: zone))")
+        }
+        // A case where the old order of additions rounded the two spellings apart (found in review).
+        #expect(Timestamp(iso8601: "2026-05-01T00:00:00.154104352Z") == Timestamp(iso8601: "2026-05-01T10:00:00.154104352+10:00"))
+        // Digits past the ninth are ignored.
+        #expect(Timestamp(iso8601: "2026-05-01T09:59:59.9999999999Z") == Timestamp(iso8601: "2026-05-01T09:59:59.999999999Z"))
     }
 
     @Test func formatsRoundTrip() throws {

@@ -173,7 +173,7 @@ enum CheckInTimeText {
                     let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
                     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
                     let days = era * 146_097 + doe - 719_468
-                    return Double(days * 86_400) + Double(hour * 3600 + minute * 60) + Double(second)
+                    return Double(days * 86_400 + hour * 3600 + minute * 60 + second)
                 }
             }
         }
