@@ -195,6 +195,30 @@ import Testing
         #expect(try cli.validate(["--places", places, "--checkins", onlyMark], folder: folder, out: "o.csv").count == 1)
     }
 
+    /// A header without the columns a file needs is refused by name, even with no rows under it; an empty file
+    /// is read as nothing, with a notice.
+    @Test func referenceHeadersNameTheirMissingColumns() throws {
+        let folder = try TemporaryFolder()
+        let places = try folder.write("places.csv", "id,lat,lon,radius\nP1,10,20,100\n")
+        let events = try folder.write("events.csv", "id,placeId,startTime,endTime\nE1,P1,2026-05-01T10:00:00Z,2026-05-01T12:00:00Z\n")
+        let checkIns = try folder.write("c.csv", "id,userId,eventId,placeId,latitude,longitude,time\nc1,u,E1,,10,20,2026-05-01T10:30:00Z\n")
+        func failure(_ arguments: [String]) throws -> String {
+            var command = try CairnCommand.parseAsRoot(["checkins", "validate", "--checkins", checkIns, "--out", folder.path + "/o.csv"] + arguments)
+            do { try command.run() } catch { return "\(error)" }
+            return "no error"
+        }
+        let noLongitude = try folder.write("p2.csv", "id,latitude,radiusMeters\nP1,10,100\n")
+        #expect(try failure(["--places", noLongitude]).contains("lacks longitude"))
+        let noEnd = try folder.write("e2.csv", "id,placeId,startTime\nE1,P1,2026-05-01T10:00:00Z\n")
+        #expect(try failure(["--places", places, "--events", noEnd]).contains("lacks endTime"))
+        let joinHeaderOnly = try folder.write("j.csv", "user,foo\n")
+        #expect(try failure(["--places", places, "--events", events, "--joins", joinHeaderOnly]).contains("lacks eventId"))
+        // An empty joins file: no joins at all, so every event check-in is not_joined; said, not silent.
+        let emptyJoins = try folder.write("j0.csv", "")
+        let rows = try cli.validate(["--places", places, "--events", events, "--joins", emptyJoins, "--checkins", checkIns], folder: folder, out: "j.csv")
+        #expect(cli.verdicts(rows) == ["not_joined"])
+    }
+
     /// A check-in naming an event and a place that is not the event's: `place_mismatch`, with the event's place.
     @Test func anEventAndAContradictingPlaceMismatch() throws {
         let folder = try TemporaryFolder()

@@ -29,6 +29,16 @@ struct CheckInReferenceData {
         if skippedMessages.count < 10 { skippedMessages.append(message) }
     }
 
+    /// Something the user should know that skipped no row (an empty file).
+    private mutating func notice(_ message: String) {
+        skippedMessages.append(message)
+    }
+
+    /// The error for a header without the columns a file needs, naming the missing ones.
+    static func missingColumns(_ path: String, _ missing: [String], needed: String, header: [String]) -> CLIError {
+        CLIError("\(path): the header lacks \(missing.joined(separator: ", ")); it needs \(needed) columns (got \(header.joined(separator: ",")))")
+    }
+
     // MARK: - Places
 
     mutating func loadPlaces(path: String) throws {
@@ -48,8 +58,8 @@ struct CheckInReferenceData {
                 }
                 return .item(CheckInPlace(id: id, circle: circle))
             }
-            guard rows.hadHeader else { return }
-            guard rows.layoutFound else { throw CLIError("\(path): the header needs id, latitude and longitude columns") }
+            guard rows.hadHeader else { return notice("\(path): an empty file (no header): no places read") }
+            guard rows.layoutFound else { throw Self.missingColumns(path, PlaceColumns.missing(rows.header), needed: "id, latitude and longitude", header: rows.header) }
             if places.isEmpty { places = rows.items } else { places += rows.items }
             for message in rows.skipped { skip(message) }
             skippedCount += rows.skippedCount - rows.skipped.count
@@ -89,8 +99,8 @@ struct CheckInReferenceData {
                 }
                 return .item(CheckInEvent(id: id, placeId: placeField.count > 0 ? placeField.text : nil, circle: circle, window: window))
             }
-            guard rows.hadHeader else { return }
-            guard rows.layoutFound else { throw CLIError("\(path): the header needs id, startTime and endTime columns") }
+            guard rows.hadHeader else { return notice("\(path): an empty file (no header): no events read") }
+            guard rows.layoutFound else { throw Self.missingColumns(path, EventColumns.missing(rows.header), needed: "id, startTime and endTime", header: rows.header) }
             if events.isEmpty { events = rows.items } else { events += rows.items }
             for message in rows.skipped { skip(message) }
             skippedCount += rows.skippedCount - rows.skipped.count
@@ -120,14 +130,20 @@ struct CheckInReferenceData {
         var joins = self.joins ?? []
         defer { self.joins = joins }
         if InputFormat.detect(path: path) == .csv {
-            try forEachCSVRecord(path: path) { header in
+            var skipped: [String] = []
+            let header = try forEachCSVRecord(path: path) { header in
                 JoinColumns(header)
             } row: { columns, scanner, line in
-                guard let columns else { throw CLIError("\(path): the header needs userId and eventId columns") }
+                guard let columns else { return }
                 let user = scanner.field(columns.user).text, event = scanner.field(columns.event).text
-                guard !user.isEmpty, !event.isEmpty else { skip("\(path):\(line): missing userId or eventId"); return }
+                guard !user.isEmpty, !event.isEmpty else { skipped.append("\(path):\(line): missing userId or eventId"); return }
                 joins.append(CheckInJoin(userId: user, eventId: event))
+            } skip: { skipped.append($0) }
+            guard let header else { return notice("\(path): an empty file (no header): no joins read") }
+            guard JoinColumns(header) != nil else {
+                throw Self.missingColumns(path, JoinColumns.missing(header), needed: "userId and eventId", header: header)
             }
+            for message in skipped { skip(message) }
             return
         }
         throw CLIError("\(path): joins are read from CSV (userId,eventId)")
@@ -180,20 +196,25 @@ func forEachFeature(path: String, kind: FeatureKind, _ body: (Feature) -> Void, 
     }
 }
 
-/// Iterates a CSV file's records with the byte scanner: the header first (to `layout`), then each row.
+/// Iterates a CSV file's records with the byte scanner: the header first (to `layout`), then each row; lines
+/// that are not records (too long, a quote left open) go to `skip` with their line. Returns the header, or nil
+/// for a file without one (empty, or blank lines only).
+@discardableResult
 func forEachCSVRecord<Layout>(
     path: String,
     layout: ([String]) -> Layout?,
-    row: (Layout?, CheckInCSVScanner, Int) throws -> Void
-) throws {
+    row: (Layout?, CheckInCSVScanner, Int) throws -> Void,
+    skip: (String) -> Void
+) throws -> [String]? {
     let input = try CheckInBatchInput(path: path)
     var scanner = CheckInCSVScanner()
     defer { scanner.deallocate() }
     var columns: Layout?
-    var sawHeader = false
+    var header: [String]?
     var line = 1
     while let batch = try input.next() {
         if let record = input.overlong {
+            skip("\(path):\(line): \(record.problem(limit: input.maxRecordBytes))")
             line += record.lineFeeds
             continue
         }
@@ -203,16 +224,20 @@ func forEachCSVRecord<Layout>(
         while position < batch.count {
             let (outcome, next, lines) = scanner.scanRecord(base, start: position, end: batch.count)
             defer { position = next; line += lines }
-            if case .unterminatedQuote = outcome { continue }
+            if case .unterminatedQuote = outcome {
+                skip("\(path):\(line): a quote opened and not closed on its line")
+                continue
+            }
             if scanner.fieldCount == 1, scanner.field(0).count == 0 { continue } // blank line
-            if !sawHeader {
-                sawHeader = true
-                columns = layout((0..<scanner.fieldCount).map { scanner.field($0).text.trimmingSpaces })
+            if header == nil {
+                header = (0..<scanner.fieldCount).map { scanner.field($0).text.trimmingSpaces }
+                columns = header.flatMap(layout)
                 continue
             }
             try row(columns, scanner, line)
         }
     }
+    return header
 }
 
 /// Column positions shared by the reference files, resolved with `FieldRole`'s aliases.
@@ -235,6 +260,13 @@ private struct PlaceColumns: Sendable {
         radius = r.firstIndex(of: .radius) ?? -1
         guard id >= 0, latitude >= 0, longitude >= 0 else { return nil }
     }
+
+    /// The required columns `header` lacks.
+    static func missing(_ header: [String]) -> [String] {
+        let r = roles(header)
+        return [(r.contains(.id) || position(["geonameid", "place_id", "placeid"], in: header) >= 0, "id"),
+                (r.contains(.latitude), "latitude"), (r.contains(.longitude), "longitude")].filter { !$0.0 }.map(\.1)
+    }
 }
 
 private struct EventColumns: Sendable {
@@ -251,6 +283,13 @@ private struct EventColumns: Sendable {
         end = r.firstIndex(of: .endTime) ?? -1
         guard id >= 0, start >= 0, end >= 0 else { return nil }
     }
+
+    /// The required columns `header` lacks.
+    static func missing(_ header: [String]) -> [String] {
+        let r = roles(header)
+        return [(r.contains(.id) || position(["event_id", "eventid"], in: header) >= 0, "id"),
+                (r.contains(.startTime), "startTime"), (r.contains(.endTime), "endTime")].filter { !$0.0 }.map(\.1)
+    }
 }
 
 private struct JoinColumns {
@@ -260,6 +299,12 @@ private struct JoinColumns {
         user = position(["user", "userid", "user_id"], in: header)
         event = position(["event", "eventid", "event_id"], in: header)
         guard user >= 0, event >= 0 else { return nil }
+    }
+
+    /// The required columns `header` lacks.
+    static func missing(_ header: [String]) -> [String] {
+        [(position(["user", "userid", "user_id"], in: header) >= 0, "userId"),
+         (position(["event", "eventid", "event_id"], in: header) >= 0, "eventId")].filter { !$0.0 }.map(\.1)
     }
 }
 
@@ -276,6 +321,8 @@ struct ParsedReferenceRows<Item: Sendable> {
     var skippedCount = 0
     var hadHeader = false
     var layoutFound = false
+    /// The header's column names (trimmed), once read.
+    var header: [String] = []
 }
 
 /// Parses a CSV file's rows with `workers` threads: each batch is split at record boundaries and the pieces
@@ -311,7 +358,8 @@ func parallelCSVRows<Layout: Sendable, Item: Sendable>(
                 line += lines
                 if scanner.scanner.fieldCount == 1, scanner.scanner.field(0).count == 0 { continue }
                 parsed.hadHeader = true
-                columns = layout((0..<scanner.scanner.fieldCount).map { scanner.scanner.field($0).text.trimmingSpaces })
+                parsed.header = (0..<scanner.scanner.fieldCount).map { scanner.scanner.field($0).text.trimmingSpaces }
+                columns = layout(parsed.header)
             }
             guard parsed.hadHeader else { continue }
             guard columns != nil else { return parsed }

@@ -120,14 +120,20 @@ struct CheckInValidateCommand: ParsableCommand {
         let batch = CheckInBatchValidator(validator: validator, inputFormat: format, outputFormat: self.format,
                                           countsVisits: countsVisits, workers: workers)
         let input = try CheckInBatchInput(path: checkInFile, batchBytes: batchBytes)
-        if self.format == .csv { try sink.write(Array(CheckInOutputFormat.csvHeader.utf8)) }
+        // The output's header goes out with the first rows (or at the end): a run refused for its input's
+        // header writes nothing, to standard output either.
+        var header = self.format == .csv ? Array(CheckInOutputFormat.csvHeader.utf8) : []
         var writeError: Error?
         try batch.run(input: input) { bytes in
             if writeError == nil {
-                do { try sink.write(bytes) } catch { writeError = error }
+                do {
+                    if !header.isEmpty { try sink.write(header); header = [] }
+                    try sink.write(bytes)
+                } catch { writeError = error }
             }
         }
         if let writeError { throw writeError }
+        if !header.isEmpty { try sink.write(header) }
         try sink.commit()
         let finished = ContinuousClock.now
 
