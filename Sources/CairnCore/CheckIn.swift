@@ -51,7 +51,8 @@ public enum CheckInReason: String, CaseIterable, Hashable, Sendable {
     case notJoined = "not_joined"
     /// The same user already has a valid check-in for the event (the first valid one in input order wins).
     case duplicate
-    /// The latitude or longitude is NaN, infinite or out of range (or the accuracy is negative or not finite).
+    /// The latitude or longitude is NaN, infinite or out of range (or, under the lenient policy, the accuracy is
+    /// negative, not finite or not a number).
     case invalidCoordinate = "invalid_coordinate"
     /// The time is missing or not ISO 8601.
     case invalidTime = "invalid_time"

@@ -2,43 +2,54 @@ extension CheckInValidator {
     /// Matches a point-only check-in (no event, no place named) by containment.
     ///
     /// The candidates are the places whose circle contains the point (`CircleIndex.containing`, exact, edge
-    /// inclusive; the accuracy policy does not widen them). Places with an event ongoing at the time
-    /// (`start <= time < end`) are preferred; among the preferred, the nearest centre wins (exact model
-    /// distance, ties to the lower place index). At that place the ongoing event that started last is named
-    /// (ties to the lower event index), or none: a visit to the place. Joins, when required, apply to the event.
+    /// inclusive; with `accuracyMeters` above 0, the lenient policy's `distance − accuracy <= radius`). Places
+    /// with an event ongoing at the time (`start <= time < end`) are preferred, and when joins are required,
+    /// places with such an event the user joined before those; among equals, the nearest centre wins (exact
+    /// model distance, ties to the lower place index). At that place the ongoing event that started last (the
+    /// last the user joined, when joins are required and there is one) is named (ties to the lower event
+    /// index), or none: a visit to the place. Joins, when required, apply to the event.
     /// - Complexity: one containment query, plus one geodesic per candidate when there are several.
-    func match(latitude: Double, longitude: Double, seconds: Double, user: UnsafeRawBufferPointer,
-               scratch: inout [Int]) -> CheckInResult {
+    func match(latitude: Double, longitude: Double, seconds: Double, accuracyMeters: Double,
+               user: UnsafeRawBufferPointer, scratch: inout [Int]) -> CheckInResult {
         scratch.removeAll(keepingCapacity: true)
         let point = Coordinate(uncheckedLatitude: latitude, longitude: longitude)
-        circles.containing(point, model: model, into: &scratch)
+        circles.containing(point, model: model, accuracyMeters: accuracyMeters, into: &scratch)
         guard !scratch.isEmpty else { return CheckInResult(reason: .noMatch) }
         var bestPlace = -1, bestEvent = -1
-        var bestHasEvent = false
+        /// 2: an ongoing event the user joined (joins required); 1: an ongoing event; 0: none.
+        var bestRank = -1
         var bestDistance = Double.infinity
         for place in scratch {
-            let event = ongoingEvent(at: place, seconds: seconds)
-            let hasEvent = event >= 0
-            if bestPlace >= 0, bestHasEvent, !hasEvent { continue }
+            var event = -1, rank = 0
+            if requiresJoins {
+                event = ongoingEvent(at: place, seconds: seconds) { hasJoined(event: $0, user: user) }
+                if event >= 0 { rank = 2 }
+            }
+            if event < 0 {
+                event = ongoingEvent(at: place, seconds: seconds)
+                if event >= 0 { rank = 1 }
+            }
+            if rank < bestRank { continue }
             let distance = scratch.count == 1 ? 0
                 : measure(model, placeData[Self.placeStride * place], placeData[Self.placeStride * place + 1], latitude, longitude)
             // Ascending place order: a strict improvement is needed to replace, so ties keep the lower index.
-            if bestPlace < 0 || (hasEvent && !bestHasEvent) || distance < bestDistance {
+            if rank > bestRank || distance < bestDistance {
                 bestPlace = place
                 bestEvent = event
-                bestHasEvent = hasEvent
+                bestRank = rank
                 bestDistance = distance
             }
         }
-        if bestEvent >= 0, requiresJoins, !hasJoined(event: bestEvent, user: user) {
+        if bestRank == 1, requiresJoins {
             return CheckInResult(reason: .notJoined, place: Int32(bestPlace), event: Int32(bestEvent))
         }
         return CheckInResult(reason: nil, place: Int32(bestPlace), event: Int32(bestEvent))
     }
 
-    /// The event at `place` ongoing at `seconds` that started last (ties: the lower index), or -1.
+    /// The event at `place` ongoing at `seconds` that started last among those `isIncluded` accepts (ties: the
+    /// lower index), or -1.
     /// - Complexity: O(log k + m) for k events at the place, m of them started by then.
-    func ongoingEvent(at place: Int, seconds: Double) -> Int {
+    func ongoingEvent(at place: Int, seconds: Double, where isIncluded: ((Int) -> Bool)? = nil) -> Int {
         let lower = Int(placeEventStarts[place]), upper = Int(placeEventStarts[place + 1])
         // First position whose event starts after `seconds`.
         var low = lower, high = upper
@@ -53,7 +64,7 @@ extension CheckInValidator {
             let event = Int(placeEvents[position])
             let start = eventRecords[event].start
             if best >= 0, start < bestStart { break }
-            if seconds < eventRecords[event].end {
+            if seconds < eventRecords[event].end, isIncluded?(event) ?? true {
                 // Same start as the best so far: positions sharing a start are in index order, so the lower
                 // index comes later in this backwards scan.
                 best = event

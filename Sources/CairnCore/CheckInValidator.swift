@@ -339,7 +339,9 @@ public struct CheckInValidator: Sendable {
         scratch: inout [Int]
     ) -> CheckInResult {
         guard latitude >= -90, latitude <= 90, longitude >= -180, longitude <= 180,
-              accuracyMeters >= 0, accuracyMeters.isFinite else { return CheckInResult(reason: .invalidCoordinate) }
+              accuracyPolicy == .ignore || (accuracyMeters >= 0 && accuracyMeters.isFinite) else {
+            return CheckInResult(reason: .invalidCoordinate)
+        }
         guard seconds.isFinite else { return CheckInResult(reason: .invalidTime) }
         return judge(latitude: latitude, longitude: longitude, seconds: seconds, accuracyMeters: accuracyMeters,
                      target: resolve(eventKey: eventKey, placeKey: placeKey), user: user, scratch: &scratch)
@@ -425,7 +427,9 @@ public struct CheckInValidator: Sendable {
     package func judge(latitude: Double, longitude: Double, seconds: Double, accuracyMeters: Double,
                        target: Target, user: UnsafeRawBufferPointer, scratch: inout [Int]) -> CheckInResult {
         guard latitude >= -90, latitude <= 90, longitude >= -180, longitude <= 180,
-              accuracyMeters >= 0, accuracyMeters.isFinite else { return CheckInResult(reason: .invalidCoordinate) }
+              accuracyPolicy == .ignore || (accuracyMeters >= 0 && accuracyMeters.isFinite) else {
+            return CheckInResult(reason: .invalidCoordinate)
+        }
         guard seconds.isFinite else { return CheckInResult(reason: .invalidTime) }
         let place: Int
         var event = -1
@@ -441,7 +445,8 @@ public struct CheckInValidator: Sendable {
             place = target.place
             guard place >= 0 else { return CheckInResult(reason: .unknownPlace) }
         } else {
-            return match(latitude: latitude, longitude: longitude, seconds: seconds, user: user, scratch: &scratch)
+            return match(latitude: latitude, longitude: longitude, seconds: seconds,
+                         accuracyMeters: accuracyPolicy == .lenient ? accuracyMeters : 0, user: user, scratch: &scratch)
         }
         let distance = outsideDistance(place: place, latitude: latitude, longitude: longitude, accuracyMeters: accuracyMeters)
         if !distance.isNaN {

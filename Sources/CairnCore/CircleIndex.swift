@@ -108,6 +108,15 @@ public struct CircleIndex: Sendable {
     /// - Complexity: O(log n + k) node visits for k candidate circles on typical data.
     @discardableResult
     public func containing(_ point: Coordinate, model: DistanceModel = .wgs84, into results: inout [Int]) -> QueryStats {
+        containing(point, model: model, accuracyMeters: 0, into: &results)
+    }
+
+    /// Appends the items whose circle contains `point` with the benefit of `accuracyMeters` of GPS doubt
+    /// (`distance − accuracyMeters <= radiusMeters`, exactly in that form; 0 is plain containment), the
+    /// appended part in ascending item order; returns the query's counters.
+    /// - Complexity: O(log n + k) node visits for k candidate circles on typical data.
+    @discardableResult
+    package func containing(_ point: Coordinate, model: DistanceModel, accuracyMeters: Double, into results: inout [Int]) -> QueryStats {
         var stats = QueryStats()
         guard !centers.isEmpty else { return stats }
         let start = results.count
@@ -116,8 +125,8 @@ public struct CircleIndex: Sendable {
                 circles.withUnsafeBufferPointer { circles in
                     nodeMaxRadiusMeters.withUnsafeBufferPointer { radii in
                         var walk = ContainmentWalk(
-                            point: point, model: model, largestRadiusMeters: radii[0], bucketSize: centers.bucketSize,
-                            ids: ids, coordinates: coordinates, circles: circles, radii: radii)
+                            point: point, model: model, accuracyMeters: accuracyMeters, largestRadiusMeters: radii[0],
+                            bucketSize: centers.bucketSize, ids: ids, coordinates: coordinates, circles: circles, radii: radii)
                         swap(&walk.results, &results)
                         walk.visit(PointIndex.Frame.root(count: ids.count), node: 0)
                         swap(&walk.results, &results)
@@ -145,6 +154,8 @@ struct ContainmentWalk {
     let longitude: Double
     let cosLatitude: Double
     let model: DistanceModel
+    /// Metres of GPS doubt added to every radius (0: plain containment).
+    let accuracyMeters: Double
     let bucketSize: Int
     let ids: UnsafeBufferPointer<UInt32>
     let coordinates: UnsafeBufferPointer<Double>
@@ -161,13 +172,14 @@ struct ContainmentWalk {
     var results: [Int] = []
     var stats = QueryStats()
 
-    init(point: Coordinate, model: DistanceModel, largestRadiusMeters: Double, bucketSize: Int,
+    init(point: Coordinate, model: DistanceModel, accuracyMeters: Double, largestRadiusMeters: Double, bucketSize: Int,
          ids: UnsafeBufferPointer<UInt32>, coordinates: UnsafeBufferPointer<Double>,
          circles: UnsafeBufferPointer<Double>, radii: UnsafeBufferPointer<Double>) {
         latitude = point.latitude
         longitude = point.longitude
         cosLatitude = cos(point.latitude * Spherical.radiansPerDegree)
         self.model = model
+        self.accuracyMeters = accuracyMeters
         self.bucketSize = bucketSize
         self.ids = ids
         self.coordinates = coordinates
@@ -176,7 +188,7 @@ struct ContainmentWalk {
         let global = DistanceBounds(model)
         outerAnglePerMeter = 1 / (global.lowRadiusMeters * (1 - DistanceBounds.relativeMargin))
         outerAngleOffset = DistanceBounds.absoluteMarginMeters * outerAnglePerMeter
-        let largest = global.outerAngle(radiusMeters: largestRadiusMeters)
+        let largest = global.outerAngle(radiusMeters: largestRadiusMeters + accuracyMeters)
         let reach = ContainmentWalk.latitudeReachDegrees(largest)
         bounds = DistanceBounds(model, south: point.latitude - reach, north: point.latitude + reach)
         // The cap's tangent meridians (as in `CircleTest`); the ratio inflated against rounding.
@@ -197,7 +209,7 @@ struct ContainmentWalk {
     /// Whether a circle of radius at most `radiusMeters` centred in the box can contain the point.
     @inline(__always)
     func canReach(radiusMeters: Double, south: Double, north: Double, west: Double, east: Double) -> Bool {
-        let angle = radiusMeters * outerAnglePerMeter + outerAngleOffset
+        let angle = (radiusMeters + accuracyMeters) * outerAnglePerMeter + outerAngleOffset
         let latitudeGap = latitude < south ? south - latitude : (latitude > north ? latitude - north : 0)
         guard latitudeGap <= ContainmentWalk.latitudeReachDegrees(angle) else { return false }
         let longitudeReach = longitudeDegreesPerRadian * angle * (1 + 1e-9) + 1e-9
@@ -247,13 +259,26 @@ struct ContainmentWalk {
         let sinHalfDLon = sin((centerLongitude - longitude) * (Spherical.radiansPerDegree / 2))
         let h = sinHalfDLat * sinHalfDLat
             + cosLatitude * cos(centerLatitude * Spherical.radiansPerDegree) * sinHalfDLon * sinHalfDLon
-        if bounds.lowerBoundMeters(haversine: h) > radius { return }
-        if bounds.upperBoundMeters(haversine: h) <= radius {
+        if accuracyMeters == 0 {
+            if bounds.lowerBoundMeters(haversine: h) > radius { return }
+            if bounds.upperBoundMeters(haversine: h) <= radius {
+                results.append(item)
+                return
+            }
+            stats.exactChecks += 1
+            // From the circle's centre to the point: the direction `Circle.contains` measures.
+            if measure(model, centerLatitude, centerLongitude, latitude, longitude) <= radius { results.append(item) }
+            return
+        }
+        // With doubt: the bounds decide with a millimetre to spare (far more than any rounding of the sum);
+        // the rest is measured and compared in exactly the rule's form.
+        let reach = radius + accuracyMeters
+        if bounds.lowerBoundMeters(haversine: h) > reach + 1e-3 { return }
+        if bounds.upperBoundMeters(haversine: h) < reach - 1e-3 {
             results.append(item)
             return
         }
         stats.exactChecks += 1
-        // From the circle's centre to the point: the direction `Circle.contains` measures.
-        if measure(model, centerLatitude, centerLongitude, latitude, longitude) <= radius { results.append(item) }
+        if measure(model, centerLatitude, centerLongitude, latitude, longitude) - accuracyMeters <= radius { results.append(item) }
     }
 }

@@ -16,10 +16,16 @@ import Testing
             var bytes = Array("\(year)-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):\(two(second))Z".utf8)
             if n % 2 == 1 { bytes[rng.below(bytes.count)] = replacements[rng.below(replacements.count)] }
             let got = bytes.withUnsafeBufferPointer { CheckInTimeText.seconds($0) }
-            let want = bytes.withUnsafeBufferPointer { Timestamp(iso8601Bytes: $0)?.secondsSince1970 } ?? .nan
+            // Spaces and tabs around the time are ignored, as around numbers.
+            var trimmed = bytes[...]
+            while let f = trimmed.first, f == 0x20 || f == 0x09 { trimmed = trimmed.dropFirst() }
+            while let l = trimmed.last, l == 0x20 || l == 0x09 { trimmed = trimmed.dropLast() }
+            let want = Array(trimmed).withUnsafeBufferPointer { Timestamp(iso8601Bytes: $0)?.secondsSince1970 } ?? .nan
             #expect(got == want || (got.isNaN && want.isNaN), "\(String(decoding: bytes, as: UTF8.self))")
             if !got.isNaN { fast += 1 }
         }
         #expect(fast > 10000)
+        let spaced = Array(" \t2026-05-01T10:30:00.25+02:00 ".utf8).withUnsafeBufferPointer { CheckInTimeText.seconds($0) }
+        #expect(spaced == Timestamp(iso8601: "2026-05-01T10:30:00.25+02:00")?.secondsSince1970)
     }
 }

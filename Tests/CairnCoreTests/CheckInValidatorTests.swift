@@ -78,7 +78,8 @@ struct CheckInReference {
     func judge(_ c: CheckIn, _ places: [CheckInPlace], _ events: [CheckInEvent]) -> Verdict {
         guard let point = try? Coordinate(latitude: c.latitude, longitude: c.longitude) else { return Verdict(code: "invalid_coordinate") }
         let accuracy = c.accuracyMeters ?? 0
-        guard accuracy.isFinite, accuracy >= 0 else { return Verdict(code: "invalid_coordinate") }
+        // The accuracy is read only by the lenient policy.
+        guard policy == .ignore || (accuracy.isFinite && accuracy >= 0) else { return Verdict(code: "invalid_coordinate") }
         guard let time = c.time else { return Verdict(code: "invalid_time") }
         if let eventId = c.eventId, !eventId.isEmpty {
             guard let event = events.first(where: { $0.id == eventId }) else { return Verdict(code: "unknown_event") }
@@ -99,24 +100,30 @@ struct CheckInReference {
             if !ok { return Verdict(code: "outside_radius", place: place.id, distance: d) }
             return Verdict(code: "valid", place: place.id)
         }
-        // Point only: containing places; prefer those with an ongoing event; nearest; first in order on ties.
-        var best: (place: CheckInPlace, event: CheckInEvent?, distance: Double)?
+        // Point only: containing places (with the lenient policy's doubt); prefer those with an ongoing event the
+        // user joined (joins given), then with an ongoing event; nearest; first in order on ties.
+        var best: (place: CheckInPlace, event: CheckInEvent?, rank: Int, distance: Double)?
         for place in places {
-            let d = distanceMeters(from: place.circle.center, to: point, model: model)
-            guard d <= place.circle.radiusMeters else { continue }
+            let (ok, d) = inside(place, point, accuracy: accuracy)
+            guard ok else { continue }
             let ongoing = events.filter { placeOf($0, places)?.id == place.id && $0.window.contains(time) }
-            let latest = ongoing.max { a, b in
-                a.window.start < b.window.start
-                    || (a.window.start == b.window.start && events.firstIndex(of: a)! > events.firstIndex(of: b)!)
+            func latest(_ list: [CheckInEvent]) -> CheckInEvent? {
+                list.max { a, b in
+                    a.window.start < b.window.start
+                        || (a.window.start == b.window.start && events.firstIndex(of: a)! > events.firstIndex(of: b)!)
+                }
             }
-            if let current = best {
-                let better = (latest != nil && current.event == nil) || ((latest != nil) == (current.event != nil) && d < current.distance)
-                if !better { continue }
+            var event: CheckInEvent?, rank = 0
+            if joins != nil, let joinedEvent = latest(ongoing.filter { joined(c.userId, $0.id) }) {
+                (event, rank) = (joinedEvent, 2)
+            } else if let any = latest(ongoing) {
+                (event, rank) = (any, 1)
             }
-            best = (place, latest, d)
+            if let current = best, rank < current.rank || (rank == current.rank && d >= current.distance) { continue }
+            best = (place, event, rank, d)
         }
         guard let best else { return Verdict(code: "no_match") }
-        if let event = best.event, !joined(c.userId, event.id) {
+        if let event = best.event, best.rank == 1, joins != nil {
             return Verdict(code: "not_joined", place: best.place.id, event: event.id)
         }
         return Verdict(code: "valid", place: best.place.id, event: best.event?.id)
@@ -207,8 +214,13 @@ extension CheckInValidator {
         let codes = v.validate(rows.enumerated().map { n, row in
             CheckIn(id: "\(n)", userId: "u", placeId: "p", latitude: row.0, longitude: row.1, time: row.2, accuracyMeters: row.3)
         }).map { $0.reason?.code ?? "valid" }
+        // The accuracy is read only by the lenient policy: ignored, a bad one is no reason.
         #expect(codes == ["invalid_coordinate", "invalid_coordinate", "invalid_coordinate", "invalid_coordinate",
-                          "invalid_coordinate", "invalid_time", "invalid_coordinate", "invalid_coordinate", "invalid_coordinate"])
+                          "invalid_coordinate", "invalid_time", "invalid_coordinate", "valid", "valid"])
+        let lenient = CheckInValidator(places: places, events: [CheckInEvent](), accuracyPolicy: .lenient)
+        #expect(lenient.validate(rows.suffix(2).enumerated().map { n, row in
+            CheckIn(id: "\(n)", userId: "u", placeId: "p", latitude: row.0, longitude: row.1, time: row.2, accuracyMeters: row.3)
+        }).map { $0.reason?.code ?? "valid" } == ["invalid_coordinate", "invalid_coordinate"])
     }
 
     @Test func duplicatesFirstValidWinsAndRepeatIdsAreJudgedEach() throws {
@@ -298,7 +310,8 @@ extension CheckInValidator {
             let own = random.chance(0.5) ? try circle(random.double(-1...1), random.double(-1...1), 300) : nil
             events.append(CheckInEvent(id: "e\(n % 190)", placeId: placeId, circle: own, window: try window(start, start + random.double(1...4000).rounded())))
         }
-        let joins: [CheckInJoin]? = random.chance(0.5) ? (0..<300).map { _ in CheckInJoin(userId: "u\(random.int(0...9))", eventId: "e\(random.int(0...199))") } : nil
+        // Joins with WGS84 (both policies), none with the sphere: each case is covered whatever the seed draws.
+        let joins: [CheckInJoin]? = model == .wgs84 ? (0..<300).map { _ in CheckInJoin(userId: "u\(random.int(0...9))", eventId: "e\(random.int(0...199))") } : nil
         let reference = CheckInReference(places: places, events: events, joins: joins, model: model, policy: policy)
         let effective = reference.effectivePlaces
         var checkIns: [CheckIn] = []

@@ -147,11 +147,18 @@ enum CheckInNumberFormat {
 /// Reading check-in times from bytes.
 enum CheckInTimeText {
     /// Seconds since 1970 for ISO 8601 text, exactly as `Timestamp(iso8601Bytes:)` reads it, with a fast path
-    /// for the common `YYYY-MM-DDTHH:MM:SSZ` (day of month up to 28, so no calendar check is needed); NaN when
-    /// the text is not a time.
+    /// for the common `YYYY-MM-DDTHH:MM:SSZ` (day of month up to 28, so no calendar check is needed); spaces
+    /// and tabs around it are ignored, as around numbers; NaN when the text is not a time.
     /// - Complexity: O(n).
     @inline(__always)
-    static func seconds(_ b: UnsafeBufferPointer<UInt8>) -> Double {
+    static func seconds(_ text: UnsafeBufferPointer<UInt8>) -> Double {
+        var b = text
+        if let first = b.first, first == 0x20 || first == 0x09 || b.last == 0x20 || b.last == 0x09 {
+            var start = 0, end = b.count
+            while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
+            while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 { end -= 1 }
+            b = UnsafeBufferPointer(rebasing: b[start..<end])
+        }
         if b.count == 20, let base = b.baseAddress,
            b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A {
             @inline(__always) func d(_ i: Int) -> Int64 { Int64(b[i]) &- 0x30 }
