@@ -35,6 +35,12 @@ public struct Viewport: Hashable, Sendable {
         let (w, e) = xRange
         return e > w ? Double(widthPixels) / (e - w) : .infinity
     }
+
+    /// Screen pixels per unit of Web Mercator y.
+    var pixelsPerUnitY: Double {
+        let north = WebMercator.y(latitude: box.north), south = WebMercator.y(latitude: box.south)
+        return south > north ? Double(heightPixels) / (south - north) : .infinity
+    }
 }
 
 /// How grid clustering groups points on screen.
@@ -99,11 +105,19 @@ public struct GridClustering {
     private let options: GridClusterOptions
     private let west: Double, north: Double, scaleX: Double, scaleY: Double
     private let columns: Int, rows: Int
-    private var sumX: [Double], sumY: [Double], weight: [Int]
-    private var members: [[ClusterNode]]
+    /// Per non-empty cell (a slot, in the order cells got their first point): its cell number and sums.
+    private var cellOfSlot: [Int] = [], sumX: [Double] = [], sumY: [Double] = [], weight: [Int] = []
+    private var members: [[ClusterNode]] = []
+    /// The slot of each cell (-1: empty) when the grid has at most `denseCellLimit` cells; otherwise the slots of
+    /// the non-empty cells only, so that a huge grid of tiny cells costs memory for its points, not its cells.
+    private var denseSlots: [Int32]
+    private var sparseSlots: [Int: Int] = [:]
+
+    /// Grids with more cells than this keep only their non-empty cells.
+    static let denseCellLimit = 1 << 16
 
     /// Starts an empty grid over `viewport`.
-    /// - Complexity: O(c) for c cells.
+    /// - Complexity: O(c) for c cells, at most `denseCellLimit`.
     public init(viewport: Viewport, options: GridClusterOptions = .standard) {
         self.viewport = viewport
         self.options = options
@@ -115,10 +129,7 @@ public struct GridClustering {
         scaleY = south > north ? Double(viewport.heightPixels) / (south - north) : 0
         columns = max(1, Int((Double(viewport.widthPixels) / options.cellSizePixels).rounded(.up)))
         rows = max(1, Int((Double(viewport.heightPixels) / options.cellSizePixels).rounded(.up)))
-        sumX = Array(repeating: 0, count: columns * rows)
-        sumY = sumX
-        weight = Array(repeating: 0, count: columns * rows)
-        members = Array(repeating: [], count: columns * rows)
+        denseSlots = columns * rows <= Self.denseCellLimit ? Array(repeating: -1, count: columns * rows) : []
     }
 
     /// Adds an input point (by its position in the caller's input); ignored when outside the viewport.
@@ -139,34 +150,49 @@ public struct GridClustering {
         let column = min(Int(px / options.cellSizePixels), columns - 1)
         let row = min(Int(py / options.cellSizePixels), rows - 1)
         let cell = row * columns + column
-        sumX[cell] += x * Double(w)
-        sumY[cell] += y * Double(w)
-        weight[cell] += w
-        members[cell].append(member)
+        let slot = slot(ofCell: cell)
+        sumX[slot] += x * Double(w)
+        sumY[slot] += y * Double(w)
+        weight[slot] += w
+        members[slot].append(member)
+    }
+
+    /// The slot of `cell`, made when the cell gets its first entry.
+    private mutating func slot(ofCell cell: Int) -> Int {
+        if !denseSlots.isEmpty, denseSlots[cell] >= 0 { return Int(denseSlots[cell]) }
+        if denseSlots.isEmpty, let slot = sparseSlots[cell] { return slot }
+        let slot = cellOfSlot.count
+        if denseSlots.isEmpty { sparseSlots[cell] = slot } else { denseSlots[cell] = Int32(slot) }
+        cellOfSlot.append(cell)
+        sumX.append(0)
+        sumY.append(0)
+        weight.append(0)
+        members.append([])
+        return slot
     }
 
     /// The clusters, in cell order (rows from the north, columns from the west), merged when the options say so.
-    /// - Complexity: O(c + k²) for c cells and k clusters (the merge pass compares with the clusters kept).
+    /// - Complexity: O(k log k + k²) for k non-empty cells (the merge pass compares with the clusters kept).
     public func clusters() -> [GridCluster] {
         var kept: [(x: Double, y: Double, weight: Int, members: [ClusterNode])] = []
-        for cell in weight.indices where weight[cell] > 0 {
-            let w = Double(weight[cell])
-            let x = sumX[cell] / w, y = sumY[cell] / w
+        for slot in cellOfSlot.indices.sorted(by: { cellOfSlot[$0] < cellOfSlot[$1] }) {
+            let w = Double(weight[slot])
+            let x = sumX[slot] / w, y = sumY[slot] / w
             if options.mergeOverlapping {
                 let px = (x - west) * scaleX, py = (y - north) * scaleY
                 if let k = kept.firstIndex(where: { c in
                     let dx = (c.x - west) * scaleX - px, dy = (c.y - north) * scaleY - py
                     return dx * dx + dy * dy < options.cellSizePixels * options.cellSizePixels
                 }) {
-                    let total = kept[k].weight + weight[cell]
+                    let total = kept[k].weight + weight[slot]
                     kept[k].x = (kept[k].x * Double(kept[k].weight) + x * w) / Double(total)
                     kept[k].y = (kept[k].y * Double(kept[k].weight) + y * w) / Double(total)
                     kept[k].weight = total
-                    kept[k].members += members[cell]
+                    kept[k].members += members[slot]
                     continue
                 }
             }
-            kept.append((x, y, weight[cell], members[cell]))
+            kept.append((x, y, weight[slot], members[slot]))
         }
         return kept.map { c in
             let wrapped = c.x >= 1 ? c.x - 1 : c.x
@@ -194,7 +220,8 @@ extension ClusterIndex {
     public func gridClusters(in viewport: Viewport, options gridOptions: GridClusterOptions = .standard,
                              precisionPixels: Double? = nil) -> [GridCluster] {
         let precision = precisionPixels ?? gridOptions.cellSizePixels / 4
-        let scale = viewport.pixelsPerUnit
+        // Pixels per unit along the axis that magnifies most: a cluster must be small on screen in both directions.
+        let scale = max(viewport.pixelsPerUnit, viewport.pixelsPerUnitY)
         var level = options.maxZoom + 1
         if precision > 0, scale.isFinite {
             for zoom in options.minZoom...options.maxZoom where options.unitRadius(zoom: zoom) * scale <= precision {

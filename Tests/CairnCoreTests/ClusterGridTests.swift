@@ -62,6 +62,27 @@ struct ClusterGridTests {
         }
     }
 
+    /// A grid of 16384² one-pixel cells keeps only its non-empty cells (a dense table would be about 10 GB), and
+    /// gives what brute force gives.
+    @Test func aHugeGridOfTinyCellsKeepsOnlyItsNonEmptyCells() throws {
+        var random = ClusterRandom(seed: 23)
+        let points = random.clumpedCoordinates(400)
+        let viewport = try Viewport(box: try BoundingBox(west: -180, south: -85, east: 180, north: 85), widthPixels: 16_384, heightPixels: 16_384)
+        let found = GridClustering.clusters(of: points, viewport: viewport, options: try GridClusterOptions(cellSizePixels: 1))
+        let want = expected(points, viewport, cell: 1)
+        #expect(found.count == want.count)
+        #expect(Set(found.map { $0.members.compactMap(\.pointIndex).sorted() }) == Set(want.keys))
+    }
+
+    /// A viewport much taller than wide on screen: the hierarchy level is chosen by the axis that magnifies
+    /// most (it used to be the horizontal one only, and 11 points in 11 rows came out as one cluster).
+    @Test func aTallViewportKeepsItsRowsApart() throws {
+        let points = try (10...20).map { try Coordinate(latitude: Double($0), longitude: 5) }
+        let index = ClusterIndex(coordinates: points)
+        let viewport = try Viewport(box: try BoundingBox(west: 0, south: 0, east: 10, north: 80), widthPixels: 10, heightPixels: 8_000)
+        #expect(index.gridClusters(in: viewport).map(\.pointCount) == Array(repeating: 1, count: 11))
+    }
+
     @Test("the merge pass only merges: fewer clusters, the same points")
     func merge() throws {
         var random = ClusterRandom(seed: 23)
