@@ -22,12 +22,14 @@ struct CheckInField {
     var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
-/// Splits CSV bytes (RFC 4180: `"` quoting with `""` for a quote, CRLF or LF line ends) into records and fields,
+/// Splits CSV bytes (RFC 4180's `"` quoting with `""` for a quote, CRLF or LF line ends) into records and fields,
 /// without allocating per record: fields are spans of the input; quoted fields are unescaped into an arena
 /// sized once for the whole buffer.
 ///
-/// The buffer handed to it must start at a record boundary; records end at a line feed outside quotes or at
-/// the end of the buffer.
+/// Records are lines: they end at every line feed (or at the end of the buffer), and a quoted field may not span
+/// lines (a quote still open at the line's end is a stray one: that line is the bad record). Unlike RFC 4180, so
+/// that a stray quote never swallows the good rows after it, and so that any line feed is a place to cut a file
+/// for parallel work. The buffer handed to it must start at a record boundary.
 struct CheckInCSVScanner {
     /// Unescaped quoted fields; never reallocated while a buffer is scanned.
     private var arena: UnsafeMutablePointer<UInt8>
