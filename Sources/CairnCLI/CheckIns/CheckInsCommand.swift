@@ -254,6 +254,16 @@ final class CheckInOutputFile {
             paths = nil
             return
         }
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            // A device or a pipe (`/dev/stdout`, a FIFO): written in place; there is nothing to keep or rename.
+            let fd = open(path, O_WRONLY)
+            guard fd >= 0 else { throw CLIError("\(path): cannot write: \(String(cString: strerror(errno)))") }
+            descriptor = fd
+            name = path
+            paths = nil
+            return
+        }
         let temporary = path + ".partial-\(getpid())"
         // open returns -1 and sets errno on failure.
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -277,7 +287,10 @@ final class CheckInOutputFile {
     }
 
     deinit {
-        guard let paths, !committed else { return }
+        guard let paths, !committed else {
+            if paths == nil, descriptor > 2 { close(descriptor) }
+            return
+        }
         // Not committed: the run failed; the temporary file goes and any file at the final path stays as it was.
         close(descriptor)
         unlink(paths.temporary)
