@@ -166,8 +166,8 @@ struct ContainmentWalk {
     /// Radians of outer angle per metre of radius, and the angle added for the margin: σ(r) = (r + m) · scale.
     let outerAnglePerMeter: Double
     let outerAngleOffset: Double
-    /// Degrees of longitude reach per radian of outer angle; infinite when the reach of the largest radius
-    /// passes a pole (then longitudes do not prune).
+    /// Degrees of longitude reach per radian of outer angle (`Spherical.longitudeReachDegrees` of the largest
+    /// radius, over its angle); infinite when that reach takes in every longitude (then longitudes do not prune).
     let longitudeDegreesPerRadian: Double
     var results: [Int] = []
     var stats = QueryStats()
@@ -188,22 +188,12 @@ struct ContainmentWalk {
         let global = DistanceBounds(model)
         outerAnglePerMeter = 1 / (global.lowRadiusMeters * (1 - DistanceBounds.relativeMargin))
         outerAngleOffset = DistanceBounds.absoluteMarginMeters * outerAnglePerMeter
+        // Above 0 even for radius 0: the outer angle includes the distance margin.
         let largest = global.outerAngle(radiusMeters: largestRadiusMeters + accuracyMeters)
-        let reach = ContainmentWalk.latitudeReachDegrees(largest)
+        let reach = Spherical.latitudeReachDegrees(angle: largest)
         bounds = DistanceBounds(model, south: point.latitude - reach, north: point.latitude + reach)
-        // The cap's tangent meridians (as in `CircleTest`); the ratio inflated against rounding.
-        let ratio = sin(largest) / cosLatitude * (1 + 1e-12)
-        if point.latitude - reach <= -90 || point.latitude + reach >= 90 || largest >= .pi / 2 || ratio >= 1 || largest == 0 {
-            longitudeDegreesPerRadian = largest == 0 ? 0 : .infinity
-        } else {
-            longitudeDegreesPerRadian = asin(ratio) / Spherical.radiansPerDegree / largest * (1 + 1e-12)
-        }
-    }
-
-    /// Degrees of latitude within which every point at most `angle` radians away lies, widened against rounding.
-    @inline(__always)
-    static func latitudeReachDegrees(_ angle: Double) -> Double {
-        angle * (1 / Spherical.radiansPerDegree * (1 + 1e-9)) + 1e-9
+        longitudeDegreesPerRadian = Spherical.longitudeReachDegrees(angle: largest, latitude: point.latitude, cosLatitude: cosLatitude)
+            .map { $0 / largest } ?? .infinity
     }
 
     /// Whether a circle of radius at most `radiusMeters` centred in the box can contain the point.
@@ -211,8 +201,9 @@ struct ContainmentWalk {
     func canReach(radiusMeters: Double, south: Double, north: Double, west: Double, east: Double) -> Bool {
         let angle = (radiusMeters + accuracyMeters) * outerAnglePerMeter + outerAngleOffset
         let latitudeGap = latitude < south ? south - latitude : (latitude > north ? latitude - north : 0)
-        guard latitudeGap <= ContainmentWalk.latitudeReachDegrees(angle) else { return false }
-        let longitudeReach = longitudeDegreesPerRadian * angle * (1 + 1e-9) + 1e-9
+        guard latitudeGap <= Spherical.latitudeReachDegrees(angle: angle) else { return false }
+        // Already widened for the largest radius; scaling it down keeps that margin in proportion.
+        let longitudeReach = longitudeDegreesPerRadian * angle
         if longitudeReach >= 180 || (longitude >= west && longitude <= east) { return true }
         let gap = Swift.min(Spherical.angularGapDegrees(longitude, west), Spherical.angularGapDegrees(longitude, east))
         return gap <= longitudeReach
@@ -227,20 +218,8 @@ struct ContainmentWalk {
             for p in frame.lo..<frame.hi { test(position: p) }
             return
         }
-        let middle = (frame.lo + frame.hi) >> 1
-        test(position: middle)
-        var low = frame, high = frame
-        low.hi = middle
-        high.lo = middle + 1
-        low.axis = 1 - frame.axis
-        high.axis = 1 - frame.axis
-        if frame.axis == PointIndex.Axis.longitude {
-            low.maxLongitude = coordinates[2 * middle + PointIndex.Axis.longitude]
-            high.minLongitude = low.maxLongitude
-        } else {
-            low.maxLatitude = coordinates[2 * middle + PointIndex.Axis.latitude]
-            high.minLatitude = low.maxLatitude
-        }
+        test(position: frame.middle)
+        let (low, high) = frame.halves(split: coordinates[2 * frame.middle + frame.axis])
         if low.lo < low.hi { visit(low, node: 2 * node + 1) }
         if high.lo < high.hi { visit(high, node: 2 * node + 2) }
     }
@@ -255,30 +234,17 @@ struct ContainmentWalk {
         stats.candidates += 1
         guard canReach(radiusMeters: radius, south: centerLatitude, north: centerLatitude,
                        west: centerLongitude, east: centerLongitude) else { return }
-        let sinHalfDLat = sin((centerLatitude - latitude) * (Spherical.radiansPerDegree / 2))
-        let sinHalfDLon = sin((centerLongitude - longitude) * (Spherical.radiansPerDegree / 2))
-        let h = sinHalfDLat * sinHalfDLat
-            + cosLatitude * cos(centerLatitude * Spherical.radiansPerDegree) * sinHalfDLon * sinHalfDLon
-        if accuracyMeters == 0 {
-            if bounds.lowerBoundMeters(haversine: h) > radius { return }
-            if bounds.upperBoundMeters(haversine: h) <= radius {
-                results.append(item)
-                return
-            }
-            stats.exactChecks += 1
-            // From the circle's centre to the point: the direction `Circle.contains` measures.
-            if measure(model, centerLatitude, centerLongitude, latitude, longitude) <= radius { results.append(item) }
-            return
-        }
-        // With doubt: the bounds decide with a millimetre to spare (far more than any rounding of the sum);
-        // the rest is measured and compared in exactly the rule's form.
-        let reach = radius + accuracyMeters
-        if bounds.lowerBoundMeters(haversine: h) > reach + 1e-3 { return }
-        if bounds.upperBoundMeters(haversine: h) < reach - 1e-3 {
+        let h = Spherical.haversine(from: latitude, longitude, cosLatitude: cosLatitude, to: centerLatitude, centerLongitude)
+        // The bounds decide with a millimetre to spare when there is doubt (far more than any rounding of the
+        // sum); the rest is measured and compared in exactly the rule's form (`- 0` changes nothing).
+        let reach = radius + accuracyMeters, spare = accuracyMeters == 0 ? 0 : 1e-3
+        if bounds.lowerBoundMeters(haversine: h) > reach + spare { return }
+        if bounds.upperBoundMeters(haversine: h) <= reach - spare {
             results.append(item)
             return
         }
         stats.exactChecks += 1
+        // From the circle's centre to the point: the direction `Circle.contains` measures.
         if measure(model, centerLatitude, centerLongitude, latitude, longitude) - accuracyMeters <= radius { results.append(item) }
     }
 }

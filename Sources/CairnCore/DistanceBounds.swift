@@ -142,7 +142,7 @@ struct CircleTest {
         self.radiusMeters = radiusMeters
         self.model = model
         // Global bounds give the band every relevant path stays in; the band's own radii give tighter bounds.
-        let globalOuterDegrees = DistanceBounds(model).outerAngle(radiusMeters: radiusMeters) / Spherical.radiansPerDegree * (1 + 1e-9) + 1e-9
+        let globalOuterDegrees = Spherical.latitudeReachDegrees(angle: DistanceBounds(model).outerAngle(radiusMeters: radiusMeters))
         let bounds = DistanceBounds(model, south: latitude - globalOuterDegrees, north: latitude + globalOuterDegrees)
         let inner = bounds.innerAngle(radiusMeters: radiusMeters)
         let outer = bounds.outerAngle(radiusMeters: radiusMeters)
@@ -152,33 +152,21 @@ struct CircleTest {
 
         // Bracket: |Δφ| ≤ σ for any two points, so latitudes are within `outer` of the centre's; if that reaches
         // a pole every longitude is possible, otherwise |Δλ| ≤ asin(sin σ / cos φ0) (the cap's tangent meridians).
-        let outerDegrees = outer / Spherical.radiansPerDegree * (1 + 1e-9) + 1e-9
-        let southEdge = latitude - outerDegrees
-        let northEdge = latitude + outerDegrees
-        south = max(-90, southEdge)
-        north = min(90, northEdge)
-        if southEdge <= -90 || northEdge >= 90 || outer >= .pi / 2 {
-            longitudes = .all
+        let outerDegrees = Spherical.latitudeReachDegrees(angle: outer)
+        south = max(-90, latitude - outerDegrees)
+        north = min(90, latitude + outerDegrees)
+        if let halfWidth = Spherical.longitudeReachDegrees(angle: outer, latitude: latitude, cosLatitude: cosLatitude) {
+            longitudes = LongitudeRanges(west: Spherical.normalizedLongitude(longitude - halfWidth),
+                                         east: Spherical.normalizedLongitude(longitude + halfWidth))
         } else {
-            // The ratio is rounded by a few ulps; inflating it by 1e-12 first keeps the inverse sine conservative
-            // even where it is steep (ratio near 1, caps nearly touching a pole).
-            let ratio = sin(outer) / cosLatitude * (1 + 1e-12)
-            let halfWidth = ratio >= 1 ? 180 : asin(ratio) / Spherical.radiansPerDegree * (1 + 1e-9) + 1e-9
-            if halfWidth >= 180 {
-                longitudes = .all
-            } else {
-                longitudes = LongitudeRanges(west: Spherical.normalizedLongitude(longitude - halfWidth),
-                                             east: Spherical.normalizedLongitude(longitude + halfWidth))
-            }
+            longitudes = .all
         }
     }
 
     /// The haversine of σ from the centre to a point, using the centre's cached cosine.
     @inline(__always)
     func haversine(_ lat: Double, _ lon: Double) -> Double {
-        let sinHalfDLat = sin((lat - latitude) * (Spherical.radiansPerDegree / 2))
-        let sinHalfDLon = sin((lon - longitude) * (Spherical.radiansPerDegree / 2))
-        return sinHalfDLat * sinHalfDLat + cosLatitude * cos(lat * Spherical.radiansPerDegree) * sinHalfDLon * sinHalfDLon
+        Spherical.haversine(from: latitude, longitude, cosLatitude: cosLatitude, to: lat, lon)
     }
 
     /// Whether every point of a node's rectangle is surely within the radius (the containment shortcut).

@@ -157,6 +157,10 @@ public struct GridClustering {
         members[slot].append(member)
     }
 
+    /// Cells held in memory: every cell of a small grid, only the non-empty ones of a large one.
+    /// - Complexity: O(1).
+    var cellsHeld: Int { denseSlots.isEmpty ? sparseSlots.count : denseSlots.count }
+
     /// The slot of `cell`, made when the cell gets its first entry.
     private mutating func slot(ofCell cell: Int) -> Int {
         if !denseSlots.isEmpty, denseSlots[cell] >= 0 { return Int(denseSlots[cell]) }

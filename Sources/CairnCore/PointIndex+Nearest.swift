@@ -96,7 +96,7 @@ struct NearestSearch {
     /// The `count` smallest upper bounds on the distance of the items queued so far (one per item), as a
     /// max-heap: once full, its top is a distance within which `count` distinct items surely lie, so nothing
     /// whose lower bound exceeds it can be among the results.
-    var measured: ContiguousArray<Double>
+    var upperBounds: ContiguousArray<Double>
     var stats = QueryStats()
 
     init(ids: UnsafeBufferPointer<UInt32>, coordinates: UnsafeBufferPointer<Double>, bucketSize: Int, point: Coordinate,
@@ -115,27 +115,27 @@ struct NearestSearch {
         self.isIncluded = isIncluded
         queue = NearestQueue()
         frames = []
-        measured = []
+        upperBounds = []
         swap(&queue, &scratch.queue)
         swap(&frames, &scratch.frames)
-        swap(&measured, &scratch.measured)
+        swap(&upperBounds, &scratch.upperBounds)
         queue.removeAll()
         frames.removeAll(keepingCapacity: true)
-        measured.removeAll(keepingCapacity: true)
+        upperBounds.removeAll(keepingCapacity: true)
     }
 
     /// Hands the grown buffers back for the next query.
     mutating func returnScratch(to scratch: inout NearestScratch) {
         swap(&queue, &scratch.queue)
         swap(&frames, &scratch.frames)
-        swap(&measured, &scratch.measured)
+        swap(&upperBounds, &scratch.upperBounds)
     }
 
     /// The largest key that can still lead to a result: the limit, or the `count`-th smallest upper bound
     /// seen so far when that is smaller.
     @inline(__always)
     var threshold: Double {
-        measured.count == count ? Swift.min(limit, measured[0]) : limit
+        upperBounds.count == count ? Swift.min(limit, upperBounds[0]) : limit
     }
 
     /// Appends up to `count` nearest items to `results`, nearest first.
@@ -173,30 +173,22 @@ struct NearestSearch {
             for p in node.lo..<node.hi { pushItem(at: p, cosRange: cosRange) }
             return
         }
-        let middle = (node.lo + node.hi) >> 1
-        pushItem(at: middle, cosRange: cosRange)
-        var low = node, high = node
-        low.hi = middle
-        high.lo = middle + 1
-        low.axis = 1 - node.axis
-        high.axis = 1 - node.axis
-        if node.axis == Axis.longitude {
-            low.maxLongitude = coordinates[2 * middle + Axis.longitude]
-            high.minLongitude = low.maxLongitude
-        } else {
-            low.maxLatitude = coordinates[2 * middle + Axis.latitude]
-            high.minLatitude = low.maxLatitude
-        }
+        pushItem(at: node.middle, cosRange: cosRange)
+        // Coordinates are stored per position at offsets `Axis.longitude` and `Axis.latitude`: the split value
+        // is the middle item's coordinate on the node's axis.
+        let (low, high) = node.halves(split: coordinates[2 * node.middle + node.axis])
         if low.lo < low.hi { pushNode(low) }
         if high.lo < high.hi { pushNode(high) }
     }
 
-    /// Adds an item's upper bound to the `count` smallest seen.
+    /// Adds an item's upper bound to the `count` smallest seen (none are kept when the index holds fewer than
+    /// `count` items: the threshold could never form).
     @inline(__always)
     mutating func remember(_ distance: Double) {
-        if measured.count < count {
-            measured.append(distance)
-            measured.withUnsafeMutableBufferPointer { heap in
+        guard count <= ids.count else { return }
+        if upperBounds.count < count {
+            upperBounds.append(distance)
+            upperBounds.withUnsafeMutableBufferPointer { heap in
                 var child = heap.count - 1
                 while child > 0 {
                     let parent = (child - 1) >> 1
@@ -205,8 +197,8 @@ struct NearestSearch {
                     child = parent
                 }
             }
-        } else if distance < measured[0] {
-            measured.withUnsafeMutableBufferPointer { heap in
+        } else if distance < upperBounds[0] {
+            upperBounds.withUnsafeMutableBufferPointer { heap in
                 heap[0] = distance
                 var parent = 0
                 while true {
@@ -284,7 +276,7 @@ struct NearestSearch {
 public struct NearestScratch {
     var queue = NearestQueue()
     var frames = ContiguousArray<PointIndex.Frame>()
-    var measured = ContiguousArray<Double>()
+    var upperBounds = ContiguousArray<Double>()
 
     /// Empty scratch; it grows to what the largest query needs and keeps that capacity.
     /// - Complexity: O(1).

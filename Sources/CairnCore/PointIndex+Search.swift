@@ -23,6 +23,28 @@ extension PointIndex {
         static func root(count: Int) -> Frame {
             Frame(lo: 0, hi: count, axis: Axis.longitude, minLongitude: -180, minLatitude: -90, maxLongitude: 180, maxLatitude: 90)
         }
+
+        /// The position of the item that splits the node (a node longer than a bucket).
+        var middle: Int { (lo + hi) >> 1 }
+
+        /// The node's halves either side of its middle item, whose coordinate on the node's axis is `split`:
+        /// each bounded by it on that axis and split on the other axis next. Either may be empty (`lo == hi`).
+        @inline(__always)
+        func halves(split: Double) -> (low: Frame, high: Frame) {
+            var low = self, high = self
+            low.hi = middle
+            high.lo = middle + 1
+            low.axis = 1 - axis
+            high.axis = 1 - axis
+            if axis == Axis.longitude {
+                low.maxLongitude = split
+                high.minLongitude = split
+            } else {
+                low.maxLatitude = split
+                high.minLatitude = split
+            }
+            return (low, high)
+        }
     }
 
     /// Longest possible chain of pending nodes: the tree is at most 33 levels deep for 2³² points, and a
@@ -63,30 +85,17 @@ extension PointIndex {
                             }
                             continue
                         }
-                        let middle = (node.lo + node.hi) >> 1
+                        let middle = node.middle
                         let longitude = coordinateBuffer[2 * middle + Axis.longitude]
                         let latitude = coordinateBuffer[2 * middle + Axis.latitude]
                         stats.candidates += 1
                         if longitude >= west, longitude <= east, latitude >= south, latitude <= north {
                             visitor.visit(item: idBuffer[middle], longitude: longitude, latitude: latitude, stats: &stats)
                         }
-                        var low = node, high = node
-                        low.hi = middle
-                        high.lo = middle + 1
-                        low.axis = 1 - node.axis
-                        high.axis = 1 - node.axis
-                        let goLow: Bool, goHigh: Bool
-                        if node.axis == Axis.longitude {
-                            low.maxLongitude = longitude
-                            high.minLongitude = longitude
-                            goLow = west <= longitude
-                            goHigh = east >= longitude
-                        } else {
-                            low.maxLatitude = latitude
-                            high.minLatitude = latitude
-                            goLow = south <= latitude
-                            goHigh = north >= latitude
-                        }
+                        let onLongitude = node.axis == Axis.longitude
+                        let (low, high) = node.halves(split: onLongitude ? longitude : latitude)
+                        let goLow = onLongitude ? west <= longitude : south <= latitude
+                        let goHigh = onLongitude ? east >= longitude : north >= latitude
                         if goHigh, high.lo < high.hi {
                             stack[top] = high
                             top += 1

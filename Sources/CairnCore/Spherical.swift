@@ -20,6 +20,36 @@ enum Spherical {
             + cos(lat1 * radiansPerDegree) * cos(lat2 * radiansPerDegree) * sinHalfDLon * sinHalfDLon
     }
 
+    /// `haversine(_:_:_:_:)` from a first point whose cosine of latitude is already known (a query's).
+    @inline(__always)
+    static func haversine(from latitude: Double, _ longitude: Double, cosLatitude: Double,
+                          to otherLatitude: Double, _ otherLongitude: Double) -> Double {
+        let sinHalfDLat = sin((otherLatitude - latitude) * (radiansPerDegree / 2))
+        let sinHalfDLon = sin((otherLongitude - longitude) * (radiansPerDegree / 2))
+        return sinHalfDLat * sinHalfDLat + cosLatitude * cos(otherLatitude * radiansPerDegree) * sinHalfDLon * sinHalfDLon
+    }
+
+    /// Degrees of latitude within which every point at most `angle` radians from a given one lies (|Δφ| ≤ σ),
+    /// widened against rounding.
+    @inline(__always)
+    static func latitudeReachDegrees(angle: Double) -> Double {
+        angle / radiansPerDegree * (1 + 1e-9) + 1e-9
+    }
+
+    /// Degrees of longitude within which every point at most `angle` radians from the point at `latitude` lies:
+    /// asin(sin σ / cos φ), the cap's tangent meridians, widened against rounding; nil when every longitude can
+    /// be (the cap reaches a pole, or spans half the globe).
+    static func longitudeReachDegrees(angle: Double, latitude: Double, cosLatitude: Double) -> Double? {
+        let reach = latitudeReachDegrees(angle: angle)
+        guard latitude - reach > -90, latitude + reach < 90, angle < .pi / 2 else { return nil }
+        // The ratio is rounded by a few ulps; inflating it by 1e-12 first keeps the inverse sine conservative
+        // even where it is steep (ratio near 1, caps nearly touching a pole).
+        let ratio = sin(angle) / cosLatitude * (1 + 1e-12)
+        guard ratio < 1 else { return nil }
+        let halfWidth = asin(ratio) / radiansPerDegree * (1 + 1e-9) + 1e-9
+        return halfWidth < 180 ? halfWidth : nil
+    }
+
     /// The central angle σ = 2 asin(√hav σ), in [0, π].
     @inline(__always)
     static func centralAngle(haversine h: Double) -> Double {

@@ -68,7 +68,10 @@ struct ClusterGridTests {
         var random = ClusterRandom(seed: 23)
         let points = random.clumpedCoordinates(400)
         let viewport = try Viewport(box: try BoundingBox(west: -180, south: -85, east: 180, north: 85), widthPixels: 16_384, heightPixels: 16_384)
-        let found = GridClustering.clusters(of: points, viewport: viewport, options: try GridClusterOptions(cellSizePixels: 1))
+        var grid = GridClustering(viewport: viewport, options: try GridClusterOptions(cellSizePixels: 1))
+        for (i, point) in points.enumerated() { grid.add(point, index: i) }
+        #expect(grid.cellsHeld <= points.count)
+        let found = grid.clusters()
         let want = expected(points, viewport, cell: 1)
         #expect(found.count == want.count)
         #expect(Set(found.map { $0.members.compactMap(\.pointIndex).sorted() }) == Set(want.keys))

@@ -55,7 +55,8 @@ struct CheckInCSVLayout {
         }
         let missing = CheckInColumn.required.filter { indices[$0.rawValue] < 0 }
         if !missing.isEmpty {
-            throw CLIError("\(file): the header lacks \(missing.map { "\($0)" }.joined(separator: ", ")); expected columns like id,userId,eventId,placeId,latitude,longitude,time (got \(header.joined(separator: ",")))")
+            throw CLIError.missingColumns(file: file, missing: missing.map { "\($0)" },
+                                          expected: "id,userId,eventId,placeId,latitude,longitude,time", header: header)
         }
     }
 
@@ -101,5 +102,12 @@ enum CheckInRowJudge {
         let result = validator.judge(latitude: latitude, longitude: longitude, seconds: seconds, accuracyMeters: accuracy,
                                      target: target, user: row.user.raw, scratch: &scratch)
         return (result, result.reason == nil ? checkInHash(row.user.raw) : 0, nil)
+    }
+}
+
+extension CLIError {
+    /// A header without columns an input needs: `FILE: the header lacks A, B; expected columns like … (got …)`.
+    static func missingColumns(file: String, missing: [String], expected: String, header: [String]) -> CLIError {
+        CLIError("\(file): the header lacks \(missing.joined(separator: ", ")); expected columns like \(expected) (got \(header.joined(separator: ",")))")
     }
 }

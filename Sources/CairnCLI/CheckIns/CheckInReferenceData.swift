@@ -34,11 +34,6 @@ struct CheckInReferenceData {
         skippedMessages.append(message)
     }
 
-    /// The error for a header without the columns a file needs, naming the missing ones.
-    static func missingColumns(_ path: String, _ missing: [String], needed: String, header: [String]) -> CLIError {
-        CLIError("\(path): the header lacks \(missing.joined(separator: ", ")); it needs \(needed) columns (got \(header.joined(separator: ",")))")
-    }
-
     // MARK: - Places
 
     mutating func loadPlaces(path: String) throws {
@@ -58,8 +53,8 @@ struct CheckInReferenceData {
                 }
                 return .item(CheckInPlace(id: id, circle: circle))
             }
-            guard rows.hadHeader else { return notice("\(path): an empty file (no header): no places read") }
-            guard rows.layoutFound else { throw Self.missingColumns(path, PlaceColumns.missing(rows.header), needed: "id, latitude and longitude", header: rows.header) }
+            guard let header = rows.header else { return notice("\(path): an empty file (no header): no places read") }
+            guard rows.layoutFound else { throw PlaceColumns.missingColumnsError(path, header: header) }
             if places.isEmpty { places = rows.items } else { places += rows.items }
             for message in rows.skipped { skip(message) }
             skippedCount += rows.skippedCount - rows.skipped.count
@@ -99,8 +94,8 @@ struct CheckInReferenceData {
                 }
                 return .item(CheckInEvent(id: id, placeId: placeField.count > 0 ? placeField.text : nil, circle: circle, window: window))
             }
-            guard rows.hadHeader else { return notice("\(path): an empty file (no header): no events read") }
-            guard rows.layoutFound else { throw Self.missingColumns(path, EventColumns.missing(rows.header), needed: "id, startTime and endTime", header: rows.header) }
+            guard let header = rows.header else { return notice("\(path): an empty file (no header): no events read") }
+            guard rows.layoutFound else { throw EventColumns.missingColumnsError(path, header: header) }
             if events.isEmpty { events = rows.items } else { events += rows.items }
             for message in rows.skipped { skip(message) }
             skippedCount += rows.skippedCount - rows.skipped.count
@@ -140,9 +135,7 @@ struct CheckInReferenceData {
                 joins.append(CheckInJoin(userId: user, eventId: event))
             } skip: { skipped.append($0) }
             guard let header else { return notice("\(path): an empty file (no header): no joins read") }
-            guard JoinColumns(header) != nil else {
-                throw Self.missingColumns(path, JoinColumns.missing(header), needed: "userId and eventId", header: header)
-            }
+            guard JoinColumns(header) != nil else { throw JoinColumns.missingColumnsError(path, header: header) }
             for message in skipped { skip(message) }
             return
         }
@@ -249,30 +242,51 @@ private func position(_ names: [String], in header: [String]) -> Int {
     header.firstIndex { names.contains($0.lowercased()) } ?? -1
 }
 
-private struct PlaceColumns: Sendable {
+/// A reference file's required columns, resolved from its header: each has a name and a position (-1 when
+/// absent), and the layout exists only when every required one is there.
+private protocol ReferenceColumns: Sendable {
+    /// Resolves every column, required or not.
+    init(resolving header: [String])
+    /// Each required column's name and position.
+    var required: [(name: String, position: Int)] { get }
+}
+
+extension ReferenceColumns {
+    /// The layout, or nil when a required column is missing.
+    init?(_ header: [String]) {
+        self.init(resolving: header)
+        guard missing.isEmpty else { return nil }
+    }
+
+    /// The names of the required columns the header lacks.
+    var missing: [String] { required.filter { $0.position < 0 }.map(\.name) }
+
+    /// The error for a header that lacks required columns, naming them.
+    static func missingColumnsError(_ path: String, header: [String]) -> CLIError {
+        let layout = Self(resolving: header)
+        return CLIError.missingColumns(file: path, missing: layout.missing,
+                                       expected: layout.required.map(\.name).joined(separator: ","), header: header)
+    }
+}
+
+private struct PlaceColumns: ReferenceColumns {
     let id, latitude, longitude, radius: Int
 
-    init?(_ header: [String]) {
+    init(resolving header: [String]) {
         let r = roles(header)
         id = r.firstIndex(of: .id) ?? position(["geonameid", "place_id", "placeid"], in: header)
         latitude = r.firstIndex(of: .latitude) ?? -1
         longitude = r.firstIndex(of: .longitude) ?? -1
         radius = r.firstIndex(of: .radius) ?? -1
-        guard id >= 0, latitude >= 0, longitude >= 0 else { return nil }
     }
 
-    /// The required columns `header` lacks.
-    static func missing(_ header: [String]) -> [String] {
-        let r = roles(header)
-        return [(r.contains(.id) || position(["geonameid", "place_id", "placeid"], in: header) >= 0, "id"),
-                (r.contains(.latitude), "latitude"), (r.contains(.longitude), "longitude")].filter { !$0.0 }.map(\.1)
-    }
+    var required: [(name: String, position: Int)] { [("id", id), ("latitude", latitude), ("longitude", longitude)] }
 }
 
-private struct EventColumns: Sendable {
+private struct EventColumns: ReferenceColumns {
     let id, place, latitude, longitude, radius, start, end: Int
 
-    init?(_ header: [String]) {
+    init(resolving header: [String]) {
         let r = roles(header)
         id = r.firstIndex(of: .id) ?? position(["event_id", "eventid"], in: header)
         place = position(["placeid", "place_id", "place"], in: header)
@@ -281,31 +295,20 @@ private struct EventColumns: Sendable {
         radius = r.firstIndex(of: .radius) ?? -1
         start = r.firstIndex(of: .startTime) ?? -1
         end = r.firstIndex(of: .endTime) ?? -1
-        guard id >= 0, start >= 0, end >= 0 else { return nil }
     }
 
-    /// The required columns `header` lacks.
-    static func missing(_ header: [String]) -> [String] {
-        let r = roles(header)
-        return [(r.contains(.id) || position(["event_id", "eventid"], in: header) >= 0, "id"),
-                (r.contains(.startTime), "startTime"), (r.contains(.endTime), "endTime")].filter { !$0.0 }.map(\.1)
-    }
+    var required: [(name: String, position: Int)] { [("id", id), ("startTime", start), ("endTime", end)] }
 }
 
-private struct JoinColumns {
+private struct JoinColumns: ReferenceColumns {
     let user, event: Int
 
-    init?(_ header: [String]) {
+    init(resolving header: [String]) {
         user = position(["user", "userid", "user_id"], in: header)
         event = position(["event", "eventid", "event_id"], in: header)
-        guard user >= 0, event >= 0 else { return nil }
     }
 
-    /// The required columns `header` lacks.
-    static func missing(_ header: [String]) -> [String] {
-        [(position(["user", "userid", "user_id"], in: header) >= 0, "userId"),
-         (position(["event", "eventid", "event_id"], in: header) >= 0, "eventId")].filter { !$0.0 }.map(\.1)
-    }
+    var required: [(name: String, position: Int)] { [("userId", user), ("eventId", event)] }
 }
 
 /// What one reference row gives.
@@ -319,10 +322,9 @@ struct ParsedReferenceRows<Item: Sendable> {
     var items: [Item] = []
     var skipped: [String] = []
     var skippedCount = 0
-    var hadHeader = false
+    /// The header's column names (trimmed), once read; nil for a file without one.
+    var header: [String]?
     var layoutFound = false
-    /// The header's column names (trimmed), once read.
-    var header: [String] = []
 }
 
 /// Parses a CSV file's rows with `workers` threads: each batch is split at record boundaries and the pieces
@@ -349,19 +351,19 @@ func parallelCSVRows<Layout: Sendable, Item: Sendable>(
         }
         guard let base = batch.baseAddress else { continue }
         var start = 0
-        if !parsed.hadHeader {
+        if parsed.header == nil {
             let scanner = scanners[0]
             scanner.scanner.reset(forBufferOf: batch.count)
-            while start < batch.count, !parsed.hadHeader {
+            while start < batch.count, parsed.header == nil {
                 let (_, next, lines) = scanner.scanner.scanRecord(base, start: start, end: batch.count)
                 start = next
                 line += lines
                 if scanner.scanner.fieldCount == 1, scanner.scanner.field(0).count == 0 { continue }
-                parsed.hadHeader = true
-                parsed.header = (0..<scanner.scanner.fieldCount).map { scanner.scanner.field($0).text.trimmingSpaces }
-                columns = layout(parsed.header)
+                let header = (0..<scanner.scanner.fieldCount).map { scanner.scanner.field($0).text.trimmingSpaces }
+                parsed.header = header
+                columns = layout(header)
             }
-            guard parsed.hadHeader else { continue }
+            guard parsed.header != nil else { continue }
             guard columns != nil else { return parsed }
             parsed.layoutFound = true
         }

@@ -246,7 +246,8 @@ final class CheckInOutputFile {
     private let paths: (temporary: String, final: String)?
     private var committed = false
 
-    /// Opens a temporary file beside `path`, or standard output when nil or `-`.
+    /// Opens a temporary file beside `path` (a device or a pipe such as `/dev/stdout` in place: there is nothing
+    /// to keep or rename), or standard output when nil or `-`.
     init(path: String?) throws {
         guard let path, path != "-" else {
             descriptor = 1
@@ -255,22 +256,13 @@ final class CheckInOutputFile {
             return
         }
         var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            // A device or a pipe (`/dev/stdout`, a FIFO): written in place; there is nothing to keep or rename.
-            let fd = open(path, O_WRONLY)
-            guard fd >= 0 else { throw CLIError("\(path): cannot write: \(String(cString: strerror(errno)))") }
-            descriptor = fd
-            name = path
-            paths = nil
-            return
-        }
-        let temporary = path + ".partial-\(getpid())"
+        let inPlace = stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
+        paths = inPlace ? nil : (path + ".partial-\(getpid())", path)
         // open returns -1 and sets errno on failure.
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let fd = if let paths { open(paths.temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644) } else { open(path, O_WRONLY) }
         guard fd >= 0 else { throw CLIError("\(path): cannot write: \(String(cString: strerror(errno)))") }
         descriptor = fd
         name = path
-        paths = (temporary, path)
     }
 
     /// Closes the file and renames it into place.
@@ -287,13 +279,10 @@ final class CheckInOutputFile {
     }
 
     deinit {
-        guard let paths, !committed else {
-            if paths == nil, descriptor > 2 { close(descriptor) }
-            return
-        }
+        if committed { return } // closed and renamed
+        if descriptor > 2 { close(descriptor) }
         // Not committed: the run failed; the temporary file goes and any file at the final path stays as it was.
-        close(descriptor)
-        unlink(paths.temporary)
+        if let paths { unlink(paths.temporary) }
     }
 
     /// Writes all of `bytes`.
