@@ -7,6 +7,8 @@
 /// formed one zoom up with half the radius, within 2·r(z') of their own centroids). The entries of the level above
 /// zoom z were formed at zooms above z, so they hold their points within 2·r(z); a point with a neighbour at zoom z
 /// therefore has another point within 3·r(z). A point whose nearest other point is farther than that is carried.
+/// With float32 positions (`ClusterPrecision`) an entry takes another whose rounded position is within r, so each
+/// step of that chain may stretch by the rounding s: at k zooms below `maxZoom` the bound is 3·r(z) + (2k + 1)·s.
 ///
 /// The nearest other point is bounded from below on a grid: a point alone in its 3×3 block of cells has none nearer
 /// than a cell; blocks holding too many points are looked at again on a finer grid, and points still crowded at the
@@ -31,7 +33,10 @@ struct ClusterActivation {
         maxZoom = options.maxZoom
         let zooms = options.maxZoom - options.minZoom + 1
         // A point joins at the highest zoom whose threshold its bound does not exceed.
-        let thresholds = (0..<zooms).map { k in Self.threshold(radius: options.unitRadius(zoom: options.maxZoom - k)) }
+        let slack = options.precision.roundingReach
+        let thresholds = (0..<zooms).map { k in
+            Self.threshold(radius: options.unitRadius(zoom: options.maxZoom - k)) + Double(2 * k + 1) * slack
+        }
         let bound = Self.nearestBounds(x: x, y: y, finest: thresholds[0])
         var zoomIndex = [UInt8](repeating: UInt8.max, count: n)
         var counts = [Int](repeating: 0, count: zooms + 1)

@@ -24,21 +24,30 @@ struct ClusterIncrementalEdit {
     }
 
     let h: ClusterHierarchy
+    /// The input coordinates before the edit (the identity of points: identical ones are grouped).
+    let coordinates: [Coordinate]
+    /// The coordinate of the added point, if any.
+    let addedCoordinate: Coordinate?
     let options: ClusterOptions
     var fresh: [Fresh] = []
     /// Old cluster entries that are not part of the result.
     var removedClusters: Set<Int> = []
 
-    /// Plans the edit: `removedPoint` leaves the input (remove or move), `addedPoint` enters it at `addedOrigin`
+    /// Plans the edit: `removedPoint` leaves the input (remove or move), `addedPoint` enters it at its origin
     /// (`leafCount` for an append, the point's own position for a move), both in the numbering before the edit.
-    init(hierarchy: ClusterHierarchy, options: ClusterOptions, removedPoint: Int?, addedPoint: (x: Double, y: Double, origin: Int)?) {
+    init(hierarchy: ClusterHierarchy, coordinates: [Coordinate], options: ClusterOptions, removedPoint: Int?,
+         addedPoint: (coordinate: Coordinate, origin: Int)?) {
         h = hierarchy
+        self.coordinates = coordinates
+        addedCoordinate = addedPoint?.coordinate
         self.options = options
         var removed = Set<Int>()
         var added: [Int] = []
         if let p = removedPoint { removed.insert(p) }
         if let a = addedPoint {
-            fresh.append(Fresh(x: a.x, y: a.y, weight: 1, origin: a.origin, zoom: nil, children: []))
+            let x = ClusterPoints.x(longitude: a.coordinate.longitude, precision: options.precision)
+            let y = ClusterPoints.y(latitude: a.coordinate.latitude, precision: options.precision)
+            fresh.append(Fresh(x: x, y: y, weight: 1, origin: a.origin, zoom: nil, children: []))
             added.append(-1)
         }
         for zoom in stride(from: options.maxZoom + 1, through: options.minZoom, by: -1) {
@@ -53,6 +62,8 @@ struct ClusterIncrementalEdit {
     @inline(__always) func y(_ node: Int) -> Double { node >= 0 ? h.y(node) : fresh[-node - 1].y }
     @inline(__always) func weight(_ node: Int) -> UInt32 { node >= 0 ? h.weight[node] : fresh[-node - 1].weight }
     @inline(__always) func origin(_ node: Int) -> Int { node >= 0 ? h.originKey(ofEntry: node) : fresh[-node - 1].origin }
+    /// The coordinate of a point node: an old point or the added one.
+    @inline(__always) func coordinate(ofPoint node: Int) -> Coordinate? { node >= 0 ? coordinates[node] : addedCoordinate }
 
     /// The cluster an old entry of the level above `zoom` went into at `zoom`, if any.
     @inline(__always) func oldCluster(_ e: Int, zoom: Int) -> Int? {
@@ -74,35 +85,48 @@ struct ClusterIncrementalEdit {
     private mutating func step(zoom: Int, removed: Set<Int>, added: [Int]) -> (Set<Int>, [Int]) {
         let grouping = zoom == options.maxZoom + 1
         let addedSet = Set(added)
+        let precision = options.precision
         let r = options.unitRadius(zoom: zoom)
         let r2 = r * r
+        // Either entry may take the other: the candidates lie within the radius plus the rounding of one of them.
+        let reach = r + precision.roundingReach
+        let reach2 = reach * reach
 
-        /// Entries of the new level above within reach of (px, py), other than `node`.
-        func neighbours(of node: Int, _ px: Double, _ py: Double) -> [Int] {
+        /// Entries of the new level above that `node` may take or be taken by (points at its coordinate when
+        /// grouping), other than itself.
+        func neighbours(of node: Int) -> [Int] {
             var result: [Int] = []
+            let px = x(node), py = y(node)
             if grouping {
+                guard let here = coordinate(ofPoint: node) else { return [] }
+                func same(_ e: Int) -> Bool { coordinate(ofPoint: e).map { ClusterPoints.sameLocation($0, here) } ?? false }
                 h.tree.search(x: UnitXRanges(px, px), y0: py, y1: py, zoom: zoom, hierarchy: h) { e in
                     if e < h.leafCount {
-                        if e != node, !removed.contains(e), h.x(e) == px, h.y(e) == py { result.append(e) }
+                        if e != node, !removed.contains(e), same(e) { result.append(e) }
                     } else {
-                        for c in h.childEntries(of: e) where Int(c) != node && !removed.contains(Int(c)) { result.append(Int(c)) }
+                        for c in h.childEntries(of: e) where Int(c) != node && !removed.contains(Int(c)) && same(Int(c)) {
+                            result.append(Int(c))
+                        }
                     }
                 }
-                for a in added where a != node && x(a) == px && y(a) == py { result.append(a) }
+                for a in added where a != node && same(a) { result.append(a) }
             } else {
-                let x0 = px - r, x1 = px + r
+                let x0 = px - reach, x1 = px + reach
                 let ranges = x0 < 0 ? UnitXRanges(0, x1, x0 + 1, 1) : (x1 >= 1 ? UnitXRanges(x0, 1, 0, x1 - 1) : UnitXRanges(x0, x1))
-                h.tree.search(x: ranges, y0: py - r, y1: py + r, zoom: zoom + 1, hierarchy: h) { e in
+                h.tree.search(x: ranges, y0: py - reach, y1: py + reach, zoom: zoom + 1, hierarchy: h) { e in
                     if e != node, !removed.contains(e),
-                       ClusterNeighbourGrid.distanceSquared(px, py, h.x(e), h.y(e)) <= r2 { result.append(e) }
+                       ClusterNeighbourGrid.distanceSquared(px, py, h.x(e), h.y(e)) <= reach2 { result.append(e) }
                 }
-                for a in added where a != node && ClusterNeighbourGrid.distanceSquared(px, py, x(a), y(a)) <= r2 {
+                for a in added where a != node && ClusterNeighbourGrid.distanceSquared(px, py, x(a), y(a)) <= reach2 {
                     result.append(a)
                 }
             }
             return result
         }
-        func neighbours(of node: Int) -> [Int] { neighbours(of: node, x(node), y(node)) }
+        /// Whether entry `c` takes entry `j` when it is a centre before it (see `ClusterPrecision`).
+        func takes(_ c: Int, _ j: Int) -> Bool {
+            grouping || precision.reaches(x(c), y(c), x(j), y(j), radiusSquared: r2)
+        }
 
         // Re-decide, in origin order, every entry whose neighbourhood changed; spread status changes forward.
         var owner: [Int: Int] = [:]
@@ -134,7 +158,7 @@ struct ClusterIncrementalEdit {
             var best = j, bestOrigin = o
             for c in near {
                 let oc = origin(c)
-                if oc < bestOrigin, newOwner(c) == c { best = c; bestOrigin = oc }
+                if oc < bestOrigin, newOwner(c) == c, takes(c, j) { best = c; bestOrigin = oc }
             }
             owner[j] = best
             affected.insert(best)

@@ -9,6 +9,8 @@ struct ClusterHierarchy: Sendable {
     var leafCount: Int
     /// The lowest zoom built: entries never absorbed show down to it.
     let minZoom: UInt8
+    /// `maxZoom + 1`: the zoom of the points and of the groups of identical points.
+    let groupZoom: UInt8
     /// Web Mercator position of the points (shared with `ClusterPoints`, not copied).
     var leafX: [Double]
     var leafY: [Double]
@@ -76,6 +78,10 @@ struct ClusterHierarchy: Sendable {
         return leafCount + at(lo)
     }
 
+    /// Whether entry `e` is a group of points at one location (a cluster formed above `maxZoom`).
+    @inline(__always)
+    func isIdenticalGroup(_ e: Int) -> Bool { e >= leafCount && topZoom[e] == groupZoom }
+
     /// The origin of entry `e`: its own input position for a point, the stored origin for a cluster.
     @inline(__always)
     func originKey(ofEntry e: Int) -> Int { e < leafCount ? e : Int(origin[e - leafCount]) }
@@ -111,6 +117,7 @@ struct ClusterHierarchy: Sendable {
         let n = points.count
         leafCount = n
         minZoom = UInt8(options.minZoom)
+        groupZoom = UInt8(options.maxZoom + 1)
         aggregates = ClusterAggregateTable(points: points)
         let topLevel = options.maxZoom + 1
         leafX = points.x

@@ -67,23 +67,24 @@ extension ClusterIndex {
     /// lets go of the points' positions while they change, so no table is copied.
     private mutating func editIncrementally(_ change: PointChange) {
         let point: ClusterHierarchy.EditedPoint
-        var added: (x: Double, y: Double, origin: Int)?
+        var added: (coordinate: Coordinate, origin: Int)?
         switch change {
         case .append(let c, _, _):
             point = .appended
-            added = (ClusterPoints.x(longitude: c.longitude), WebMercator.y(latitude: c.latitude), points.count)
+            added = (c, points.count)
         case .remove(let i):
             point = .removed(i)
         case .move(let i, let c):
             point = .moved(i)
-            added = (ClusterPoints.x(longitude: c.longitude), WebMercator.y(latitude: c.latitude), i)
+            added = (c, i)
         }
         // The plan (which holds the tables) is gone before the tables are written, so they are not copied.
         let planned: (edit: ClusterHierarchy.PlannedEdit, pairing: [Int]?) = {
             var removedPoint: Int?
             if case .remove(let i) = change { removedPoint = i }
             if case .move(let i, _) = change { removedPoint = i }
-            let plan = ClusterIncrementalEdit(hierarchy: hierarchy, options: options, removedPoint: removedPoint, addedPoint: added)
+            let plan = ClusterIncrementalEdit(hierarchy: hierarchy, coordinates: points.coordinates, options: options,
+                                              removedPoint: removedPoint, addedPoint: added)
             var pairing: [Int]?
             if case .move(let i, _) = change { pairing = hierarchy.inPlacePairing(plan, movedPoint: i, options: options) }
             return (ClusterHierarchy.PlannedEdit(fresh: plan.fresh, removedClusters: plan.removedClusters, point: point), pairing)

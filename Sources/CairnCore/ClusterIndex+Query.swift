@@ -155,7 +155,9 @@ extension ClusterIndex {
         if e < h.leafCount {
             return ClusterNode(content: .point(e), coordinate: points.coordinates[e], pointCount: 1)
         }
-        return ClusterNode(content: .cluster(h.id(ofEntry: e)), coordinate: WebMercator.coordinate(x: h.x(e), y: h.y(e)),
-                           pointCount: Int(h.weight[e]))
+        // A group of identical points sits at their coordinate, not at its (rounded) projection's inverse.
+        let coordinate = h.isIdenticalGroup(e) ? points.coordinates[Int(h.childEntries(of: e).first ?? 0)]
+            : WebMercator.coordinate(x: h.x(e), y: h.y(e))
+        return ClusterNode(content: .cluster(h.id(ofEntry: e)), coordinate: coordinate, pointCount: Int(h.weight[e]))
     }
 }

@@ -79,7 +79,7 @@ struct ClusterLevelBuilder {
     /// - Complexity: O(a) expected per level for the a entries that may have a neighbour, plus O(n) once.
     mutating func build(_ points: ClusterPoints, into h: inout ClusterHierarchy) {
         let activation = ClusterActivation(x: points.x, y: points.y, options: options)
-        let groups = Self.identicalGroups(activation.maybeIdentical, x: points.x, y: points.y)
+        let groups = Self.identicalGroups(activation.maybeIdentical, coordinates: points.coordinates)
         // Groups of identical points, in their first member's place at the top level.
         var groupOf: [Int: (entry: Int, weight: UInt32)] = [:]
         var grouped = Set<Int>()
@@ -110,19 +110,24 @@ struct ClusterLevelBuilder {
         }
     }
 
-    /// Points at identical positions among `candidates` (ascending), as groups of at least two, each ascending,
-    /// ordered by first member.
-    static func identicalGroups(_ candidates: [Int], x: [Double], y: [Double]) -> [[Int]] {
+    /// Points at the same location (`ClusterPoints.sameLocation`) among `candidates` (ascending), as groups of at
+    /// least two, each ascending, ordered by first member.
+    static func identicalGroups(_ candidates: [Int], coordinates: [Coordinate]) -> [[Int]] {
         guard candidates.count > 1 else { return [] }
+        // Longitude 180 sorts as -180, its meridian.
+        func key(_ i: Int) -> (Double, Double) {
+            let c = coordinates[i]
+            return (c.latitude, c.longitude == 180 ? -180 : c.longitude)
+        }
         let sorted = candidates.sorted { a, b in
-            if x[a] != x[b] { return x[a] < x[b] }
-            if y[a] != y[b] { return y[a] < y[b] }
+            let ka = key(a), kb = key(b)
+            if ka != kb { return ka < kb }
             return a < b
         }
         var groups: [[Int]] = []
         var runStart = 0
         for k in 1...sorted.count {
-            if k < sorted.count, x[sorted[k]] == x[sorted[runStart]], y[sorted[k]] == y[sorted[runStart]] { continue }
+            if k < sorted.count, ClusterPoints.sameLocation(coordinates[sorted[k]], coordinates[sorted[runStart]]) { continue }
             if k - runStart > 1 { groups.append(Array(sorted[runStart..<k])) }
             runStart = k
         }
@@ -140,7 +145,7 @@ struct ClusterLevelBuilder {
     /// matter are, in a few sweeps (chains of undecided earlier neighbours are short). Clusters are then created in
     /// level order, as the greedy pass creates them.
     mutating func cluster(_ level: ClusterLevel, zoom: Int, into h: inout ClusterHierarchy) -> ClusterLevel {
-        let grid = ClusterNeighbourGrid(level: level, radius: options.unitRadius(zoom: zoom))
+        let grid = ClusterNeighbourGrid(level: level, radius: options.unitRadius(zoom: zoom), slack: options.precision.roundingReach)
         // Unchecked reads of the grid's copies: positions come from the grid.
         return grid.points.withUnsafeBufferPointer { points in group(level, grid: grid, points: points, zoom: zoom, into: &h) }
     }
@@ -153,7 +158,7 @@ struct ClusterLevelBuilder {
     ) -> ClusterLevel {
         let m = level.count
         // Per sorted position: -1 while undecided, itself for a centre, else the position of its centre.
-        let owner = Self.owners(grid)
+        let owner = Self.owners(grid, precision: options.precision)
         // Members per centre (sorted positions), by centre position.
         var memberStart = [Int32](repeating: 0, count: m + 1)
         for p in 0..<m where owner[p] != Int32(p) { memberStart[Int(owner[p]) + 1] += 1 }
@@ -250,31 +255,33 @@ struct ClusterLevelBuilder {
     }
 
     /// Per sorted position of `grid`: itself for a centre, else the position of the earliest centre (by slot)
-    /// within the radius.
-    static func owners(_ grid: ClusterNeighbourGrid) -> [Int32] {
+    /// that takes it (`ClusterPrecision.reaches`).
+    static func owners(_ grid: ClusterNeighbourGrid, precision: ClusterPrecision) -> [Int32] {
         var owner = [Int32](repeating: -1, count: grid.count)
         // Unchecked reads and writes: every position the grid hands out is in 0..<count.
         grid.points.withUnsafeBufferPointer { points in
-            owner.withUnsafeMutableBufferPointer { owner in decideOwners(grid, points: points, owner: owner) }
+            owner.withUnsafeMutableBufferPointer { owner in decideOwners(grid, points: points, precision: precision, owner: owner) }
         }
         return owner
     }
 
-    /// Fills `owner` (all -1 on entry) for `owners(_:)`.
+    /// Fills `owner` (all -1 on entry) for `owners(_:precision:)`.
     private static func decideOwners(
-        _ grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>, owner: UnsafeMutableBufferPointer<Int32>
+        _ grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>, precision: ClusterPrecision,
+        owner: UnsafeMutableBufferPointer<Int32>
     ) {
         let m = grid.count
         var pending: [Int32] = []
         /// Decides position p when the neighbours that matter are decided; returns whether it did.
         let r2 = grid.radiusSquared
         @inline(__always) func decide(_ p: Int) -> Bool {
-            let s = points[p].slot, px = points[p].x, py = points[p].y
+            // An earlier entry q takes p when p's position as held at the precision is within the radius of q's.
+            let s = points[p].slot, px = precision.rounded(points[p].x), py = precision.rounded(points[p].y)
             var centreSlot = Int32.max, centre = -1, openSlot = Int32.max
             _ = grid.forEachInBlock(around: p) { q in
                 // Only earlier entries matter (the slot test also skips p itself).
                 let sq = points[q].slot
-                guard sq < s, ClusterNeighbourGrid.distanceSquared(px, py, points[q].x, points[q].y) <= r2 else {
+                guard sq < s, ClusterNeighbourGrid.distanceSquared(points[q].x, points[q].y, px, py) <= r2 else {
                     return false
                 }
                 let o = owner[q]

@@ -39,23 +39,24 @@ struct ClusterNeighbourGrid {
         return side
     }
 
-    /// Sorts the entries of a level into cells for neighbours within `radius`.
+    /// Sorts the entries of a level into cells for neighbours within `radius` of a position within `slack` of
+    /// theirs (the rounding of `ClusterPrecision`).
     /// - Complexity: O(m) for m entries (two counting or a few radix passes).
-    init(level: ClusterLevel, radius: Double) {
-        self.init(count: level.count, side: Self.side(forRadius: radius), radius: radius) { i in
+    init(level: ClusterLevel, radius: Double, slack: Double) {
+        self.init(count: level.count, side: Self.side(forRadius: radius + slack), radius: radius, slack: slack) { i in
             let item = level.items[i]
             return Point(x: item.x, y: item.y, slot: Int32(i), weight: item.weight, entry: item.entry)
         }
     }
 
-    /// Sorts slots `0..<count` into `side × side` cells (a power of two at most 2^30); `radius` only sets
-    /// `radiusSquared`.
+    /// Sorts slots `0..<count` into `side × side` cells (a power of two at most 2^30, cells at least
+    /// `radius + slack` wide); `radius` sets `radiusSquared`, and a block scan reaches `radius + slack`.
     /// - Complexity: O(m) for m slots.
-    init(count n: Int, side: Int, radius: Double, _ point: (Int) -> Point) {
+    init(count n: Int, side: Int, radius: Double, slack: Double = 0, _ point: (Int) -> Point) {
         self.side = side
         shift = UInt64(side.trailingZeroBitCount)
         radiusSquared = radius * radius
-        reach = radius + 1e-12
+        reach = radius + slack + 1e-12
         let sideD = Double(side)
         let shift = self.shift
         var unsorted: [Point] = []
@@ -135,17 +136,6 @@ struct ClusterNeighbourGrid {
         let dx = min(across, 1 - across)
         let dy = y1 - y2
         return dx * dx + dy * dy
-    }
-
-    /// Calls `body` with the sorted position of every entry within the radius of sorted position `p`
-    /// (itself excluded), in no particular order.
-    @inline(__always)
-    func forEachNeighbour(ofPosition p: Int, _ body: (_ position: Int) -> Void) {
-        let px = points[p].x, py = points[p].y, r2 = radiusSquared
-        _ = forEachInBlock(around: p) { q in
-            if q != p, Self.distanceSquared(px, py, points[q].x, points[q].y) <= r2 { body(q) }
-            return false
-        }
     }
 
     /// Visits the sorted positions of every entry in the 3×3 block around position `p` (itself included) until

@@ -17,6 +17,8 @@ public struct ClusterOptions: Hashable, Sendable {
     public var numericAttributes: [String]
     /// A category attribute counted per value on each cluster (e.g. `category` → how many events per sport).
     public var categoryAttribute: String?
+    /// How precisely projected positions are held while clustering: `.float32` (the default) as supercluster holds them.
+    public var precision: ClusterPrecision
 
     /// Creates options; the defaults are supercluster's (`radius` 40, `extent` 512, zooms 0–16, `minPoints` 2).
     /// - Throws: `ClusterOptionsError` when a value is out of range.
@@ -28,7 +30,8 @@ public struct ClusterOptions: Hashable, Sendable {
         maxZoom: Int = 16,
         minPoints: Int = 2,
         numericAttributes: [String] = [],
-        categoryAttribute: String? = nil
+        categoryAttribute: String? = nil,
+        precision: ClusterPrecision = .float32
     ) throws(ClusterOptionsError) {
         guard radiusPixels.isFinite, radiusPixels > 0 else { throw .invalidRadius(radiusPixels) }
         guard extent.isFinite, extent > 0 else { throw .invalidExtent(extent) }
@@ -43,6 +46,7 @@ public struct ClusterOptions: Hashable, Sendable {
         self.minPoints = minPoints
         self.numericAttributes = numericAttributes
         self.categoryAttribute = categoryAttribute
+        self.precision = precision
     }
 
     /// supercluster's defaults.
@@ -56,12 +60,46 @@ public struct ClusterOptions: Hashable, Sendable {
         minPoints = 2
         numericAttributes = []
         categoryAttribute = nil
+        precision = .float32
     }
 
     /// The neighbourhood radius at `zoom` in unit-square (Web Mercator) units: `radius / (extent * 2^zoom)`.
     /// - Complexity: O(1).
     public func unitRadius(zoom: Int) -> Double {
         radiusPixels / (extent * Double(1 << zoom))
+    }
+}
+
+/// How precisely a `ClusterIndex` holds projected (Web Mercator, unit-square) positions while clustering.
+///
+/// supercluster rounds each input point's projection to a 32-bit float and keeps every level's positions in a
+/// 32-bit KDBush; a neighbour search starts from an entry's 64-bit position and tests the others' 32-bit ones. A
+/// float32 step is about 6e-8 of the world (about 2 m at the equator, 2 pixels of a 512-pixel tile at zoom 16), a
+/// few per cent of the radius at high zooms, so the rounding changes which groups form; `.float32` reproduces it.
+public enum ClusterPrecision: String, Hashable, Sendable, CaseIterable {
+    /// supercluster's: points' projections rounded to float32; an entry (at its 64-bit position) takes the others
+    /// whose float32-rounded positions lie within the radius. Cluster centroids are 64-bit means of those positions.
+    case float32
+    /// Every position and distance in 64-bit doubles (a float64 supercluster).
+    case float64
+
+    /// A projected coordinate as this precision holds it.
+    /// - Complexity: O(1).
+    @inline(__always)
+    func rounded(_ v: Double) -> Double {
+        self == .float32 ? Double(Float(v)) : v
+    }
+
+    /// An upper bound on the distance (unit-square units) between a position in [0, 1]² and its rounded self:
+    /// float32 rounds each coordinate by at most half a step of 2^-24, so by under 2^-24 in all.
+    var roundingReach: Double { self == .float32 ? 0x1p-24 : 0 }
+
+    /// Whether an entry at the 64-bit position (cx, cy) takes one at (x, y): the other's position as held at this
+    /// precision lies within the radius (squared: `r2`), the shorter way round the antimeridian.
+    /// - Complexity: O(1).
+    @inline(__always)
+    func reaches(_ cx: Double, _ cy: Double, _ x: Double, _ y: Double, radiusSquared r2: Double) -> Bool {
+        ClusterNeighbourGrid.distanceSquared(cx, cy, rounded(x), rounded(y)) <= r2
     }
 }
 

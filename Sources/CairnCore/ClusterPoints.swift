@@ -2,9 +2,9 @@
 struct ClusterPoints: Sendable {
     /// The input coordinates.
     var coordinates: [Coordinate] = []
-    /// Web Mercator x in [0, 1) (longitude 180 is stored as 0, the same meridian as -180).
+    /// Web Mercator x in [0, 1) as the options' precision holds it (see `x(longitude:precision:)`).
     var x: [Double] = []
-    /// Web Mercator y in [0, 1].
+    /// Web Mercator y in [0, 1] as the options' precision holds it.
     var y: [Double] = []
     /// Values of the options' numeric attributes, `numericCount` per point; NaN where absent.
     var numbers: [Double] = []
@@ -18,29 +18,52 @@ struct ClusterPoints: Sendable {
     let numericCount: Int
     /// Whether a category attribute is counted.
     let countsCategories: Bool
+    /// How precisely `x` and `y` are held.
+    let precision: ClusterPrecision
 
     init(coordinates: [Coordinate], options: ClusterOptions) {
         numericCount = options.numericAttributes.count
         countsCategories = options.categoryAttribute != nil
+        precision = options.precision
         // As `append` one by one (no values, no category), in bulk; an exact copy of the coordinates, as appends
         // into reserved arrays gave.
         self.coordinates = coordinates.withUnsafeBufferPointer { Array($0) }
-        x = coordinates.map { Self.x(longitude: $0.longitude) }
-        y = coordinates.map { WebMercator.y(latitude: $0.latitude) }
+        let precision = options.precision
+        x = coordinates.map { Self.x(longitude: $0.longitude, precision: precision) }
+        y = coordinates.map { Self.y(latitude: $0.latitude, precision: precision) }
         numbers = [Double](repeating: .nan, count: coordinates.count * numericCount)
         if countsCategories { categories = [Int32](repeating: -1, count: coordinates.count) }
     }
 
-    /// Web Mercator x in [0, 1): longitude 180 is stored as 0.
+    /// Web Mercator x as the clustering holds it: rounded to the precision, in [0, 1) (longitude 180, and a
+    /// longitude that rounds to it, is 0: the same meridian as -180).
+    /// - Complexity: O(1).
     @inline(__always)
-    static func x(longitude: Double) -> Double {
-        let px = WebMercator.x(longitude: longitude)
+    static func x(longitude: Double, precision: ClusterPrecision) -> Double {
+        let px = precision.rounded(WebMercator.x(longitude: longitude))
         return px >= 1 ? 0 : px
+    }
+
+    /// Web Mercator y in [0, 1] as the clustering holds it: rounded to the precision.
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func y(latitude: Double, precision: ClusterPrecision) -> Double {
+        precision.rounded(WebMercator.y(latitude: latitude))
+    }
+
+    /// Whether two input coordinates are the same place (longitudes 180 and -180 are one meridian): such points
+    /// are grouped and never split. Points at different coordinates stay apart above `maxZoom` even where their
+    /// projections round to the same position.
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func sameLocation(_ a: Coordinate, _ b: Coordinate) -> Bool {
+        a.latitude == b.latitude && (a.longitude == b.longitude || (abs(a.longitude) == 180 && abs(b.longitude) == 180))
     }
 
     init(features: [Feature], options: ClusterOptions) {
         numericCount = options.numericAttributes.count
         countsCategories = options.categoryAttribute != nil
+        precision = options.precision
         reserve(features.count)
         for f in features { append(f, options: options) }
     }
@@ -101,8 +124,8 @@ struct ClusterPoints: Sendable {
 
     mutating func insert(_ coordinate: Coordinate, numbers values: [Double], category: String?, at index: Int) {
         coordinates.insert(coordinate, at: index)
-        x.insert(Self.x(longitude: coordinate.longitude), at: index)
-        y.insert(WebMercator.y(latitude: coordinate.latitude), at: index)
+        x.insert(Self.x(longitude: coordinate.longitude, precision: precision), at: index)
+        y.insert(Self.y(latitude: coordinate.latitude, precision: precision), at: index)
         var row = [Double](repeating: .nan, count: numericCount)
         for i in 0..<min(numericCount, values.count) { row[i] = values[i] }
         numbers.insert(contentsOf: row, at: index * numericCount)
@@ -119,8 +142,8 @@ struct ClusterPoints: Sendable {
 
     mutating func move(at index: Int, to coordinate: Coordinate) {
         coordinates[index] = coordinate
-        x[index] = Self.x(longitude: coordinate.longitude)
-        y[index] = WebMercator.y(latitude: coordinate.latitude)
+        x[index] = Self.x(longitude: coordinate.longitude, precision: precision)
+        y[index] = Self.y(latitude: coordinate.latitude, precision: precision)
     }
 
     private mutating func code(for category: String?) -> Int32 {

@@ -124,7 +124,9 @@ struct ClusterTree: Sendable {
             guard let k = overlayPosition[UInt32(e)] else { continue }
             let x = h.x(e), y = h.y(e)
             var o = OverlayEntry(entry: UInt32(e), x: x, y: y, lowZoom: h.lowZoom[e], topZoom: h.topZoom[e], latitude: 0, longitude: 0)
-            if e >= h.leafCount {
+            if h.isIdenticalGroup(e) {
+                (o.latitude, o.longitude) = (.nan, .nan) // its points' own coordinate: see `cachedCoordinate`
+            } else if e >= h.leafCount {
                 let c = WebMercator.coordinate(x: x, y: y)
                 (o.latitude, o.longitude) = (c.latitude, c.longitude)
             }
@@ -206,7 +208,7 @@ struct ClusterTree: Sendable {
         if s < latitudes.count { return Coordinate(uncheckedLatitude: latitudes[s], longitude: longitudes[s]) }
         guard s >= slots.count else { return nil }
         let o = overlay[s - slots.count]
-        return Coordinate(uncheckedLatitude: o.latitude, longitude: o.longitude)
+        return o.latitude.isNaN ? nil : Coordinate(uncheckedLatitude: o.latitude, longitude: o.longitude)
     }
 
     /// Builds the tree over every entry that shows at some zoom.

@@ -74,10 +74,8 @@ struct ClusterBuildTests {
             let i = random.below(points.count)
             let metres = [5.0, 200, 3_000, 40_000][random.below(4)]
             let target = try destination(from: points[i], bearingDegrees: random.uniform(0, 360), distanceMeters: metres)
-            var moved = index.points
-            moved.move(at: i, to: target)
-            let plan = ClusterIncrementalEdit(hierarchy: index.hierarchy, options: options, removedPoint: i,
-                                              addedPoint: (moved.x[i], moved.y[i], i))
+            let plan = ClusterIncrementalEdit(hierarchy: index.hierarchy, coordinates: index.points.coordinates, options: options,
+                                              removedPoint: i, addedPoint: (target, i))
             if index.hierarchy.inPlacePairing(plan, movedPoint: i, options: options) != nil { inPlace += 1 }
             points[i] = target
             try index.move(at: i, to: target)

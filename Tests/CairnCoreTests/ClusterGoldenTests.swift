@@ -8,6 +8,7 @@ import Testing
 struct ClusterGoldenTests {
     @Test("whole levels equal the reference", arguments: [
         ("cluster-helsinki.txt", try! ClusterOptions()),
+        ("cluster-helsinki-float64.txt", try! ClusterOptions(precision: .float64)),
         ("cluster-helsinki-minpoints4.txt", try! ClusterOptions(radiusPixels: 60, extent: 256, maxZoom: 17, minPoints: 4)),
     ])
     func golden(file: String, options: ClusterOptions) throws {

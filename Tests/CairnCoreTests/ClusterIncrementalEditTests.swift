@@ -40,7 +40,7 @@ struct ClusterIncrementalEditTests {
         return result
     }
 
-    enum Layout { case clumped, uniform, antimeridian }
+    enum Layout { case clumped, uniform, antimeridian, nearRadius }
 
     func coordinate(_ layout: Layout, _ random: inout ClusterRandom) -> Coordinate {
         switch layout {
@@ -52,6 +52,12 @@ struct ClusterIncrementalEditTests {
             // Within a few degrees of 180 on both sides, 180 itself included.
             let lon = random.below(8) == 0 ? 180 : random.uniform(-3, 3) + 180
             return Coordinate(uncheckedLatitude: random.uniform(-2, 2), longitude: lon > 180 ? lon - 360 : lon)
+        case .nearRadius:
+            // An 8×8 lattice one zoom-16 radius apart, jittered by 2 %: neighbours sit within a float32 step of
+            // the radius, where the rounding decides.
+            let r = ClusterOptions.standard.unitRadius(zoom: 16)
+            return WebMercator.coordinate(x: 0.5 + r * (Double(random.below(8)) + random.uniform(-0.02, 0.02)),
+                                          y: 0.4 + r * (Double(random.below(8)) + random.uniform(-0.02, 0.02)))
         }
     }
 
@@ -125,6 +131,12 @@ struct ClusterIncrementalEditTests {
     func antimeridian(seed: UInt64) throws {
         try run(seed: seed, layout: .antimeridian, options: try ClusterOptions(radiusPixels: 60, minZoom: 2, maxZoom: 12),
                 count: 400, edits: 100)
+    }
+
+    @Test("points a radius apart, where float32 rounding decides: single edits equal a rebuild",
+          arguments: [ClusterPrecision.float32, .float64])
+    func nearRadius(precision: ClusterPrecision) throws {
+        try run(seed: 11, layout: .nearRadius, options: try ClusterOptions(precision: precision), count: 60, edits: 100)
     }
 
     @Test("editing down to no points and back up equals a rebuild")

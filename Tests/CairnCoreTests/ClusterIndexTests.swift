@@ -27,7 +27,8 @@ struct ClusterIndexTests {
             #expect(found.count == 2)
             let cluster = try #require(found.first { $0.clusterID != nil })
             #expect(cluster.pointCount == 25)
-            #expect(cluster.coordinate.latitude.isApproximately(60.17) && cluster.coordinate.longitude.isApproximately(24.94))
+            // At the points' own coordinate, exactly (not at the inverse of its float32 projection).
+            #expect(cluster.coordinate == c(60.17, 24.94))
             let id = try #require(cluster.clusterID)
             #expect(try index.expansionZoom(of: id) == .identicalPoints)
             #expect(try index.leaves(of: id, limit: 100) == Array(0..<25))
@@ -35,9 +36,11 @@ struct ClusterIndexTests {
         // With minPoints above the group's size the group still stays together.
         let strict = ClusterIndex(coordinates: Array(points.prefix(3)), options: try ClusterOptions(minPoints: 10))
         #expect(strict.clusters(in: .world, zoom: 20).map(\.pointCount) == [3])
-        // Points beyond the Mercator limit at one longitude project to the same spot: they are identical on the map.
-        let polar = ClusterIndex(coordinates: [c(90, 10), c(89.9, 10), c(-90, 0), c(-86, 0)])
-        #expect(polar.clusters(in: .world, zoom: 24).map(\.pointCount).sorted() == [2, 2])
+        // Points beyond the Mercator limit at one longitude project to the same spot: they cluster at every zoom
+        // built, but they are different places, so above it they show apart; the same place twice stays together.
+        let polar = ClusterIndex(coordinates: [c(90, 10), c(89.9, 10), c(-90, 0), c(-86, 0), c(-86, 0)])
+        #expect(polar.clusters(in: .world, zoom: 16).map(\.pointCount).sorted() == [2, 3])
+        #expect(polar.clusters(in: .world, zoom: 24).map(\.pointCount).sorted() == [1, 1, 1, 2])
     }
 
     @Test("points at 179.99 and -179.99 cluster, with the centroid on the antimeridian; boxes across it find them")
@@ -47,7 +50,7 @@ struct ClusterIndexTests {
         #expect(atZero.count == 1)
         let cluster = try #require(atZero.first)
         #expect(cluster.pointCount == 4)
-        #expect(abs(abs(cluster.coordinate.longitude) - 180) < 1e-9)
+        #expect(abs(abs(cluster.coordinate.longitude) - 180) < 1e-5) // float32 positions: a step is 2e-5 degrees
         let across = try BoundingBox(west: 179, south: 0, east: -179, north: 20)
         #expect(index.clusters(in: across, zoom: 0).count == 1)
         #expect(index.clusters(in: try BoundingBox(west: 170, south: 0, east: 175, north: 20), zoom: 0).isEmpty)

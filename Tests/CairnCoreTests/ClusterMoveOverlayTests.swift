@@ -51,10 +51,8 @@ struct ClusterMoveOverlayTests {
 
     /// Whether moving point `i` to `moved` takes the in-place path.
     func movesInPlace(_ index: ClusterIndex, _ i: Int, to moved: Coordinate) -> Bool {
-        var after = index.points
-        after.move(at: i, to: moved)
-        let plan = ClusterIncrementalEdit(hierarchy: index.hierarchy, options: index.options, removedPoint: i,
-                                          addedPoint: (after.x[i], after.y[i], i))
+        let plan = ClusterIncrementalEdit(hierarchy: index.hierarchy, coordinates: index.points.coordinates, options: index.options,
+                                          removedPoint: i, addedPoint: (moved, i))
         return index.hierarchy.inPlacePairing(plan, movedPoint: i, options: index.options) != nil
     }
 

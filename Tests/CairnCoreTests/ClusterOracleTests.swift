@@ -9,9 +9,11 @@ struct ClusterOracleTests {
         try! ClusterOptions(radiusPixels: 60, extent: 256, minZoom: 2, maxZoom: 12, minPoints: 3),
         try! ClusterOptions(radiusPixels: 25, extent: 512, minZoom: 0, maxZoom: 20, minPoints: 5),
         try! ClusterOptions(radiusPixels: 80, extent: 4096, minZoom: 0, maxZoom: 24, minPoints: 1),
+        try! ClusterOptions(precision: .float64),
+        try! ClusterOptions(radiusPixels: 60, extent: 256, minZoom: 2, maxZoom: 12, minPoints: 3, precision: .float64),
     ]
 
-    @Test("every level equals the oracle (members, weights, centroids, ids, children)", arguments: 0..<4)
+    @Test("every level equals the oracle (members, weights, centroids, ids, children)", arguments: 0..<6)
     func levels(optionSet: Int) throws {
         let options = Self.optionSets[optionSet]
         var random = ClusterRandom(seed: 41 + UInt64(optionSet))
@@ -24,6 +26,36 @@ struct ClusterOracleTests {
                 #expect(problems.isEmpty, "options \(optionSet) round \(round) zoom \(zoom): \(problems)")
             }
         }
+    }
+
+    @Test("pairs within a float32 step of the radius: each precision clusters them as its oracle does, and they differ",
+          arguments: [ClusterPrecision.float32, .float64])
+    func roundingAtTheRadius(precision: ClusterPrecision) throws {
+        let options = try ClusterOptions(maxZoom: 16, precision: precision)
+        let r = options.unitRadius(zoom: 16)
+        var random = ClusterRandom(seed: 1234)
+        // Pairs 0.97-1.03 radii apart at zoom 16 (a float32 step is 2-5 % of it there), far from each other,
+        // across the antimeridian too.
+        var points: [Coordinate] = []
+        for k in 0..<400 {
+            let x = k % 10 == 0 ? 1 - r * random.uniform(0, 1) : random.uniform(0.02, 0.98)
+            let y = random.uniform(0.3, 0.7)
+            let angle = random.uniform(0, 2 * .pi), d = r * random.uniform(0.97, 1.03)
+            var x2 = x + d * cos(angle)
+            if x2 >= 1 { x2 -= 1 } else if x2 < 0 { x2 += 1 }
+            points.append(WebMercator.coordinate(x: x, y: y))
+            points.append(WebMercator.coordinate(x: x2, y: y + d * sin(angle)))
+        }
+        let index = ClusterIndex(coordinates: points, options: options)
+        let oracle = ClusterOracle(points, options: options)
+        for zoom in [17, 16, 15] {
+            let problems = clusterDifferences(try index.oracleShaped(zoom: zoom), oracle.level(zoom, options: options))
+            #expect(problems.isEmpty, "\(precision) zoom \(zoom): \(problems)")
+        }
+        // The two precisions disagree on some pairs: the rounding matters, and the test would see it ignored.
+        let other = ClusterOracle(points, options: try ClusterOptions(maxZoom: 16, precision: precision == .float32 ? .float64 : .float32))
+        let pairs = { (level: [ClusterOracle.Entry]) in Set(level.filter { $0.weight == 2 }.map(\.members)) }
+        #expect(pairs(oracle.level(16, options: options)) != pairs(other.level(16, options: options)))
     }
 
     @Test("boxes, across the antimeridian too, return exactly the level's entries inside")

@@ -2,8 +2,10 @@ import Foundation
 @testable import CairnCore
 
 /// A brute-force clustering oracle written straight from supercluster's description (quadratic per level), with
-/// Cairn's two documented extensions: x distances wrap across the antimeridian, and points at identical projected
-/// coordinates are grouped first (a cluster at `maxZoom + 1` in the first member's place).
+/// Cairn's two documented extensions: x distances wrap across the antimeridian, and points at identical
+/// coordinates are grouped first (a cluster at `maxZoom + 1` in the first member's place). With float32 precision,
+/// as supercluster: projections are rounded to Float, and an entry takes another when the other's position rounded
+/// to Float lies within the radius of its own (a cluster's own position is the Double centroid).
 struct ClusterOracle {
     struct Entry: Equatable {
         var x: Double
@@ -22,19 +24,25 @@ struct ClusterOracle {
     var levels: [Int: [Entry]] = [:]
 
     init(_ coordinates: [Coordinate], options: ClusterOptions, groupIdentical: Bool = true) {
+        let float32 = options.precision == .float32
+        func held(_ v: Double) -> Double { float32 ? Double(Float(v)) : v }
         var level: [Entry] = coordinates.enumerated().map { i, c in
-            var x = c.longitude / 360 + 0.5
+            var x = held(c.longitude / 360 + 0.5)
             if x >= 1 { x = 0 }
             let s = sin(c.latitude * .pi / 180)
-            let y = min(1, max(0, 0.5 - 0.25 * log((1 + s) / (1 - s)) / .pi))
+            let y = held(min(1, max(0, 0.5 - 0.25 * log((1 + s) / (1 - s)) / .pi)))
             return Entry(x: x, y: y, weight: 1, members: [i], id: nil, children: [], origin: i)
         }
+        func sameMeridian(_ a: Double, _ b: Double) -> Bool { a == b || (abs(a) == 180 && abs(b) == 180) }
         let top = options.maxZoom + 1
         if groupIdentical {
             var grouped: [Entry] = []
             var taken = Set<Int>()
             for i in level.indices where !taken.contains(i) {
-                let same = level.indices.filter { $0 > i && !taken.contains($0) && level[$0].x == level[i].x && level[$0].y == level[i].y }
+                let same = level.indices.filter {
+                    $0 > i && !taken.contains($0) && coordinates[$0].latitude == coordinates[i].latitude
+                        && sameMeridian(coordinates[$0].longitude, coordinates[i].longitude)
+                }
                 if same.isEmpty {
                     grouped.append(level[i])
                 } else {
@@ -56,9 +64,9 @@ struct ClusterOracle {
                 let e = level[i]
                 var neighbours: [Int] = []
                 for j in level.indices where !visited[j] {
-                    var dx = abs(e.x - level[j].x)
+                    var dx = abs(e.x - held(level[j].x))
                     if dx > 0.5 { dx = 1 - dx }
-                    let dy = e.y - level[j].y
+                    let dy = e.y - held(level[j].y)
                     if dx * dx + dy * dy <= r * r { neighbours.append(j) }
                 }
                 let total = e.weight + neighbours.reduce(0) { $0 + level[$1].weight }

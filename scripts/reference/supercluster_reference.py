@@ -6,15 +6,20 @@ can be compared with it whole. Nothing here is shared with Cairn's Swift code: n
 over the whole level, in ascending level order.
 
 Algorithm (Mapbox supercluster, index.js `_cluster`, with Cairn's documented antimeridian extension):
-  * project: x = lon/360 + 0.5 (x == 1 is stored as 0, the same meridian as -180),
-             y = 0.5 - 0.25 * ln((1 + sin(lat)) / (1 - sin(lat))) / pi, clamped to [0, 1];
+  * project: x = lon/360 + 0.5, y = 0.5 - 0.25 * ln((1 + sin(lat)) / (1 - sin(lat))) / pi, clamped to [0, 1];
+    with --precision float32 (the default, as supercluster: `fround` on input) both are rounded to 32-bit floats;
+    then x == 1 is stored as 0 (the same meridian as -180);
   * the level above maxZoom is the input points in input order, each with weight 1;
   * for zoom = maxZoom .. minZoom, r = radius / (extent * 2^zoom); visit the level above in order; an entry not
-    yet visited is marked and gathers every unvisited entry within r (dx wrapped across x = 0/1, dx^2 + dy^2 <= r^2),
-    in level order; if the total weight reaches minPoints (and exceeds the origin's own), they become one cluster
+    yet visited is marked and gathers every unvisited entry within r, in level order. "Within r": with float32, the
+    other entry's position rounded to a 32-bit float (supercluster keeps each level's positions in a Float32Array
+    KDBush and queries it from the entry's 64-bit position), dx wrapped across x = 0/1, dx^2 + dy^2 <= r^2;
+    if the total weight reaches minPoints (and exceeds the origin's own), they become one cluster
     at the weighted centroid (x of each member taken on the origin's side of the antimeridian, the result wrapped
     into [0, 1)) placed in the origin's position in the next level; otherwise the origin and then the gathered
     entries pass through unchanged, in that order.
+
+Identical coordinates are not grouped here (Cairn groups them; the Helsinki file has none).
 
 Usage:
   scripts/reference/supercluster_reference.py Data/osm-helsinki-poi.csv --zooms 3,8,13,16 > Tests/Golden/cluster-helsinki.txt
@@ -24,19 +29,29 @@ excluded) and x, y printed with repr (shortest round-trip form).
 import argparse
 import csv
 import math
+import struct
 import sys
 
 
-def project(lon, lat):
-    x = lon / 360.0 + 0.5
+def float32(v):
+    """v rounded to the nearest 32-bit float (ties to even), as JavaScript's Math.fround."""
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def identity(v):
+    return v
+
+
+def project(lon, lat, held):
+    x = held(lon / 360.0 + 0.5)
     if x >= 1.0:
         x = 0.0
     s = math.sin(lat * math.pi / 180.0)
     y = 0.5 - 0.25 * math.log((1 + s) / (1 - s)) / math.pi
-    return x, min(1.0, max(0.0, y))
+    return x, held(min(1.0, max(0.0, y)))
 
 
-def cluster_level(level, zoom, radius, extent, min_points):
+def cluster_level(level, zoom, radius, extent, min_points, held):
     """level: list of entries dict(x, y, w, members). Returns the next (lower zoom) level."""
     r = radius / (extent * 2.0 ** zoom)
     visited = [False] * len(level)
@@ -49,10 +64,10 @@ def cluster_level(level, zoom, radius, extent, min_points):
         for j, f in enumerate(level):
             if visited[j]:
                 continue
-            dx = abs(e["x"] - f["x"])
+            dx = abs(e["x"] - held(f["x"]))
             if dx > 0.5:
                 dx = 1.0 - dx
-            dy = e["y"] - f["y"]
+            dy = e["y"] - held(f["y"])
             if dx * dx + dy * dy <= r * r:
                 neighbours.append(j)
         total = e["w"] + sum(level[j]["w"] for j in neighbours)
@@ -93,24 +108,26 @@ def main():
     ap.add_argument("--min-zoom", type=int, default=0)
     ap.add_argument("--max-zoom", type=int, default=16)
     ap.add_argument("--min-points", type=int, default=2)
+    ap.add_argument("--precision", choices=["float32", "float64"], default="float32")
     args = ap.parse_args()
+    held = float32 if args.precision == "float32" else identity
     zooms = sorted({int(z) for z in args.zooms.split(",")}, reverse=True)
 
     with open(args.csv, newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     level = []
     for i, row in enumerate(rows):
-        x, y = project(float(row["lon"]), float(row["lat"]))
+        x, y = project(float(row["lon"]), float(row["lat"]), held)
         level.append({"x": x, "y": y, "w": 1, "members": [i]})
 
     print(f"# supercluster reference: radius {args.radius} extent {args.extent} zooms {args.min_zoom}-{args.max_zoom} "
-          f"minPoints {args.min_points}; {len(rows)} points from {args.csv.split('/')[-1]}")
+          f"minPoints {args.min_points} precision {args.precision}; {len(rows)} points from {args.csv.split('/')[-1]}")
     print("# produced by: scripts/reference/supercluster_reference.py " + " ".join(sys.argv[1:]))
     print("# zoom count x y members...")
     lowest = max(args.min_zoom, min(zooms))
     out = {}
     for zoom in range(args.max_zoom, lowest - 1, -1):
-        level = cluster_level(level, zoom, args.radius, args.extent, args.min_points)
+        level = cluster_level(level, zoom, args.radius, args.extent, args.min_points, held)
         if zoom in zooms:
             out[zoom] = level
     for zoom in zooms:
