@@ -73,6 +73,7 @@ extension ClusterHierarchy {
             let e = pairing[k]
             clusterX[e - leafCount] = f.x
             clusterY[e - leafCount] = f.y
+            clusterExtent[e - leafCount] = f.extent
             weight[e] = f.weight
             var c = Int(childStart[e - leafCount])
             for node in f.children {

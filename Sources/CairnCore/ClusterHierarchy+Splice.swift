@@ -171,6 +171,7 @@ extension ClusterHierarchy {
         entrySplice.renumber(&parent)
         clusterSplice.apply(to: &clusterX, filler: 0)
         clusterSplice.apply(to: &clusterY, filler: 0)
+        clusterSplice.apply(to: &clusterExtent, filler: 0)
         clusterSplice.apply(to: &origin, filler: 0)
         if let i = removedPoint {
             let limit = UInt32(i)
@@ -205,6 +206,7 @@ extension ClusterHierarchy {
             let c = insertedCluster[j]
             clusterX[c] = f.x
             clusterY[c] = f.y
+            clusterExtent[c] = f.extent
             origin[c] = UInt32(removedPoint.map { f.origin > $0 ? f.origin - 1 : f.origin } ?? f.origin)
             weight[n + c] = f.weight
             topZoom[n + c] = UInt8(ins.zoom)

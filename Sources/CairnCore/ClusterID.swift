@@ -59,6 +59,16 @@ public struct ClusterNode: Hashable, Sendable {
         case point(Int)
         /// A cluster of at least two points.
         case cluster(ClusterID)
+
+        /// The cluster's id, or nil for a single point.
+        public var clusterID: ClusterID? {
+            if case .cluster(let id) = self { id } else { nil }
+        }
+
+        /// The input position of a single point, or nil for a cluster.
+        public var pointIndex: Int? {
+            if case .point(let i) = self { i } else { nil }
+        }
     }
 
     /// What the entry is.
@@ -77,14 +87,10 @@ public struct ClusterNode: Hashable, Sendable {
     }
 
     /// The cluster's id, or nil for a single point.
-    public var clusterID: ClusterID? {
-        if case .cluster(let id) = content { id } else { nil }
-    }
+    public var clusterID: ClusterID? { content.clusterID }
 
     /// The input position of a single point, or nil for a cluster.
-    public var pointIndex: Int? {
-        if case .point(let i) = content { i } else { nil }
-    }
+    public var pointIndex: Int? { content.pointIndex }
 }
 
 /// Why a cluster query was refused.

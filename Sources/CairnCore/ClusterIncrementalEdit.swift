@@ -14,6 +14,8 @@ struct ClusterIncrementalEdit {
     struct Fresh {
         var x: Double
         var y: Double
+        /// The cluster's extent (`ClusterHierarchy.clusterExtent`); unused for the point.
+        var extent: Float = 0
         var weight: UInt32
         /// Input position in the numbering before the edit (`leafCount` for an appended point).
         var origin: Int
@@ -61,6 +63,9 @@ struct ClusterIncrementalEdit {
     @inline(__always) func x(_ node: Int) -> Double { node >= 0 ? h.x(node) : fresh[-node - 1].x }
     @inline(__always) func y(_ node: Int) -> Double { node >= 0 ? h.y(node) : fresh[-node - 1].y }
     @inline(__always) func weight(_ node: Int) -> UInt32 { node >= 0 ? h.weight[node] : fresh[-node - 1].weight }
+    @inline(__always) func extent(_ node: Int) -> Double {
+        node >= 0 ? h.extent(node) : (fresh[-node - 1].zoom == nil ? h.pointExtent : Double(fresh[-node - 1].extent))
+    }
     @inline(__always) func origin(_ node: Int) -> Int { node >= 0 ? h.originKey(ofEntry: node) : fresh[-node - 1].origin }
     /// The coordinate of a point node: an old point or the added one.
     @inline(__always) func coordinate(ofPoint node: Int) -> Coordinate? { node >= 0 ? coordinates[node] : addedCoordinate }
@@ -220,8 +225,12 @@ struct ClusterIncrementalEdit {
             if cx < 0 { cx += 1 } else if cx >= 1 { cx -= 1 }
             cy = wy / Double(total)
         }
-        fresh.append(Fresh(x: cx, y: cy, weight: UInt32(truncatingIfNeeded: total), origin: origin(c), zoom: zoom,
-                           children: [c] + members))
+        var reach = 0.0
+        for m in [c] + members {
+            reach = max(reach, ClusterHierarchy.reach(fromX: cx, y: cy, toX: x(m), y: y(m), extent: extent(m)))
+        }
+        fresh.append(Fresh(x: cx, y: cy, extent: ClusterHierarchy.storedExtent(reach), weight: UInt32(truncatingIfNeeded: total),
+                           origin: origin(c), zoom: zoom, children: [c] + members))
         return -fresh.count
     }
 }

@@ -17,6 +17,11 @@ struct ClusterHierarchy: Sendable {
     /// Web Mercator position of the clusters (weighted centroids, x wrapped into [0, 1)).
     var clusterX: [Double] = []
     var clusterY: [Double] = []
+    /// Per cluster: how far from its position its points' exact projections may lie (unit-square units, the
+    /// shorter way round the antimeridian): see `extent(ofCluster:children:)`.
+    var clusterExtent: [Float] = []
+    /// How far a point's exact projection may lie from its position as held (the precision's rounding).
+    let pointExtent: Double
     /// Points held.
     var weight: [UInt32] = []
     /// The highest zoom at which the entry shows (`maxZoom + 1` for points).
@@ -56,7 +61,7 @@ struct ClusterHierarchy: Sendable {
     func y(_ e: Int) -> Double { e < leafCount ? leafY[e] : clusterY[e - leafCount] }
 
     var memoryBytes: Int {
-        clusterX.capacity * 8 + clusterY.capacity * 8 + weight.capacity * 4 + topZoom.capacity + lowZoom.capacity
+        clusterX.capacity * 8 + clusterY.capacity * 8 + clusterExtent.capacity * 4 + weight.capacity * 4 + topZoom.capacity + lowZoom.capacity
             + parent.capacity * 4 + origin.capacity * 4 + byOrigin.capacity * 4 + childStart.capacity * 4 + children.capacity * 4
             + aggregates.memoryBytes + tree.memoryBytes
     }
@@ -118,6 +123,7 @@ struct ClusterHierarchy: Sendable {
         leafCount = n
         minZoom = UInt8(options.minZoom)
         groupZoom = UInt8(options.maxZoom + 1)
+        pointExtent = options.precision.roundingReach
         aggregates = ClusterAggregateTable(points: points)
         let topLevel = options.maxZoom + 1
         leafX = points.x
@@ -139,6 +145,7 @@ struct ClusterHierarchy: Sendable {
         func exact<T>(_ a: [T]) -> [T] { a.withUnsafeBufferPointer { Array($0) } }
         clusterX = exact(clusterX)
         clusterY = exact(clusterY)
+        clusterExtent = exact(clusterExtent)
         weight = exact(weight)
         topZoom = exact(topZoom)
         lowZoom = exact(lowZoom)
@@ -148,11 +155,32 @@ struct ClusterHierarchy: Sendable {
         children = exact(children)
     }
 
+    /// How far from entry `e`'s position its points' exact projections may lie (unit-square units).
+    @inline(__always)
+    func extent(_ e: Int) -> Double { e < leafCount ? pointExtent : Double(clusterExtent[e - leafCount]) }
+
+    /// How far a cluster at (cx, cy) reaches through one child at (x, y) of extent `extent`: their distance (the
+    /// shorter way round) plus the child's extent. A cluster's extent is the largest over its children, a bound by
+    /// the triangle inequality, usually near the radius where it formed (`storedExtent`).
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func reach(fromX cx: Double, y cy: Double, toX x: Double, y: Double, extent: Double) -> Double {
+        ClusterNeighbourGrid.distanceSquared(cx, cy, x, y).squareRoot() + extent
+    }
+
+    /// A cluster's largest `reach`, rounded up to a Float as stored.
+    /// - Complexity: O(1).
+    static func storedExtent(_ reach: Double) -> Float {
+        let f = Float(reach)
+        return Double(f) < reach ? f.nextUp : f
+    }
+
     /// Appends a cluster entry (the caller then appends its children and closes it).
-    mutating func appendCluster(x cx: Double, y cy: Double, weight w: UInt32, zoom: Int, origin o: Int) -> Int {
+    mutating func appendCluster(x cx: Double, y cy: Double, extent: Float, weight w: UInt32, zoom: Int, origin o: Int) -> Int {
         let e = entryCount
         clusterX.append(cx)
         clusterY.append(cy)
+        clusterExtent.append(extent)
         weight.append(w)
         topZoom.append(UInt8(zoom))
         lowZoom.append(minZoom)

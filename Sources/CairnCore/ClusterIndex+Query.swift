@@ -110,8 +110,15 @@ extension ClusterIndex {
     /// The aggregates of a cluster or point.
     /// - Complexity: O(a + c) for a numeric attributes and c categories.
     public func aggregates(of node: ClusterNode) throws(ClusterError) -> ClusterAggregates {
+        try aggregates(of: node.content)
+    }
+
+    /// The aggregates of a point (by input position) or a cluster (by id), e.g. a grid cluster's member.
+    /// - Throws: `ClusterError.pointOutOfRange` or `.unknownCluster`.
+    /// - Complexity: O(a + c) for a numeric attributes and c categories.
+    public func aggregates(of content: ClusterNode.Content) throws(ClusterError) -> ClusterAggregates {
         let e: Int
-        switch node.content {
+        switch content {
         case .point(let i):
             guard i >= 0, i < count else { throw .pointOutOfRange(i, count: count) }
             e = i

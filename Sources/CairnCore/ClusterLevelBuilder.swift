@@ -56,6 +56,7 @@ struct ClusterLevelBuilder {
     private struct Group {
         var x: Double
         var y: Double
+        var extent: Float
         var weight: UInt64
         var members: Range<Int32>
         var children: Int32
@@ -86,7 +87,8 @@ struct ClusterLevelBuilder {
         for members in groups {
             let i = members[0]
             let w = UInt32(members.count)
-            let e = h.appendCluster(x: points.x[i], y: points.y[i], weight: w, zoom: options.maxZoom + 1, origin: i)
+            let extent = ClusterHierarchy.storedExtent(h.pointExtent) // its children share its position
+            let e = h.appendCluster(x: points.x[i], y: points.y[i], extent: extent, weight: w, zoom: options.maxZoom + 1, origin: i)
             for m in members { h.adopt(m, by: e, zoom: options.maxZoom + 1) }
             h.closeCluster()
             h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount)
@@ -202,6 +204,7 @@ struct ClusterLevelBuilder {
             var total = wi
             for k in lo..<hi { total += UInt64(points[Int(members[k])].weight) }
             var cx = centre.x, cy = centre.y
+            var extent: Float = 0
             if total >= minPoints {
                 var wx = centre.x * Double(wi), wy = centre.y * Double(wi)
                 for k in lo..<hi {
@@ -213,9 +216,15 @@ struct ClusterLevelBuilder {
                 cx = wx / Double(total)
                 if cx < 0 { cx += 1 } else if cx >= 1 { cx -= 1 }
                 cy = wy / Double(total)
+                var reach = ClusterHierarchy.reach(fromX: cx, y: cy, toX: centre.x, y: centre.y, extent: h.extent(Int(centre.entry)))
+                for k in lo..<hi {
+                    let f = points[Int(members[k])]
+                    reach = max(reach, ClusterHierarchy.reach(fromX: cx, y: cy, toX: f.x, y: f.y, extent: h.extent(Int(f.entry))))
+                }
+                extent = ClusterHierarchy.storedExtent(reach)
             }
             tag[Int(centre.slot)] = Int32(groups.count)
-            groups.append(Group(x: cx, y: cy, weight: total, members: Int32(lo)..<Int32(hi), children: Int32(children.count)))
+            groups.append(Group(x: cx, y: cy, extent: extent, weight: total, members: Int32(lo)..<Int32(hi), children: Int32(children.count)))
             children.append(centre.entry)
             for k in lo..<hi { children.append(points[Int(members[k])].entry) }
         }
@@ -235,7 +244,7 @@ struct ClusterLevelBuilder {
             let g = groups[t]
             if g.weight >= minPoints {
                 let w = UInt32(truncatingIfNeeded: g.weight)
-                let e = h.appendCluster(x: g.x, y: g.y, weight: w, zoom: zoom, origin: h.originKey(ofEntry: Int(item.entry)))
+                let e = h.appendCluster(x: g.x, y: g.y, extent: g.extent, weight: w, zoom: zoom, origin: h.originKey(ofEntry: Int(item.entry)))
                 for k in Int(g.children)...(Int(g.children) + Int(g.members.upperBound - g.members.lowerBound)) { h.adopt(Int(children[k]), by: e, zoom: zoom) }
                 h.closeCluster()
                 if aggregating { h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount) }

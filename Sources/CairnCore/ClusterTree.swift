@@ -625,6 +625,15 @@ struct UnitXRanges {
 
     @inline(__always)
     func overlaps(_ lo: Double, _ hi: Double) -> Bool { (hi >= a0 && lo <= a1) || (hi >= b0 && lo <= b1) }
+
+    /// These ranges widened by `d` on each side; the whole [0, 1] when a widened range would wrap past 0 or 1
+    /// (a superset either way).
+    func widened(by d: Double) -> UnitXRanges {
+        var r = self
+        if a0 <= a1 { (r.a0, r.a1) = (a0 == 0 ? 0 : a0 - d, a1 == 1 ? 1 : a1 + d) }
+        if b0 <= b1 { (r.b0, r.b1) = (b0 == 0 ? 0 : b0 - d, b1 == 1 ? 1 : b1 + d) }
+        return r.a0 < 0 || r.a1 > 1 || r.b0 < 0 || r.b1 > 1 ? UnitXRanges(0, 1) : r
+    }
 }
 
 /// A test placing a stored position on one axis surely inside a query's range, surely outside, or neither.

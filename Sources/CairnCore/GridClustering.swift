@@ -77,8 +77,8 @@ public struct GridCluster: Hashable, Sendable {
     public let pixelY: Double
     /// Points held.
     public let pointCount: Int
-    /// What it groups: input points, or hierarchy clusters each placed whole.
-    public let members: [ClusterNode]
+    /// What it groups: input points (by input position), or hierarchy clusters each placed whole (by id).
+    public let members: [ClusterNode.Content]
 }
 
 /// Why grid clustering was refused.
@@ -107,7 +107,7 @@ public struct GridClustering {
     private let columns: Int, rows: Int
     /// Per non-empty cell (a slot, in the order cells got their first point): its cell number and sums.
     private var cellOfSlot: [Int] = [], sumX: [Double] = [], sumY: [Double] = [], weight: [Int] = []
-    private var members: [[ClusterNode]] = []
+    private var members: [[ClusterNode.Content]] = []
     /// The slot of each cell (-1: empty) when the grid has at most `denseCellLimit` cells; otherwise the slots of
     /// the non-empty cells only, so that a huge grid of tiny cells costs memory for its points, not its cells.
     private var denseSlots: [Int32]
@@ -137,24 +137,59 @@ public struct GridClustering {
     public mutating func add(_ coordinate: Coordinate, index: Int) {
         var x = WebMercator.x(longitude: coordinate.longitude)
         if x >= 1 { x = 0 }
-        add(x: x, y: WebMercator.y(latitude: coordinate.latitude), weight: 1, member: ClusterNode(content: .point(index), coordinate: coordinate, pointCount: 1))
+        let y = WebMercator.y(latitude: coordinate.latitude)
+        x = unwrapped(x)
+        guard let cell = cell(pixelX: (x - west) * scaleX, pixelY: (y - north) * scaleY) else { return }
+        add(x: x, y: y, weight: 1, member: .point(index), cell: cell)
     }
 
-    /// Adds a weighted entry at Web Mercator (x, y); ignored when outside the viewport.
-    mutating func add(x rawX: Double, y: Double, weight w: Int, member: ClusterNode) {
-        var x = rawX
-        if x < west, viewport.box.crossesAntimeridian || viewport.box.east == 180 { x += 1 }
-        if x == 1, west == 0 { x = 0 }
-        let px = (x - west) * scaleX, py = (y - north) * scaleY
-        guard px >= 0, px <= Double(viewport.widthPixels), py >= 0, py <= Double(viewport.heightPixels) else { return }
-        let column = min(Int(px / options.cellSizePixels), columns - 1)
-        let row = min(Int(py / options.cellSizePixels), rows - 1)
-        let cell = row * columns + column
+    /// Adds a weighted entry at Web Mercator (x unwrapped as `unwrapped` gives it, y) to `cell`.
+    mutating func add(x: Double, y: Double, weight w: Int, member: ClusterNode.Content, cell: Int) {
         let slot = slot(ofCell: cell)
         sumX[slot] += x * Double(w)
         sumY[slot] += y * Double(w)
         weight[slot] += w
         members[slot].append(member)
+    }
+
+    /// Web Mercator x in [0, 1) as the viewport reads it: past 1 east of the antimeridian when the box crosses it
+    /// (or ends on 180).
+    private func unwrapped(_ x: Double) -> Double {
+        x < west && (viewport.box.crossesAntimeridian || viewport.box.east == 180) ? x + 1 : x
+    }
+
+    /// The cell holding screen position (px, py), nil outside the viewport (its edges are inside).
+    private func cell(pixelX px: Double, pixelY py: Double) -> Int? {
+        guard px >= 0, px <= Double(viewport.widthPixels), py >= 0, py <= Double(viewport.heightPixels) else { return nil }
+        let column = min(Int(px / options.cellSizePixels), columns - 1)
+        let row = min(Int(py / options.cellSizePixels), rows - 1)
+        return row * columns + column
+    }
+
+    /// Where the points of an entry go when they all lie within `extent` of Web Mercator (x, y).
+    enum Placement: Equatable {
+        /// None is in the viewport.
+        case outside
+        /// All are in this cell (the entry's x unwrapped as the viewport reads it).
+        case cell(Int, x: Double)
+        /// They may fall in several cells, or near the antimeridian: place them one by one.
+        case split
+    }
+
+    /// Decides, from the entry's position and extent alone, whether its points all fall in one cell, all outside
+    /// the viewport, or neither. Cells are monotone in the screen position, and the screen position in x and y, so
+    /// the corners of the extent's box decide.
+    /// - Complexity: O(1).
+    func placement(x: Double, y: Double, extent: Double) -> Placement {
+        let d = extent * (1 + 1e-9) + 1e-15 // room for the rounding of the subtractions below
+        guard x - d >= 0, x + d < 1 else { return .split }
+        let lo = unwrapped(x - d), hi = unwrapped(x + d)
+        guard lo <= hi else { return .split } // across the west edge of a box over the antimeridian
+        let x0 = (lo - west) * scaleX, x1 = (hi - west) * scaleX
+        let y0 = (y - d - north) * scaleY, y1 = (y + d - north) * scaleY
+        if x1 < 0 || x0 > Double(viewport.widthPixels) || y1 < 0 || y0 > Double(viewport.heightPixels) { return .outside }
+        guard let first = cell(pixelX: x0, pixelY: y0), let last = cell(pixelX: x1, pixelY: y1), first == last else { return .split }
+        return .cell(first, x: unwrapped(x))
     }
 
     /// Cells held in memory: every cell of a small grid, only the non-empty ones of a large one.
@@ -178,7 +213,7 @@ public struct GridClustering {
     /// The clusters, in cell order (rows from the north, columns from the west), merged when the options say so.
     /// - Complexity: O(k log k + k²) for k non-empty cells (the merge pass compares with the clusters kept).
     public func clusters() -> [GridCluster] {
-        var kept: [(x: Double, y: Double, weight: Int, members: [ClusterNode])] = []
+        var kept: [(x: Double, y: Double, weight: Int, members: [ClusterNode.Content])] = []
         for slot in cellOfSlot.indices.sorted(by: { cellOfSlot[$0] < cellOfSlot[$1] }) {
             let w = Double(weight[slot])
             let x = sumX[slot] / w, y = sumY[slot] / w
@@ -215,36 +250,91 @@ public struct GridClustering {
 }
 
 extension ClusterIndex {
-    /// Grid clusters of the viewport, fed from the hierarchy instead of every point: from the coarsest level whose
-    /// cluster radius is at most `precisionPixels` on this screen (default: a quarter of a cell) (the points themselves when none is), each entry
-    /// is placed whole by its centroid. Counts and means are exact; an entry near a cell edge may land in the
-    /// neighbouring cell. A `precisionPixels` of 0 uses the points themselves (exact, but it reads every point in view).
-    /// Members are listed in entry order (points in input order first).
-    /// - Complexity: O(log e + k log k) for k entries of the chosen level in view, plus the grid's own cost.
-    public func gridClusters(in viewport: Viewport, options gridOptions: GridClusterOptions = .standard,
-                             precisionPixels: Double? = nil) -> [GridCluster] {
-        let precision = precisionPixels ?? gridOptions.cellSizePixels / 4
+    /// Grid clusters of the viewport, as `GridClustering.clusters(of:viewport:options:)` gives them over every
+    /// input point: each point in the cell its own coordinate falls in, each cell's cluster at the mean of its
+    /// points. Read from the hierarchy instead of point by point: from a level whose clusters are small beside a
+    /// cell, a cluster whose extent (see `ClusterHierarchy.clusterExtent`) lies inside one cell is placed whole at
+    /// its centroid, one wholly outside the viewport is skipped, and one that may cross a cell's or the viewport's
+    /// edge is opened into its children, down to single points, which are placed by their coordinates. Counts and
+    /// members are exact; a mean is exact but for the rounding of the positions the clusters placed whole were
+    /// built from (with `.float32` precision, under 2^-24 of the world, about 2 m).
+    ///
+    /// Members are listed in the order they are placed (round by round, points before clusters, each round in
+    /// entry order, then the children of the clusters opened), so an edited index lists them as a rebuild does.
+    /// - Complexity: O(log e + k log k) for the k entries read: those of the level in view, plus the children of
+    ///   the clusters opened (those near cell edges), plus the grid's own cost.
+    public func gridClusters(in viewport: Viewport, options gridOptions: GridClusterOptions = .standard) -> [GridCluster] {
+        let h = hierarchy
         // Pixels per unit along the axis that magnifies most: a cluster must be small on screen in both directions.
         let scale = max(viewport.pixelsPerUnit, viewport.pixelsPerUnitY)
         var level = options.maxZoom + 1
-        if precision > 0, scale.isFinite {
-            for zoom in options.minZoom...options.maxZoom where options.unitRadius(zoom: zoom) * scale <= precision {
+        if scale.isFinite {
+            for zoom in options.minZoom...options.maxZoom
+            where options.unitRadius(zoom: zoom) * scale <= gridOptions.cellSizePixels / Self.gridCellsPerRadius {
                 level = zoom
                 break
             }
         }
         var grid = GridClustering(viewport: viewport, options: gridOptions)
         let y0 = WebMercator.y(latitude: viewport.box.north), y1 = WebMercator.y(latitude: viewport.box.south)
-        // Added in entry order, not the tree's (which edits change): the sums, and so the means, come out
-        // bit for bit as a rebuild's.
+        let reach = largestExtent(atLevel: level)
         var found: [UInt32] = []
-        hierarchy.tree.search(x: UnitXRanges(viewport.box), y0: y0, y1: y1, zoom: level, hierarchy: hierarchy) { e in
+        h.tree.search(x: UnitXRanges(viewport.box).widened(by: reach), y0: y0 - reach, y1: y1 + reach, zoom: level, hierarchy: h) { e in
             found.append(UInt32(e))
         }
-        for e in Self.sortedEntries(found).lazy.map(Int.init) {
-            grid.add(x: hierarchy.x(e), y: hierarchy.y(e), weight: Int(hierarchy.weight[e]), member: node(ofEntry: e))
+        // Breadth first from the level's entries in entry order, not the tree's (which edits change): the sums, and
+        // so the means, come out bit for bit as a rebuild's. Points and clusters go in lists of their own, and each
+        // round reads what it needs of them in loops without branches, whose scattered loads overlap.
+        var points: [UInt32] = [], clusters: [UInt32] = []
+        for e in Self.sortedEntries(found) {
+            if Int(e) < h.leafCount { points.append(e) } else { clusters.append(e) }
+        }
+        var coordinates: [Coordinate] = []
+        var gathered: [(x: Double, y: Double, extent: Double, weight: UInt32)] = []
+        var placed: [(entry: Int, cell: Int, x: Double, y: Double, weight: UInt32)] = []
+        var opened: [Int] = []
+        while !points.isEmpty || !clusters.isEmpty {
+            // Points by their coordinates (one load each), placed exactly.
+            coordinates.removeAll(keepingCapacity: true)
+            for e in points.lazy.map(Int.init) { coordinates.append(self.points.coordinates[e]) }
+            for (k, e) in points.lazy.map(Int.init).enumerated() { grid.add(coordinates[k], index: e) }
+            gathered.removeAll(keepingCapacity: true)
+            for e in clusters.lazy.map({ Int($0) - h.leafCount }) {
+                gathered.append((h.clusterX[e], h.clusterY[e], Double(h.clusterExtent[e]), h.weight[e + h.leafCount]))
+            }
+            placed.removeAll(keepingCapacity: true)
+            opened.removeAll(keepingCapacity: true)
+            for (k, e) in clusters.lazy.map(Int.init).enumerated() {
+                let g = gathered[k]
+                switch grid.placement(x: g.x, y: g.y, extent: g.extent) {
+                case .outside: continue
+                case .cell(let cell, let x): placed.append((e, cell, x, g.y, g.weight))
+                case .split: opened.append(e)
+                }
+            }
+            for p in placed { grid.add(x: p.x, y: p.y, weight: Int(p.weight), member: .cluster(h.id(ofEntry: p.entry)), cell: p.cell) }
+            points.removeAll(keepingCapacity: true)
+            clusters.removeAll(keepingCapacity: true)
+            for e in opened {
+                for child in h.childEntries(of: e) {
+                    if Int(child) < h.leafCount { points.append(child) } else { clusters.append(child) }
+                }
+            }
         }
         return grid.clusters()
+    }
+
+    /// How many cluster radii of the level read fit across a grid cell, at least: most of its clusters then lie
+    /// inside one cell, and few are opened.
+    static let gridCellsPerRadius = 4.0
+
+    /// An upper bound on the extent of the entries shown at `level`: a point's is the rounding s; a cluster formed
+    /// at zoom z reaches its children within 2·(r(z) + s) of its centroid, and theirs (formed at z + 1 or above)
+    /// beyond them, so at most 4·r(z) + (2·(maxZoom − z + 1) + 1)·s; Float storage rounds each up a little.
+    func largestExtent(atLevel level: Int) -> Double {
+        let s = options.precision.roundingReach
+        guard level <= options.maxZoom else { return s * (1 + 1e-6) + 1e-15 }
+        return (4 * options.unitRadius(zoom: level) + Double(2 * (options.maxZoom - level + 1) + 1) * s) * (1 + 1e-5) + 1e-15
     }
 
     /// Entry numbers in ascending order, by three 11-bit counting passes (a comparison sort cost a quarter of a

@@ -48,6 +48,28 @@ struct ClusterBuildTests {
         #expect(positive > points.count / 10)
     }
 
+    @Test("every cluster's extent reaches its points' exact projections, and is not far beyond 4 radii",
+          arguments: [ClusterPrecision.float32, .float64])
+    func extents(precision: ClusterPrecision) throws {
+        var random = ClusterRandom(seed: 31)
+        let points = random.clumpedCoordinates(500) + Self.crowded(&random, count: 300)
+        let options = try ClusterOptions(precision: precision)
+        let index = ClusterIndex(coordinates: points, options: options)
+        let h = index.hierarchy
+        #expect(h.clusterCount > 100)
+        for e in h.leafCount..<h.entryCount {
+            let leaves = try index.leaves(of: h.id(ofEntry: e), limit: .max)
+            let reach = leaves.map { i in
+                var x = WebMercator.x(longitude: points[i].longitude)
+                if x >= 1 { x = 0 }
+                return ClusterNeighbourGrid.distanceSquared(h.x(e), h.y(e), x, WebMercator.y(latitude: points[i].latitude)).squareRoot()
+            }.max() ?? 0
+            #expect(reach <= h.extent(e), "cluster \(e): a point \(reach) away, extent \(h.extent(e))")
+            if h.isIdenticalGroup(e) { continue }
+            #expect(h.extent(e) <= index.largestExtent(atLevel: Int(h.topZoom[e])))
+        }
+    }
+
     @Test("crowded layouts: every level equals the oracle", arguments: [0, 1, 2])
     func levels(optionSet: Int) throws {
         let options = [ClusterOptions.standard, try ClusterOptions(maxZoom: 18, minPoints: 3),

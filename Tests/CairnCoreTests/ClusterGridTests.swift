@@ -4,7 +4,8 @@ import Testing
 
 @Suite("Grid clustering per viewport")
 struct ClusterGridTests {
-    /// Brute force: every point's screen pixel, its cell, then means per cell.
+    /// Brute force: every point's screen pixel, its cell, then means per cell. A point is in view when its Web
+    /// Mercator position is (latitudes beyond ±85.05° sit on the map's edge, as in `clusters(in:zoom:)`).
     func expected(_ points: [Coordinate], _ viewport: Viewport, cell: Double) -> [[Int]: (count: Int, x: Double, y: Double)] {
         let west = WebMercator.x(longitude: viewport.box.west)
         var east = WebMercator.x(longitude: viewport.box.east)
@@ -12,12 +13,13 @@ struct ClusterGridTests {
         let north = WebMercator.y(latitude: viewport.box.north), south = WebMercator.y(latitude: viewport.box.south)
         var cells: [Int: [Int]] = [:]
         var xs: [Int: Double] = [:]
-        for (i, p) in points.enumerated() where viewport.box.contains(p) {
+        for (i, p) in points.enumerated() {
             var x = p.longitude / 360 + 0.5
             if x >= 1 { x = 0 }
             if x < west { x += 1 }
-            let px = (x - west) / (east - west) * Double(viewport.widthPixels)
-            let py = (WebMercator.y(latitude: p.latitude) - north) / (south - north) * Double(viewport.heightPixels)
+            let px = (x - west) * (Double(viewport.widthPixels) / (east - west))
+            let py = (WebMercator.y(latitude: p.latitude) - north) * (Double(viewport.heightPixels) / (south - north))
+            guard px >= 0, px <= Double(viewport.widthPixels), py >= 0, py <= Double(viewport.heightPixels) else { continue }
             let columns = Int((Double(viewport.widthPixels) / cell).rounded(.up)), rows = Int((Double(viewport.heightPixels) / cell).rounded(.up))
             let key = min(Int(py / cell), rows - 1) * columns + min(Int(px / cell), columns - 1)
             cells[key, default: []].append(i)
@@ -32,34 +34,64 @@ struct ClusterGridTests {
         return result
     }
 
-    @Test("one cluster per non-empty cell at the mean of its points, across the antimeridian too")
-    func cells() throws {
+    /// A viewport of `width` × `height` pixels of 256-pixel tiles at `zoom` around `centre` (across the antimeridian
+    /// when it reaches past it).
+    func viewport(around centre: Coordinate, zoom: Int, width: Int, height: Int) throws -> Viewport {
+        let scale = Double(1 << zoom) * 256
+        let x = WebMercator.x(longitude: centre.longitude), y = WebMercator.y(latitude: centre.latitude)
+        var west = WebMercator.longitude(x: x - Double(width) / 2 / scale), east = WebMercator.longitude(x: x + Double(width) / 2 / scale)
+        if east - west >= 360 { (west, east) = (-180, 180) }
+        if west < -180 { west += 360 }
+        if east > 180 { east -= 360 }
+        let north = WebMercator.latitude(y: max(0, y - Double(height) / 2 / scale))
+        let south = WebMercator.latitude(y: min(1, y + Double(height) / 2 / scale))
+        return try Viewport(box: try BoundingBox(west: west, south: south, east: east, north: north), widthPixels: width, heightPixels: height)
+    }
+
+    /// Grid clusters against brute force: the same cells with the same points, and means within `tolerance`.
+    func expectExact(_ found: [GridCluster], _ want: [[Int]: (count: Int, x: Double, y: Double)], index: ClusterIndex,
+                     tolerance: Double, _ label: String) throws {
+        #expect(found.count == want.count, "\(label)")
+        for c in found {
+            let members = try c.members.flatMap { m in try m.clusterID.map { try index.leaves(of: $0, limit: .max) } ?? [m.pointIndex ?? -1] }.sorted()
+            let w = try #require(want[members], "\(label): cluster of \(members.count) not expected")
+            #expect(c.pointCount == w.count)
+            let dx = abs(WebMercator.x(longitude: c.coordinate.longitude) - w.x)
+            #expect(min(dx, 1 - dx) <= tolerance, "\(label)")
+            #expect(abs(WebMercator.y(latitude: c.coordinate.latitude) - w.y) <= tolerance, "\(label)")
+        }
+    }
+
+    @Test("one cluster per non-empty cell at the mean of its points, point by point and from the hierarchy, across the antimeridian too",
+          arguments: [ClusterPrecision.float32, .float64])
+    func cells(precision: ClusterPrecision) throws {
         var random = ClusterRandom(seed: 17)
         let points = random.clumpedCoordinates(600)
-        let index = ClusterIndex(coordinates: points)
-        let boxes = [try BoundingBox(west: 24.0, south: 59.5, east: 26.0, north: 60.5),
-                     try BoundingBox(west: 170, south: -20, east: -170, north: 20),
-                     try BoundingBox(west: -180, south: -85, east: 180, north: 85)]
-        for box in boxes {
-            let viewport = try Viewport(box: box, widthPixels: 1024, heightPixels: 768)
-            let want = expected(points, viewport, cell: 60)
-            for found in [GridClustering.clusters(of: points, viewport: viewport),
-                          index.gridClusters(in: viewport, precisionPixels: 0)] {
-                #expect(found.count == want.count, "\(box)")
-                for c in found {
-                    // Groups of identical points come whole from the hierarchy.
-                    let members = try c.members.flatMap { m in try m.clusterID.map { try index.leaves(of: $0, limit: .max) } ?? [m.pointIndex ?? -1] }.sorted()
-                    let w = try #require(want[members], "\(box): cluster of \(members.count)")
-                    #expect(c.pointCount == w.count)
-                    #expect(abs(WebMercator.x(longitude: c.coordinate.longitude) - w.x).truncatingRemainder(dividingBy: 1) < 1e-9)
-                    #expect(abs(WebMercator.y(latitude: c.coordinate.latitude) - w.y) < 1e-9)
-                }
-            }
-            // Fed from the hierarchy: the same total as the level's entries in view.
-            let coarse = index.gridClusters(in: viewport)
-            #expect(coarse.reduce(0) { $0 + $1.pointCount } == coarse.flatMap(\.members).reduce(0) { $0 + $1.pointCount })
-            #expect(coarse.count <= 13 * 18)
+        let index = ClusterIndex(coordinates: points, options: try ClusterOptions(precision: precision))
+        var viewports = try [BoundingBox(west: 24.0, south: 59.5, east: 26.0, north: 60.5),
+                             BoundingBox(west: 170, south: -20, east: -170, north: 20),
+                             BoundingBox(west: -180, south: -85, east: 180, north: 85)].map {
+            try Viewport(box: $0, widthPixels: 1024, heightPixels: 768)
         }
+        for _ in 0..<150 {
+            let centre = random.below(3) == 0 ? Coordinate(uncheckedLatitude: random.uniform(-85, 85), longitude: random.uniform(-180, 180))
+                : points[random.below(points.count)]
+            viewports.append(try viewport(around: centre, zoom: random.below(19), width: 100 + random.below(1400), height: 100 + random.below(1000)))
+        }
+        var opened = 0
+        for (k, view) in viewports.enumerated() {
+            let cell = [60.0, 60, 25, 100, 7][k % 5]
+            let options = try GridClusterOptions(cellSizePixels: cell)
+            let want = expected(points, view, cell: cell)
+            let label = "\(precision) \(view.box) \(view.widthPixels)x\(view.heightPixels) cell \(cell)"
+            try expectExact(GridClustering.clusters(of: points, viewport: view, options: options), want, index: index, tolerance: 1e-12, label)
+            let fromHierarchy = index.gridClusters(in: view, options: options)
+            // The hierarchy's clusters hold the means of positions rounded to the precision.
+            try expectExact(fromHierarchy, want, index: index, tolerance: precision == .float32 ? 0x1p-24 : 1e-12, label)
+            if fromHierarchy.contains(where: { $0.members.contains { $0.clusterID != nil } }) { opened += 1 }
+        }
+        // Whole clusters were placed (the hierarchy was used, not only its points) in many viewports.
+        #expect(opened > 30)
     }
 
     /// A grid of 16384² one-pixel cells keeps only its non-empty cells (a dense table would be about 10 GB), and

@@ -14,6 +14,7 @@ struct ClusterIncrementalEditTests {
         if a.leafCount != b.leafCount { result.append("leafCount") }
         if bits(a.leafX) != bits(b.leafX) || bits(a.leafY) != bits(b.leafY) { result.append("leaf positions") }
         if bits(a.clusterX) != bits(b.clusterX) || bits(a.clusterY) != bits(b.clusterY) { result.append("cluster positions") }
+        if a.clusterExtent.map(\.bitPattern) != b.clusterExtent.map(\.bitPattern) { result.append("cluster extents") }
         if a.weight != b.weight { result.append("weight") }
         if a.topZoom != b.topZoom { result.append("topZoom") }
         if a.lowZoom != b.lowZoom { result.append("lowZoom") }

@@ -227,8 +227,8 @@ struct ClusterPrinter {
         sink.write("{\"type\":\"FeatureCollection\",\"features\":[")
         for (n, cluster) in clusters.enumerated() {
             let text: String
-            if cluster.pointCount == 1, let only = cluster.members.first, only.pointIndex != nil {
-                text = feature(only)
+            if cluster.pointCount == 1, case .point(let i) = cluster.members.first {
+                text = FeatureEncoding.geoJSON(features[i])
             } else {
                 var props = ["\"cluster\":true", "\"point_count\":\(cluster.pointCount)",
                              "\"point_count_abbreviated\":\(Self.abbreviated(cluster.pointCount))",
@@ -253,14 +253,14 @@ struct ClusterPrinter {
             case .zoom(let z): props.append("\"expansion_zoom\":\(z)")
             case .identicalPoints: props += ["\"expansion_zoom\":null", "\"identical_points\":true"]
             }
-            props += aggregateProperties([node])
+            props += aggregateProperties([node.content])
             return point(node.coordinate, properties: props, id: id.rawValue)
         }
     }
 
     /// `NAME_sum`, `NAME_min`, `NAME_max`, `NAME_mean` per numeric attribute and `NAME_counts` for the category,
     /// over the given entries together.
-    func aggregateProperties(_ nodes: [ClusterNode]) -> [String] {
+    func aggregateProperties(_ nodes: [ClusterNode.Content]) -> [String] {
         let options = index.options
         guard !options.numericAttributes.isEmpty || options.categoryAttribute != nil else { return [] }
         let all = nodes.compactMap { try? index.aggregates(of: $0) }
