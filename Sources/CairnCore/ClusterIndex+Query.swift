@@ -141,8 +141,14 @@ extension ClusterIndex {
         var result: [ClusterTileFeature] = []
         func add(_ ranges: UnitXRanges, xOffset: Double) {
             hierarchy.tree.forEachEntry(x: ranges, y0: top, y1: bottom, zoom: zoom, hierarchy: hierarchy) { s, e in
-                let tx = floor(options.extent * (hierarchy.x(e) * z2 - xOffset) + 0.5)
-                let ty = floor(options.extent * (hierarchy.y(e) * z2 - Double(y)) + 0.5)
+                // A point is drawn at its exact projection (as supercluster draws it), a cluster at its centroid.
+                var px = hierarchy.x(e), py = hierarchy.y(e)
+                if e < hierarchy.leafCount {
+                    let c = points.coordinates[e]
+                    (px, py) = (ClusterPoints.x(longitude: c.longitude, precision: .float64), WebMercator.y(latitude: c.latitude))
+                }
+                let tx = floor(options.extent * (px * z2 - xOffset) + 0.5)
+                let ty = floor(options.extent * (py * z2 - Double(y)) + 0.5)
                 result.append(ClusterTileFeature(node: node(atSlot: s), tileX: Int(tx), tileY: Int(ty)))
             }
         }

@@ -138,13 +138,17 @@ struct ClusterOracleTests {
                 // both sides: an entry may appear twice, at two positions, as in supercluster).
                 var expected: [String] = []
                 for e in oracle.level(z, options: options) {
+                    // Found by its position as held (float32), drawn where supercluster draws it: a single point at
+                    // its exact projection, a cluster at its centroid.
+                    let c = points[e.members[0]]
+                    let (drawX, drawY) = e.id == nil ? (c.longitude == 180 ? 0 : c.longitude / 360 + 0.5, WebMercator.y(latitude: c.latitude)) : (e.x, e.y)
                     for shift in [-1.0, 0, 1] where abs(shift) == 0 || (shift == 1 && tx == 0) || (shift == -1 && tx == n - 1) {
-                        let x = shift == 1 ? e.x - 1 : (shift == -1 ? e.x + 1 : e.x)
+                        let x = shift == 1 ? drawX - 1 : (shift == -1 ? drawX + 1 : drawX)
                         let inX = shift == 0 ? (e.x >= (Double(tx) - p) / z2 && e.x <= (Double(tx) + 1 + p) / z2)
                             : (shift == 1 ? e.x >= 1 - p / z2 : e.x <= p / z2)
                         let inY = e.y >= (Double(ty) - p) / z2 && e.y <= (Double(ty) + 1 + p) / z2
                         if inX && inY {
-                            expected.append("\(e.members.sorted()) \(Int(floor(options.extent * (x * z2 - Double(tx)) + 0.5))) \(Int(floor(options.extent * (e.y * z2 - Double(ty)) + 0.5)))")
+                            expected.append("\(e.members.sorted()) \(Int(floor(options.extent * (x * z2 - Double(tx)) + 0.5))) \(Int(floor(options.extent * (drawY * z2 - Double(ty)) + 0.5)))")
                         }
                     }
                 }
