@@ -90,11 +90,10 @@ struct ClusterIncrementalEdit {
     private mutating func step(zoom: Int, removed: Set<Int>, added: [Int]) -> (Set<Int>, [Int]) {
         let grouping = zoom == options.maxZoom + 1
         let addedSet = Set(added)
-        let precision = options.precision
+        let test = ClusterReach(options: options, zoom: zoom)
         let r = options.unitRadius(zoom: zoom)
-        let r2 = r * r
         // Either entry may take the other: the candidates lie within the radius plus the rounding of one of them.
-        let reach = r + precision.roundingReach
+        let reach = r + options.precision.roundingReach
         let reach2 = reach * reach
 
         /// Entries of the new level above that `node` may take or be taken by (points at its coordinate when
@@ -130,7 +129,7 @@ struct ClusterIncrementalEdit {
         }
         /// Whether entry `c` takes entry `j` when it is a centre before it (see `ClusterPrecision`).
         func takes(_ c: Int, _ j: Int) -> Bool {
-            grouping || precision.reaches(x(c), y(c), x(j), y(j), radiusSquared: r2)
+            grouping || test.takes(x(c), y(c), x(j), y(j))
         }
 
         // Re-decide, in origin order, every entry whose neighbourhood changed; spread status changes forward.
@@ -215,10 +214,11 @@ struct ClusterIncrementalEdit {
         for m in members { total += UInt64(weight(m)) }
         var cx = xi, cy = yi
         if !grouping {
+            let test = ClusterReach(options: options, zoom: zoom)
             var wx = xi * Double(wi), wy = yi * Double(wi)
             for m in members {
                 let wj = Double(weight(m))
-                wx += ClusterLevelBuilder.unwrap(x(m), near: xi) * wj
+                wx += test.unwrap(x(m), near: xi) * wj
                 wy += y(m) * wj
             }
             cx = wx / Double(total)

@@ -68,13 +68,6 @@ struct ClusterLevelBuilder {
         self.options = options
     }
 
-    /// The x of `other` shifted by a whole turn when that brings it nearer to `x` (across the antimeridian).
-    @inline(__always)
-    static func unwrap(_ other: Double, near x: Double) -> Double {
-        let d = other - x
-        return d > 0.5 ? other - 1 : (d < -0.5 ? other + 1 : other)
-    }
-
     /// Builds every level, from the groups of identical points at `maxZoom + 1` down to `minZoom`, appending the
     /// clusters to `h`. Only entries that may have a neighbour are visited; the others are carried implicitly.
     /// - Complexity: O(a) expected per level for the a entries that may have a neighbour, plus O(n) once.
@@ -160,7 +153,8 @@ struct ClusterLevelBuilder {
     ) -> ClusterLevel {
         let m = level.count
         // Per sorted position: -1 while undecided, itself for a centre, else the position of its centre.
-        let owner = Self.owners(grid, precision: options.precision)
+        let test = ClusterReach(options: options, zoom: zoom)
+        let owner = Self.owners(grid, test: test)
         // Members per centre (sorted positions), by centre position.
         var memberStart = [Int32](repeating: 0, count: m + 1)
         for p in 0..<m where owner[p] != Int32(p) { memberStart[Int(owner[p]) + 1] += 1 }
@@ -210,7 +204,7 @@ struct ClusterLevelBuilder {
                 for k in lo..<hi {
                     let f = points[Int(members[k])]
                     let wj = Double(f.weight)
-                    wx += Self.unwrap(f.x, near: centre.x) * wj
+                    wx += test.unwrap(f.x, near: centre.x) * wj
                     wy += f.y * wj
                 }
                 cx = wx / Double(total)
@@ -264,33 +258,33 @@ struct ClusterLevelBuilder {
     }
 
     /// Per sorted position of `grid`: itself for a centre, else the position of the earliest centre (by slot)
-    /// that takes it (`ClusterPrecision.reaches`).
-    static func owners(_ grid: ClusterNeighbourGrid, precision: ClusterPrecision) -> [Int32] {
+    /// that takes it (`ClusterReach.takes`).
+    static func owners(_ grid: ClusterNeighbourGrid, test: ClusterReach) -> [Int32] {
         var owner = [Int32](repeating: -1, count: grid.count)
         // Unchecked reads and writes: every position the grid hands out is in 0..<count.
         grid.points.withUnsafeBufferPointer { points in
-            owner.withUnsafeMutableBufferPointer { owner in decideOwners(grid, points: points, precision: precision, owner: owner) }
+            owner.withUnsafeMutableBufferPointer { owner in decideOwners(grid, points: points, test: test, owner: owner) }
         }
         return owner
     }
 
-    /// Fills `owner` (all -1 on entry) for `owners(_:precision:)`.
+    /// Fills `owner` (all -1 on entry) for `owners(_:test:)`.
     private static func decideOwners(
-        _ grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>, precision: ClusterPrecision,
+        _ grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>, test: ClusterReach,
         owner: UnsafeMutableBufferPointer<Int32>
     ) {
         let m = grid.count
         var pending: [Int32] = []
         /// Decides position p when the neighbours that matter are decided; returns whether it did.
-        let r2 = grid.radiusSquared
+        let r2 = test.radiusSquared
         @inline(__always) func decide(_ p: Int) -> Bool {
             // An earlier entry q takes p when p's position as held at the precision is within the radius of q's.
-            let s = points[p].slot, px = precision.rounded(points[p].x), py = precision.rounded(points[p].y)
+            let s = points[p].slot, px = test.precision.rounded(points[p].x), py = test.precision.rounded(points[p].y)
             var centreSlot = Int32.max, centre = -1, openSlot = Int32.max
             _ = grid.forEachInBlock(around: p) { q in
                 // Only earlier entries matter (the slot test also skips p itself).
                 let sq = points[q].slot
-                guard sq < s, ClusterNeighbourGrid.distanceSquared(points[q].x, points[q].y, px, py) <= r2 else {
+                guard sq < s, test.distanceSquared(points[q].x, points[q].y, px, py) <= r2 else {
                     return false
                 }
                 let o = owner[q]

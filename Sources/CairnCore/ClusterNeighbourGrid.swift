@@ -20,7 +20,6 @@ struct ClusterNeighbourGrid {
     let side: Int
     /// log2(side): a key's row is `key >> shift`, its column `key & (side - 1)` (no division).
     private let shift: UInt64
-    let radiusSquared: Double
     /// The radius with room for rounding: how far from a point its block's neighbouring cells need to be read.
     private let reach: Double
     /// Cell keys (`row * side + column`) in cell order.
@@ -50,12 +49,11 @@ struct ClusterNeighbourGrid {
     }
 
     /// Sorts slots `0..<count` into `side × side` cells (a power of two at most 2^30, cells at least
-    /// `radius + slack` wide); `radius` sets `radiusSquared`, and a block scan reaches `radius + slack`.
+    /// `radius + slack` wide, when built for a level); a block scan reaches `radius + slack` around a position.
     /// - Complexity: O(m) for m slots.
     init(count n: Int, side: Int, radius: Double, slack: Double = 0, _ point: (Int) -> Point) {
         self.side = side
         shift = UInt64(side.trailingZeroBitCount)
-        radiusSquared = radius * radius
         reach = radius + slack + 1e-12
         let sideD = Double(side)
         let shift = self.shift

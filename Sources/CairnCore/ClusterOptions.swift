@@ -19,6 +19,9 @@ public struct ClusterOptions: Hashable, Sendable {
     public var categoryAttribute: String?
     /// How precisely projected positions are held while clustering: `.float32` (the default) as supercluster holds them.
     public var precision: ClusterPrecision
+    /// Whether points on both sides of the antimeridian (179.99° and -179.99°) are neighbours (the default). Off,
+    /// they never cluster together, as in supercluster, whose map Cairn then reproduces exactly.
+    public var wrapsAntimeridian: Bool
 
     /// Creates options; the defaults are supercluster's (`radius` 40, `extent` 512, zooms 0–16, `minPoints` 2).
     /// - Throws: `ClusterOptionsError` when a value is out of range.
@@ -31,7 +34,8 @@ public struct ClusterOptions: Hashable, Sendable {
         minPoints: Int = 2,
         numericAttributes: [String] = [],
         categoryAttribute: String? = nil,
-        precision: ClusterPrecision = .float32
+        precision: ClusterPrecision = .float32,
+        wrapsAntimeridian: Bool = true
     ) throws(ClusterOptionsError) {
         guard radiusPixels.isFinite, radiusPixels > 0 else { throw .invalidRadius(radiusPixels) }
         guard extent.isFinite, extent > 0 else { throw .invalidExtent(extent) }
@@ -47,6 +51,7 @@ public struct ClusterOptions: Hashable, Sendable {
         self.numericAttributes = numericAttributes
         self.categoryAttribute = categoryAttribute
         self.precision = precision
+        self.wrapsAntimeridian = wrapsAntimeridian
     }
 
     /// supercluster's defaults.
@@ -61,6 +66,7 @@ public struct ClusterOptions: Hashable, Sendable {
         numericAttributes = []
         categoryAttribute = nil
         precision = .float32
+        wrapsAntimeridian = true
     }
 
     /// The neighbourhood radius at `zoom` in unit-square (Web Mercator) units: `radius / (extent * 2^zoom)`.
@@ -93,13 +99,49 @@ public enum ClusterPrecision: String, Hashable, Sendable, CaseIterable {
     /// An upper bound on the distance (unit-square units) between a position in [0, 1]² and its rounded self:
     /// float32 rounds each coordinate by at most half a step of 2^-24, so by under 2^-24 in all.
     var roundingReach: Double { self == .float32 ? 0x1p-24 : 0 }
+}
 
-    /// Whether an entry at the 64-bit position (cx, cy) takes one at (x, y): the other's position as held at this
-    /// precision lies within the radius (squared: `r2`), the shorter way round the antimeridian.
+/// The test by which an entry takes another while a `ClusterIndex` is built or edited: the other's position, as
+/// the precision holds it, within the radius of the entry's own 64-bit position; the shorter way round the
+/// antimeridian when the options wrap it.
+struct ClusterReach {
+    let precision: ClusterPrecision
+    let wrapsAntimeridian: Bool
+    /// The radius of the zoom, squared (unit-square units).
+    let radiusSquared: Double
+
+    init(options: ClusterOptions, zoom: Int) {
+        precision = options.precision
+        wrapsAntimeridian = options.wrapsAntimeridian
+        let r = options.unitRadius(zoom: zoom)
+        radiusSquared = r * r
+    }
+
+    /// Squared distance between two positions, the shorter way round when wrapping.
     /// - Complexity: O(1).
     @inline(__always)
-    func reaches(_ cx: Double, _ cy: Double, _ x: Double, _ y: Double, radiusSquared r2: Double) -> Bool {
-        ClusterNeighbourGrid.distanceSquared(cx, cy, rounded(x), rounded(y)) <= r2
+    func distanceSquared(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
+        let across = abs(x1 - x2)
+        let dx = wrapsAntimeridian ? min(across, 1 - across) : across
+        let dy = y1 - y2
+        return dx * dx + dy * dy
+    }
+
+    /// Whether an entry at the 64-bit position (cx, cy) takes one at (x, y).
+    /// - Complexity: O(1).
+    @inline(__always)
+    func takes(_ cx: Double, _ cy: Double, _ x: Double, _ y: Double) -> Bool {
+        distanceSquared(cx, cy, precision.rounded(x), precision.rounded(y)) <= radiusSquared
+    }
+
+    /// The x of `other` shifted by a whole turn when that brings it nearer to `x` across the antimeridian (when
+    /// wrapping): where a cluster's centroid takes it.
+    /// - Complexity: O(1).
+    @inline(__always)
+    func unwrap(_ other: Double, near x: Double) -> Double {
+        guard wrapsAntimeridian else { return other }
+        let d = other - x
+        return d > 0.5 ? other - 1 : (d < -0.5 ? other + 1 : other)
     }
 }
 

@@ -128,10 +128,11 @@ struct ClusterIncrementalEditTests {
         try run(seed: 9, layout: .uniform, options: .standard, count: 2000, edits: 80)
     }
 
-    @Test("points across the antimeridian, large radius: single edits equal a rebuild", arguments: [4, 5])
-    func antimeridian(seed: UInt64) throws {
-        try run(seed: seed, layout: .antimeridian, options: try ClusterOptions(radiusPixels: 60, minZoom: 2, maxZoom: 12),
-                count: 400, edits: 100)
+    @Test("points across the antimeridian, large radius, wrapped or not: single edits equal a rebuild",
+          arguments: [(4, true), (5, true), (6, false)])
+    func antimeridian(seed: UInt64, wraps: Bool) throws {
+        try run(seed: seed, layout: .antimeridian,
+                options: try ClusterOptions(radiusPixels: 60, minZoom: 2, maxZoom: 12, wrapsAntimeridian: wraps), count: 400, edits: 100)
     }
 
     @Test("points a radius apart, where float32 rounding decides: single edits equal a rebuild",

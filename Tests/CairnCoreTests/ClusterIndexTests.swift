@@ -57,6 +57,10 @@ struct ClusterIndexTests {
         // 180 and -180 are identical: a group at the highest zoom; 179.99 and -179.99 stay apart there.
         #expect(index.clusters(in: .world, zoom: 20).map(\.pointCount).sorted() == [1, 1, 2])
         #expect(index.clusters(in: try BoundingBox(west: -180, south: 0, east: -179.995, north: 20), zoom: 20).map(\.pointCount) == [2])
+        // Without wrapping, as supercluster: the two sides never meet (180 and -180 are still one place).
+        let split = ClusterIndex(coordinates: [c(10, 179.99), c(10, -179.99), c(10, 180), c(10, -180)],
+                                 options: try ClusterOptions(wrapsAntimeridian: false))
+        #expect(split.clusters(in: .world, zoom: 0).map(\.pointCount).sorted() == [1, 3])
     }
 
     @Test("aggregates: sums, extremes, means and category counts equal brute force over the leaves")

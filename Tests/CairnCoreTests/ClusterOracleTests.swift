@@ -11,9 +11,11 @@ struct ClusterOracleTests {
         try! ClusterOptions(radiusPixels: 80, extent: 4096, minZoom: 0, maxZoom: 24, minPoints: 1),
         try! ClusterOptions(precision: .float64),
         try! ClusterOptions(radiusPixels: 60, extent: 256, minZoom: 2, maxZoom: 12, minPoints: 3, precision: .float64),
+        try! ClusterOptions(wrapsAntimeridian: false),
+        try! ClusterOptions(radiusPixels: 200, extent: 256, minPoints: 3, wrapsAntimeridian: false),
     ]
 
-    @Test("every level equals the oracle (members, weights, centroids, ids, children)", arguments: 0..<6)
+    @Test("every level equals the oracle (members, weights, centroids, ids, children)", arguments: 0..<8)
     func levels(optionSet: Int) throws {
         let options = Self.optionSets[optionSet]
         var random = ClusterRandom(seed: 41 + UInt64(optionSet))

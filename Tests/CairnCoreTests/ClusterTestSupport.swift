@@ -2,7 +2,7 @@ import Foundation
 @testable import CairnCore
 
 /// A brute-force clustering oracle written straight from supercluster's description (quadratic per level), with
-/// Cairn's two documented extensions: x distances wrap across the antimeridian, and points at identical
+/// Cairn's two documented extensions: x distances wrap across the antimeridian (unless the options say not), and points at identical
 /// coordinates are grouped first (a cluster at `maxZoom + 1` in the first member's place). With float32 precision,
 /// as supercluster: projections are rounded to Float, and an entry takes another when the other's position rounded
 /// to Float lies within the radius of its own (a cluster's own position is the Double centroid).
@@ -65,7 +65,7 @@ struct ClusterOracle {
                 var neighbours: [Int] = []
                 for j in level.indices where !visited[j] {
                     var dx = abs(e.x - held(level[j].x))
-                    if dx > 0.5 { dx = 1 - dx }
+                    if dx > 0.5, options.wrapsAntimeridian { dx = 1 - dx }
                     let dy = e.y - held(level[j].y)
                     if dx * dx + dy * dy <= r * r { neighbours.append(j) }
                 }
@@ -75,7 +75,9 @@ struct ClusterOracle {
                     var wx = e.x * Double(e.weight), wy = e.y * Double(e.weight)
                     for j in neighbours {
                         var fx = level[j].x
-                        if fx - e.x > 0.5 { fx -= 1 } else if fx - e.x < -0.5 { fx += 1 }
+                        if options.wrapsAntimeridian {
+                            if fx - e.x > 0.5 { fx -= 1 } else if fx - e.x < -0.5 { fx += 1 }
+                        }
                         wx += fx * Double(level[j].weight)
                         wy += level[j].y * Double(level[j].weight)
                     }
