@@ -51,6 +51,11 @@ import Testing
         #expect(helsinki["category_counts"] as? [String: Int] == ["football": 2, "tennis": 1, "running": 1, "padel": 1])
         let single = try #require(props.first { $0["cluster"] == nil })
         #expect(single["name"] as? String == "Far")
+        // --no-wrap: the pair across the antimeridian stays apart, as in supercluster.
+        let split = try properties(try run(["--input", csv, "--zoom", "0", "--no-wrap"]))
+        #expect(split.map { ($0["point_count"] as? Int) ?? 1 }.sorted() == [1, 1, 1, 5])
+        let float64 = try properties(try run(["--input", csv, "--zoom", "0", "--precision", "float64"]))
+        #expect(float64.map { ($0["point_count"] as? Int) ?? 1 }.sorted() == [1, 2, 5])
     }
 
     @Test func openingAClusterDownToIdenticalPoints() throws {
@@ -83,10 +88,15 @@ import Testing
     }
 
     @Test func gridModeCellsOfTheViewport() throws {
-        let props = try properties(try run(["--input", csv, "--mode", "grid", "--zoom", "0", "--bbox", "24.9,60.16,24.98,60.18",
+        let props = try properties(try run(["--input", csv, "--mode", "grid", "--bbox", "24.9,60.16,24.98,60.18",
                                             "--width", "800", "--height", "600", "--cell-size", "100"]))
         #expect(props.reduce(0) { $0 + (($1["point_count"] as? Int) ?? 1) } == 5)
         #expect(props.allSatisfy { $0["cluster"] == nil || $0["pixel_x"] != nil })
+        // Without --zoom (1024x768 pixels), and sized by --zoom instead of --width and --height.
+        let plain = try properties(try run(["--input", csv, "--mode", "grid", "--bbox", "24.9,60.16,24.98,60.18"]))
+        #expect(plain.reduce(0) { $0 + (($1["point_count"] as? Int) ?? 1) } == 5)
+        let zoomed = try properties(try run(["--input", csv, "--mode", "grid", "--zoom", "14", "--bbox", "24.9,60.16,24.98,60.18"]))
+        #expect(zoomed.reduce(0) { $0 + (($1["point_count"] as? Int) ?? 1) } == 5)
     }
 
     @Test func refusals() throws {
@@ -95,9 +105,16 @@ import Testing
         #expect(throws: (any Error).self) { try CairnCommand.parseAsRoot(["cluster", "--input", csv, "--expand", "1", "--leaves", "1"]) }
         #expect(throws: (any Error).self) { try run(["--input", csv, "--zoom", "1", "--max-zoom", "30"]) }
         #expect(throws: (any Error).self) { try run(["--input", csv, "--children", "999999"]) }
+        #expect(throws: (any Error).self) {
+            try CairnCommand.parseAsRoot(["cluster", "--input", csv, "--zoom", "3", "--count-by", "category", "--count-by", "name"])
+        }
+        #expect(throws: (any Error).self) {
+            try CairnCommand.parseAsRoot(["cluster", "--input", csv, "--mode", "grid", "--zoom", "3", "--width", "100"])
+        }
+        #expect(throws: (any Error).self) { try run(["--input", csv, "--mode", "grid", "--zoom", "24"]) } // the world: too many pixels
         let help = ClusterCommand.helpMessage()
         for option in ["--bbox", "--zoom", "--mode", "--radius", "--extent", "--min-points", "--max-zoom", "--input", "--db",
-                       "--kind", "--where", "--expand", "--children", "--leaves", "--cell-size", "--merge"] {
+                       "--kind", "--where", "--expand", "--children", "--leaves", "--cell-size", "--merge", "--precision", "--no-wrap"] {
             #expect(help.contains(option), "help lacks \(option)")
         }
     }

@@ -10,6 +10,8 @@ enum ClusterMode: String, ExpressibleByArgument, CaseIterable {
     case grid
 }
 
+extension ClusterPrecision: ExpressibleByArgument {}
+
 /// `cairn cluster`: map clusters of the store's features or of a file.
 struct ClusterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +28,10 @@ struct ClusterCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The box shown, in degrees (default: the whole world).", valueName: "west,south,east,north"))
     var bbox: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The map zoom (0-24; the hierarchy's levels are clamped to its zooms).", valueName: "z"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("""
+        The map zoom (0-24; the hierarchy's levels are clamped to its zooms). Grid mode: sizes the viewport in \
+        --extent-pixel tiles instead of --width and --height.
+        """, valueName: "z"))
     var zoom: Int?
 
     @Option(help: "hierarchy: supercluster's zoom levels; grid: one cluster per screen cell of the viewport.")
@@ -50,17 +55,23 @@ struct ClusterCommand: ParsableCommand {
     @Option(name: .customLong("sum"), help: ArgumentHelp("A numeric attribute to aggregate (sum, min, max, mean); repeatable.", valueName: "attribute"))
     var sums: [String] = []
 
-    @Option(name: .customLong("count-by"), help: ArgumentHelp("A category attribute counted per value on each cluster (or 'kind').", valueName: "attribute"))
-    var countBy: String?
+    @Option(name: .customLong("count-by"), help: ArgumentHelp("A category attribute counted per value on each cluster (or 'kind'); one.", valueName: "attribute"))
+    var countBy: [String] = []
+
+    @Option(help: "How projected positions are held: float32 as supercluster holds them, or float64.")
+    var precision: ClusterPrecision = .float32
+
+    @Flag(inversion: .prefixedNo, help: "Cluster across the antimeridian (--no-wrap: never, as supercluster, whose map is then reproduced exactly).")
+    var wrap = true
 
     @Option(name: .customLong("cell-size"), parsing: .unconditional, help: ArgumentHelp("Grid mode: cell size in pixels.", valueName: "px"))
     var cellSize: Double = 60
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Grid mode: viewport width in pixels.", valueName: "px"))
-    var width: Int = 1024
+    @Option(parsing: .unconditional, help: ArgumentHelp("Grid mode: viewport width in pixels (default 1024).", valueName: "px"))
+    var width: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Grid mode: viewport height in pixels.", valueName: "px"))
-    var height: Int = 768
+    @Option(parsing: .unconditional, help: ArgumentHelp("Grid mode: viewport height in pixels (default 768).", valueName: "px"))
+    var height: Int?
 
     @Flag(help: "Grid mode: merge clusters whose circles overlap.")
     var merge = false
@@ -92,7 +103,15 @@ struct ClusterCommand: ParsableCommand {
         guard query.format == .geojson else { throw ValidationError("cairn cluster prints GeoJSON only; drop --format") }
         let opened = [expand, children, leaves].compactMap { $0 }.count
         guard opened <= 1 else { throw ValidationError("give at most one of --expand, --children and --leaves") }
-        if opened == 0, zoom == nil { throw ValidationError("give --zoom Z (or open a cluster with --expand, --children or --leaves ID)") }
+        if opened == 0, zoom == nil, mode == .hierarchy {
+            throw ValidationError("give --zoom Z (or open a cluster with --expand, --children or --leaves ID)")
+        }
+        if mode == .grid, zoom != nil, width != nil || height != nil {
+            throw ValidationError("grid mode: size the viewport with --width and --height or with --zoom, not both")
+        }
+        guard countBy.count <= 1 else {
+            throw ValidationError("--count-by takes one attribute, got \(countBy.count): \(countBy.joined(separator: ", "))")
+        }
         if let zoom { try OptionRange.check("--zoom", zoom, in: 0...ClusterOptions.zoomLimit) }
         try OptionRange.checkPositive("--radius", radius)
         try OptionRange.checkPositive("--extent", extent)
@@ -100,8 +119,8 @@ struct ClusterCommand: ParsableCommand {
         try OptionRange.check("--min-zoom", minZoom, in: 0...ClusterOptions.zoomLimit)
         try OptionRange.check("--max-zoom", maxZoom, in: minZoom...ClusterOptions.zoomLimit)
         try OptionRange.check("--cell-size", cellSize, atLeast: 1)
-        try OptionRange.check("--width", width, in: 1...Viewport.maxSidePixels)
-        try OptionRange.check("--height", height, in: 1...Viewport.maxSidePixels)
+        if let width { try OptionRange.check("--width", width, in: 1...Viewport.maxSidePixels) }
+        if let height { try OptionRange.check("--height", height, in: 1...Viewport.maxSidePixels) }
         try OptionRange.check("--limit", limit, atLeast: 0)
         try OptionRange.check("--offset", offset, atLeast: 0)
     }
@@ -110,7 +129,8 @@ struct ClusterCommand: ParsableCommand {
         let options: ClusterOptions
         do {
             options = try ClusterOptions(radiusPixels: radius, extent: extent, minZoom: minZoom, maxZoom: maxZoom, minPoints: minPoints,
-                                         numericAttributes: sums, categoryAttribute: countBy)
+                                         numericAttributes: sums, categoryAttribute: countBy.first, precision: precision,
+                                         wrapsAntimeridian: wrap)
         } catch {
             throw ValidationError("\(error)")
         }
@@ -152,7 +172,8 @@ struct ClusterCommand: ParsableCommand {
                 let viewport: Viewport
                 let gridOptions: GridClusterOptions
                 do {
-                    viewport = try Viewport(box: box, widthPixels: width, heightPixels: height)
+                    let size = try gridSize(box)
+                    viewport = try Viewport(box: box, widthPixels: size.width, heightPixels: size.height)
                     gridOptions = try GridClusterOptions(cellSizePixels: cellSize, mergeOverlapping: merge)
                 } catch {
                     throw ValidationError("\(error)")
@@ -163,6 +184,23 @@ struct ClusterCommand: ParsableCommand {
         if query.explain {
             Terminal.printError("explain: \(Terminal.grouped(features.count)) points loaded in \(Terminal.duration(loaded - start)), clustered in \(Terminal.duration(built - loaded)) (\(Terminal.grouped(index.clusterCount)) clusters over all zooms)")
         }
+    }
+
+    /// The grid viewport's size in pixels: --width and --height, or the box at --zoom in --extent-pixel tiles.
+    func gridSize(_ box: BoundingBox) throws -> (width: Int, height: Int) {
+        guard let zoom else { return (width ?? 1024, height ?? 768) }
+        let scale = extent * Double(1 << zoom)
+        var across = WebMercator.x(longitude: box.east) - WebMercator.x(longitude: box.west)
+        if box.crossesAntimeridian { across += 1 }
+        let down = WebMercator.y(latitude: box.south) - WebMercator.y(latitude: box.north)
+        let w = Int((across * scale).rounded()), h = Int((down * scale).rounded())
+        guard (1...Viewport.maxSidePixels).contains(w), (1...Viewport.maxSidePixels).contains(h) else {
+            throw ValidationError("""
+                grid mode: --bbox at --zoom \(zoom) is \(w)x\(h) pixels of \(Int(extent))-pixel tiles; a side must be 1 to \
+                \(Viewport.maxSidePixels): choose another zoom, or give --width and --height
+                """)
+        }
+        return (w, h)
     }
 
     func parseBox() throws -> BoundingBox {
