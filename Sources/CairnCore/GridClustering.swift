@@ -255,9 +255,9 @@ extension ClusterIndex {
     /// points. Read from the hierarchy instead of point by point: from a level whose clusters are small beside a
     /// cell, a cluster whose extent (see `ClusterHierarchy.clusterExtent`) lies inside one cell is placed whole at
     /// its centroid, one wholly outside the viewport is skipped, and one that may cross a cell's or the viewport's
-    /// edge is opened into its children, down to single points, which are placed by their coordinates. Counts and
-    /// members are exact; a mean is exact but for the rounding of the positions the clusters placed whole were
-    /// built from (with `.float32` precision, under 2^-24 of the world, about 2 m).
+    /// edge is opened into its children, down to single points (a point within the rounding of an edge is placed
+    /// by its exact projection). Counts and members are exact; a mean is exact but for the rounding of the
+    /// positions the index holds (with `.float32` precision, under 2^-24 of the world, about 2 m).
     ///
     /// Members are listed in the order they are placed (round by round, points before clusters, each round in
     /// entry order, then the children of the clusters opened), so an edited index lists them as a rebuild does.
@@ -289,15 +289,22 @@ extension ClusterIndex {
         for e in Self.sortedEntries(found) {
             if Int(e) < h.leafCount { points.append(e) } else { clusters.append(e) }
         }
-        var coordinates: [Coordinate] = []
         var gathered: [(x: Double, y: Double, extent: Double, weight: UInt32)] = []
         var placed: [(entry: Int, cell: Int, x: Double, y: Double, weight: UInt32)] = []
         var opened: [Int] = []
         while !points.isEmpty || !clusters.isEmpty {
-            // Points by their coordinates (one load each), placed exactly.
-            coordinates.removeAll(keepingCapacity: true)
-            for e in points.lazy.map(Int.init) { coordinates.append(self.points.coordinates[e]) }
-            for (k, e) in points.lazy.map(Int.init).enumerated() { grid.add(coordinates[k], index: e) }
+            // A point is placed by its position as held unless that is within the rounding of an edge; then by its
+            // exact projection.
+            gathered.removeAll(keepingCapacity: true)
+            for e in points.lazy.map(Int.init) { gathered.append((h.leafX[e], h.leafY[e], h.pointExtent, 1)) }
+            for (k, e) in points.lazy.map(Int.init).enumerated() {
+                let g = gathered[k]
+                switch grid.placement(x: g.x, y: g.y, extent: g.extent) {
+                case .outside: continue
+                case .cell(let cell, let x): grid.add(x: x, y: g.y, weight: 1, member: .point(e), cell: cell)
+                case .split: grid.add(self.points.coordinates[e], index: e)
+                }
+            }
             gathered.removeAll(keepingCapacity: true)
             for e in clusters.lazy.map({ Int($0) - h.leafCount }) {
                 gathered.append((h.clusterX[e], h.clusterY[e], Double(h.clusterExtent[e]), h.weight[e + h.leafCount]))
