@@ -90,6 +90,9 @@ struct ClusterLevelBuilder {
         }
         var level = ClusterLevel()
         let top = activation.joining(atZoom: options.maxZoom)
+        // With minPoints >= 3, the points not yet in the level (carried implicitly) take part in its neighbour order.
+        let ordersPassedEntries = options.minPoints >= 3
+        var carried = [Bool](repeating: ordersPassedEntries, count: ordersPassedEntries ? points.count : 0)
         level.items.reserveCapacity(top.count)
         for point in top {
             let i = Int(point)
@@ -98,11 +101,44 @@ struct ClusterLevelBuilder {
             level.items.append(.init(x: points.x[i], y: points.y[i], key: UInt64(point) << 32, entry: UInt32(e), weight: w))
         }
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
+            let joining = activation.joining(atZoom: zoom)
             if zoom != options.maxZoom {
-                level = level.merged(joining: activation.joining(atZoom: zoom), x: points.x, y: points.y)
+                level = level.merged(joining: joining, x: points.x, y: points.y)
             }
-            level = cluster(level, zoom: zoom, into: &h)
+            var ranks: [UInt32]?
+            if ordersPassedEntries {
+                for i in joining { carried[Int(i)] = false }
+                ranks = neighbourRanks(level, carried: carried, points: points)
+            }
+            level = cluster(level, zoom: zoom, ranks: ranks, into: &h)
         }
+    }
+
+    /// The rank of each item of `level` in supercluster's neighbour order over the whole level: its items and the
+    /// points carried implicitly, merged in level order (see `ClusterKDOrder`).
+    /// - Complexity: O(n log n) for the n points and clusters of the level.
+    private func neighbourRanks(_ level: ClusterLevel, carried: [Bool], points: ClusterPoints) -> [UInt32] {
+        var x: [Double] = [], y: [Double] = [], itemAt: [Int] = []
+        x.reserveCapacity(points.count)
+        y.reserveCapacity(points.count)
+        itemAt.reserveCapacity(level.count)
+        var i = 0
+        func takeItems(below key: UInt64) {
+            while i < level.count, level.items[i].key < key {
+                itemAt.append(x.count)
+                x.append(options.precision.rounded(level.items[i].x))
+                y.append(options.precision.rounded(level.items[i].y))
+                i += 1
+            }
+        }
+        for p in carried.indices where carried[p] {
+            takeItems(below: UInt64(p) << 32)
+            x.append(points.x[p])
+            y.append(points.y[p])
+        }
+        takeItems(below: .max)
+        let rank = ClusterKDOrder.ranks(x: x, y: y)
+        return itemAt.map { rank[$0] }
     }
 
     /// Points at the same location (`ClusterPoints.sameLocation`) among `candidates` (ascending), as groups of at
@@ -139,17 +175,20 @@ struct ClusterLevelBuilder {
     /// cell order, where neighbour scans read memory in order: an entry is decided once its earlier neighbours that
     /// matter are, in a few sweeps (chains of undecided earlier neighbours are short). Clusters are then created in
     /// level order, as the greedy pass creates them.
-    mutating func cluster(_ level: ClusterLevel, zoom: Int, into h: inout ClusterHierarchy) -> ClusterLevel {
+    ///
+    /// With `ranks` (one per item), the entries a group below `minPoints` gathered follow it in rank order, as
+    /// supercluster passes them on; without, in level order.
+    mutating func cluster(_ level: ClusterLevel, zoom: Int, ranks: [UInt32]? = nil, into h: inout ClusterHierarchy) -> ClusterLevel {
         let grid = ClusterNeighbourGrid(level: level, radius: options.unitRadius(zoom: zoom), slack: options.precision.roundingReach)
         // Unchecked reads of the grid's copies: positions come from the grid.
-        return grid.points.withUnsafeBufferPointer { points in group(level, grid: grid, points: points, zoom: zoom, into: &h) }
+        return grid.points.withUnsafeBufferPointer { points in group(level, grid: grid, points: points, zoom: zoom, ranks: ranks, into: &h) }
     }
 
     /// The rest of `cluster(_:zoom:into:)` once the level is on its grid: owners decided, groups summed, clusters
     /// created.
     private func group(
         _ level: ClusterLevel, grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>, zoom: Int,
-        into h: inout ClusterHierarchy
+        ranks: [UInt32]?, into h: inout ClusterHierarchy
     ) -> ClusterLevel {
         let m = level.count
         // Per sorted position: -1 while undecided, itself for a centre, else the position of its centre.
@@ -246,8 +285,10 @@ struct ClusterLevelBuilder {
             } else {
                 // Below minPoints: the entry stays, and the entries it gathered follow it, under its anchor.
                 next.items.append(item)
-                for k in g.members {
-                    let f = points[Int(members[Int(k)])]
+                var passed = members[Int(g.members.lowerBound)..<Int(g.members.upperBound)]
+                if let ranks { passed.sort { ranks[Int(points[Int($0)].slot)] < ranks[Int(points[Int($1)].slot)] } }
+                for q in passed {
+                    let f = points[Int(q)]
                     next.items.append(.init(x: f.x, y: f.y, key: item.key, entry: f.entry, weight: f.weight))
                 }
                 moved = true

@@ -10,6 +10,8 @@ struct ClusterGoldenTests {
         ("cluster-helsinki.txt", try! ClusterOptions()),
         ("cluster-helsinki-float64.txt", try! ClusterOptions(precision: .float64)),
         ("cluster-helsinki-minpoints4.txt", try! ClusterOptions(radiusPixels: 60, extent: 256, maxZoom: 17, minPoints: 4)),
+        // Groups below minPoints pass their neighbours on in k-d tree order: the levels differ from level order here.
+        ("cluster-helsinki-minpoints5.txt", try! ClusterOptions(minPoints: 5)),
     ])
     func golden(file: String, options: ClusterOptions) throws {
         let points = try HelsinkiData.coordinates()

@@ -5,7 +5,8 @@ import Foundation
 /// Cairn's two documented extensions: x distances wrap across the antimeridian (unless the options say not), and points at identical
 /// coordinates are grouped first (a cluster at `maxZoom + 1` in the first member's place). With float32 precision,
 /// as supercluster: projections are rounded to Float, and an entry takes another when the other's position rounded
-/// to Float lies within the radius of its own (a cluster's own position is the Double centroid).
+/// to Float lies within the radius of its own (a cluster's own position is the Double centroid). A group that stays
+/// below minPoints passes its neighbours on in supercluster's k-d tree order.
 struct ClusterOracle {
     struct Entry: Equatable {
         var x: Double
@@ -59,6 +60,9 @@ struct ClusterOracle {
             let r = options.radiusPixels / (options.extent * pow(2, Double(zoom)))
             var visited = [Bool](repeating: false, count: level.count)
             var next: [Entry] = []
+            // supercluster's neighbour order (its k-d tree walk), in which a group below minPoints passes its
+            // neighbours on; ClusterKDOrder's own check is the golden file made by the independent reference.
+            let rank = ClusterKDOrder.ranks(x: level.map { held($0.x) }, y: level.map { held($0.y) })
             for i in level.indices where !visited[i] {
                 visited[i] = true
                 let e = level[i]
@@ -90,7 +94,7 @@ struct ClusterOracle {
                                       origin: e.origin))
                 } else {
                     next.append(e)
-                    for j in neighbours { next.append(level[j]) }
+                    for j in neighbours.sorted(by: { rank[$0] < rank[$1] }) { next.append(level[j]) }
                 }
             }
             level = next

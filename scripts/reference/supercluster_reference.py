@@ -11,13 +11,16 @@ Algorithm (Mapbox supercluster, index.js `_cluster`, with Cairn's documented ant
     then x == 1 is stored as 0 (the same meridian as -180);
   * the level above maxZoom is the input points in input order, each with weight 1;
   * for zoom = maxZoom .. minZoom, r = radius / (extent * 2^zoom); visit the level above in order; an entry not
-    yet visited is marked and gathers every unvisited entry within r, in level order. "Within r": with float32, the
+    yet visited is marked and gathers every unvisited entry within r. "Within r": with float32, the
     other entry's position rounded to a 32-bit float (supercluster keeps each level's positions in a Float32Array
     KDBush and queries it from the entry's 64-bit position), dx wrapped across x = 0/1, dx^2 + dy^2 <= r^2;
     if the total weight reaches minPoints (and exceeds the origin's own), they become one cluster
     at the weighted centroid (x of each member taken on the origin's side of the antimeridian, the result wrapped
     into [0, 1)) placed in the origin's position in the next level; otherwise the origin and then the gathered
-    entries pass through unchanged, in that order.
+    entries pass through unchanged: the origin, then the gathered entries in supercluster's neighbour order. That
+    order is the walk of the level's k-d tree (KDBush, 64 items per leaf): the tree is sorted in place, each range
+    of more than 64 items split at its middle index by Floyd-Rivest selection on x, then y, alternating; the walk
+    takes a range's middle item, then its right half, then its left half, a leaf range in index order.
 
 Identical coordinates are not grouped here (Cairn groups them; the Helsinki file has none).
 
@@ -51,9 +54,83 @@ def project(lon, lat, held):
     return x, held(min(1.0, max(0.0, y)))
 
 
+LEAF = 64
+
+
+def kd_walk_ranks(xs, ys):
+    """Rank of each item (by index) in the walk of a KDBush-style k-d tree built over (xs, ys)."""
+    n = len(xs)
+    ids = list(range(n))
+    pts = [[xs[i], ys[i]] for i in range(n)]
+
+    def swap(i, j):
+        ids[i], ids[j] = ids[j], ids[i]
+        pts[i], pts[j] = pts[j], pts[i]
+
+    def select(k, lo, hi, axis):
+        while hi > lo:
+            if hi - lo > 600:
+                size = hi - lo + 1
+                at = k - lo + 1
+                z = math.log(size)
+                s = 0.5 * math.exp(2 * z / 3)
+                sd = 0.5 * math.sqrt(z * s * (size - s) / size) * (-1 if at - size / 2 < 0 else 1)
+                select(k, max(lo, math.floor(k - at * s / size + sd)), min(hi, math.floor(k + (size - at) * s / size + sd)), axis)
+            pivot = pts[k][axis]
+            i, j = lo, hi
+            swap(lo, k)
+            if pts[hi][axis] > pivot:
+                swap(lo, hi)
+            while i < j:
+                swap(i, j)
+                i += 1
+                j -= 1
+                while pts[i][axis] < pivot:
+                    i += 1
+                while pts[j][axis] > pivot:
+                    j -= 1
+            if pts[lo][axis] == pivot:
+                swap(lo, j)
+            else:
+                j += 1
+                swap(j, hi)
+            if j <= k:
+                lo = j + 1
+            if k <= j:
+                hi = j - 1
+
+    def build(lo, hi, axis):
+        if hi - lo <= LEAF:
+            return
+        mid = (lo + hi) // 2
+        select(mid, lo, hi, axis)
+        build(lo, mid - 1, 1 - axis)
+        build(mid + 1, hi, 1 - axis)
+
+    if n:
+        build(0, n - 1, 0)
+    rank = [0] * n
+    order = 0
+    stack = [(0, n - 1)] if n else []
+    while stack:
+        lo, hi = stack.pop()
+        if hi - lo <= LEAF:
+            for i in range(lo, hi + 1):
+                rank[ids[i]] = order
+                order += 1
+            continue
+        mid = (lo + hi) // 2
+        rank[ids[mid]] = order
+        order += 1
+        stack.append((lo, mid - 1))
+        stack.append((mid + 1, hi))
+    return rank
+
+
 def cluster_level(level, zoom, radius, extent, min_points, held):
     """level: list of entries dict(x, y, w, members). Returns the next (lower zoom) level."""
     r = radius / (extent * 2.0 ** zoom)
+    rank = kd_walk_ranks([held(e["x"]) for e in level], [held(e["y"]) for e in level]) if min_points >= 3 else None
     visited = [False] * len(level)
     out = []
     for i, e in enumerate(level):
@@ -95,6 +172,8 @@ def cluster_level(level, zoom, radius, extent, min_points, held):
             out.append({"x": cx, "y": wy / total, "w": total, "members": members})
         else:
             out.append(e)
+            if rank is not None:
+                neighbours.sort(key=lambda j: rank[j])
             out.extend(level[j] for j in neighbours)
     return out
 
