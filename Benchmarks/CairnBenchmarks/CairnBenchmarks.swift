@@ -1,7 +1,9 @@
 // The workloads of `cairn bench` on Cairn alone, for regression tracking with ordo-one/benchmark:
 // 1,000,000 seeded uniform points (the same points as `cairn bench --seed 42`), boxes of about 100 results,
-// WGS84 radius 150 km, nearest 20, and the index build. Each iteration runs 1,000 queries (scaling factor
-// kilo), so the reported times are per query. Run: `swift package benchmark` in this folder.
+// WGS84 radius 150 km, nearest 20, and the index build; and clustering as `cairn bench --clusters` runs it (the
+// hierarchy build with supercluster's defaults, 1024x768-pixel viewports at zoom 6, the busiest, and exact grid
+// clustering of viewports at zoom 4). Each query iteration runs 1,000 queries (scaling factor kilo), so the reported
+// times are per query. Run: `swift package benchmark` in this folder.
 import Benchmark
 import CairnCore
 
@@ -128,6 +130,28 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    Benchmark("cluster build 1M points", configuration: .init(timeUnits: .milliseconds, scalingFactor: .one, maxIterations: 10)) { benchmark in
+        let points = Workload.shared.points
+        benchmark.startMeasurement()
+        blackHole(ClusterIndex(coordinates: points))
+    }
+
+    Benchmark("clusters-z6") { benchmark in
+        let workload = ClusterWorkload.shared
+        benchmark.startMeasurement()
+        for query in benchmark.scaledIterations {
+            blackHole(workload.index.clusters(in: workload.viewportsZoom6[query % workload.viewportsZoom6.count], zoom: 6))
+        }
+    }
+
+    Benchmark("grid-z4", configuration: .init(timeUnits: .microseconds, scalingFactor: .one, maxIterations: 1_000)) { benchmark in
+        let workload = ClusterWorkload.shared
+        benchmark.startMeasurement()
+        for query in benchmark.scaledIterations {
+            blackHole(workload.index.gridClusters(in: workload.gridViewportsZoom4[query % workload.gridViewportsZoom4.count]))
+        }
+    }
+
     Benchmark("nearest-20") { benchmark in
         let workload = Workload.shared
         var results: [Neighbor] = []
@@ -139,5 +163,36 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(workload.index.nearest(to: workload.centers[query % workload.centers.count], count: 20,
                                              into: &results, scratch: &scratch))
         }
+    }
+}
+
+/// The clustering workload: the hierarchy over the same points, and viewports around seeded points.
+struct ClusterWorkload: Sendable {
+    let index: ClusterIndex
+    let viewportsZoom6: [BoundingBox]
+    let gridViewportsZoom4: [Viewport]
+
+    static let shared = ClusterWorkload()
+
+    init() {
+        let points = Workload.shared.points
+        index = ClusterIndex(coordinates: points)
+        var random = SeededRandom(seed: Workload.seed &+ 0xC1_05_7E)
+        viewportsZoom6 = (0..<Workload.queryCount).map { _ in Self.box(around: points[random.below(points.count)], zoom: 6) }
+        gridViewportsZoom4 = (0..<Workload.queryCount).compactMap { _ in
+            try? Viewport(box: Self.box(around: points[random.below(points.count)], zoom: 4), widthPixels: 1024, heightPixels: 768)
+        }
+    }
+
+    /// 1024x768 pixels of 256-pixel tiles at `zoom` around `center` (as `cairn bench --clusters` shows them).
+    static func box(around center: Coordinate, zoom: Int) -> BoundingBox {
+        let scale = Double(1 << zoom) * 256
+        let x = WebMercator.x(longitude: center.longitude), y = WebMercator.y(latitude: center.latitude)
+        var west = WebMercator.longitude(x: x - 512 / scale), east = WebMercator.longitude(x: x + 512 / scale)
+        if east - west >= 360 { (west, east) = (-180, 180) }
+        if west < -180 { west += 360 }
+        if east > 180 { east -= 360 }
+        let north = WebMercator.latitude(y: max(0, y - 384 / scale)), south = WebMercator.latitude(y: min(1, y + 384 / scale))
+        return (try? BoundingBox(west: west, south: south, east: east, north: north)) ?? .world
     }
 }
