@@ -1,14 +1,17 @@
 /// Map clustering with the semantics of Mapbox's supercluster: a hierarchy of greedy clusters, one level per zoom.
 ///
-/// Points are projected to Web Mercator. From `maxZoom` down to `minZoom`, each level clusters the level one zoom
-/// above it: its entries are visited in that level's order (the input order at the top); an entry not yet taken
-/// gathers the untaken entries within `radius / (extent * 2^zoom)` (unit-square units) and, when their total count
-/// reaches `minPoints`, they become one cluster at their weighted centroid, in the origin's place in the order.
+/// Points are projected to Web Mercator, rounded to Float as supercluster holds them (`ClusterPrecision`). From
+/// `maxZoom` down to `minZoom`, each level clusters the level one zoom above it: its entries are visited in that
+/// level's order (the input order at the top); an entry not yet taken gathers the untaken entries within
+/// `radius / (extent * 2^zoom)` (unit-square units) and, when their total count reaches `minPoints`, they become one
+/// cluster at their weighted centroid, in the origin's place in the order; otherwise the entry and then the entries
+/// it gathered go on to the next level, those in supercluster's k-d tree order (`ClusterKDOrder`).
 ///
-/// Beyond supercluster: neighbourhoods wrap across the antimeridian; points at identical (projected) coordinates
-/// are grouped before clustering, so they never split, even above `maxZoom` (`expansionZoom` says
-/// `.identicalPoints`); clusters carry aggregates (sum/min/max/mean of numeric attributes, counts per category);
-/// edits (`insert`, `remove`, `move`) give exactly what a rebuild over the same points in the same order gives.
+/// Beyond supercluster: neighbourhoods wrap across the antimeridian (unless `wrapsAntimeridian` is off); points at
+/// identical coordinates are grouped before clustering, so they never split, even above `maxZoom` (`expansionZoom`
+/// says `.identicalPoints`); clusters carry aggregates (sum/min/max/mean of numeric attributes, counts per category)
+/// and an extent, which makes grid clustering exact and fast; edits (`insert`, `remove`, `move`) give exactly what a
+/// rebuild over the same points in the same order gives.
 ///
 /// Storage is flat: one table of entries (points and clusters of every zoom, each alive over a range of zooms)
 /// and a query tree over it: packed R-trees over runs of entries of equal creation zoom and first zoom shown, so a
