@@ -18,7 +18,7 @@ struct ClusterHierarchy: Sendable {
     var clusterX: [Double] = []
     var clusterY: [Double] = []
     /// Per cluster: how far from its position its points' exact projections may lie (unit-square units, the
-    /// shorter way round the antimeridian): see `extent(ofCluster:children:)`.
+    /// shorter way round the antimeridian): see `reach(fromX:y:toX:y:extent:)`.
     var clusterExtent: [Float] = []
     /// How far a point's exact projection may lie from its position as held (the precision's rounding).
     let pointExtent: Double
