@@ -180,19 +180,12 @@ struct ClusterWorkload: Sendable {
         var random = SeededRandom(seed: Workload.seed &+ 0xC1_05_7E)
         viewportsZoom6 = (0..<Workload.queryCount).map { _ in Self.box(around: points[random.below(points.count)], zoom: 6) }
         gridViewportsZoom4 = (0..<Workload.queryCount).compactMap { _ in
-            try? Viewport(box: Self.box(around: points[random.below(points.count)], zoom: 4), widthPixels: 1024, heightPixels: 768)
+            try? Viewport(center: points[random.below(points.count)], zoom: 4, widthPixels: 1024, heightPixels: 768)
         }
     }
 
     /// 1024x768 pixels of 256-pixel tiles at `zoom` around `center` (as `cairn bench --clusters` shows them).
     static func box(around center: Coordinate, zoom: Int) -> BoundingBox {
-        let scale = Double(1 << zoom) * 256
-        let x = WebMercator.x(longitude: center.longitude), y = WebMercator.y(latitude: center.latitude)
-        var west = WebMercator.longitude(x: x - 512 / scale), east = WebMercator.longitude(x: x + 512 / scale)
-        if east - west >= 360 { (west, east) = (-180, 180) }
-        if west < -180 { west += 360 }
-        if east > 180 { east -= 360 }
-        let north = WebMercator.latitude(y: max(0, y - 384 / scale)), south = WebMercator.latitude(y: min(1, y + 384 / scale))
-        return (try? BoundingBox(west: west, south: south, east: east, north: north)) ?? .world
+        (try? Viewport(center: center, zoom: Double(zoom), widthPixels: 1024, heightPixels: 768))?.box ?? .world
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A map viewport: the box shown and its size on screen.
 public struct Viewport: Hashable, Sendable {
     /// The area shown (west above east crosses the antimeridian).
@@ -17,6 +19,26 @@ public struct Viewport: Hashable, Sendable {
         self.box = box
         self.widthPixels = widthPixels
         self.heightPixels = heightPixels
+    }
+
+    /// The viewport of a map centred on `center` at `zoom`, `widthPixels` × `heightPixels` pixels of
+    /// `tileSizePixels`-pixel tiles (256 for raster tiles, 512 for vector tiles): its box crosses the antimeridian
+    /// when it reaches past it, stops at the Mercator limit, and spans every longitude when wider than the world.
+    /// - Throws: `GridClusteringError.invalidSize` when a side is not in 1...`maxSidePixels`.
+    /// - Complexity: O(1).
+    public init(center: Coordinate, zoom: Double, widthPixels: Int, heightPixels: Int, tileSizePixels: Double = 256)
+        throws(GridClusteringError) {
+        let scale = pow(2, zoom) * tileSizePixels
+        let x = WebMercator.x(longitude: center.longitude), y = WebMercator.y(latitude: center.latitude)
+        let halfWidth = Double(widthPixels) / 2 / scale, halfHeight = Double(heightPixels) / 2 / scale
+        var west = WebMercator.longitude(x: x - halfWidth), east = WebMercator.longitude(x: x + halfWidth)
+        if east - west >= 360 { (west, east) = (-180, 180) }
+        if west < -180 { west += 360 }
+        if east > 180 { east -= 360 }
+        let north = WebMercator.latitude(y: max(0, y - halfHeight)), south = WebMercator.latitude(y: min(1, y + halfHeight))
+        // Corners of valid Mercator positions are valid coordinates; the world is the safe fallback.
+        let box = (try? BoundingBox(west: west, south: south, east: east, north: north)) ?? .world
+        try self.init(box: box, widthPixels: widthPixels, heightPixels: heightPixels)
     }
 
     /// The largest viewport side accepted, in pixels (16K screens; it bounds the grid's memory).

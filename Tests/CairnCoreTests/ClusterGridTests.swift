@@ -34,20 +34,6 @@ struct ClusterGridTests {
         return result
     }
 
-    /// A viewport of `width` × `height` pixels of 256-pixel tiles at `zoom` around `centre` (across the antimeridian
-    /// when it reaches past it).
-    func viewport(around centre: Coordinate, zoom: Int, width: Int, height: Int) throws -> Viewport {
-        let scale = Double(1 << zoom) * 256
-        let x = WebMercator.x(longitude: centre.longitude), y = WebMercator.y(latitude: centre.latitude)
-        var west = WebMercator.longitude(x: x - Double(width) / 2 / scale), east = WebMercator.longitude(x: x + Double(width) / 2 / scale)
-        if east - west >= 360 { (west, east) = (-180, 180) }
-        if west < -180 { west += 360 }
-        if east > 180 { east -= 360 }
-        let north = WebMercator.latitude(y: max(0, y - Double(height) / 2 / scale))
-        let south = WebMercator.latitude(y: min(1, y + Double(height) / 2 / scale))
-        return try Viewport(box: try BoundingBox(west: west, south: south, east: east, north: north), widthPixels: width, heightPixels: height)
-    }
-
     /// Grid clusters against brute force: the same cells with the same points, and means within `tolerance`.
     func expectExact(_ found: [GridCluster], _ want: [[Int]: (count: Int, x: Double, y: Double)], index: ClusterIndex,
                      tolerance: Double, _ label: String) throws {
@@ -76,7 +62,8 @@ struct ClusterGridTests {
         for _ in 0..<150 {
             let centre = random.below(3) == 0 ? Coordinate(uncheckedLatitude: random.uniform(-85, 85), longitude: random.uniform(-180, 180))
                 : points[random.below(points.count)]
-            viewports.append(try viewport(around: centre, zoom: random.below(19), width: 100 + random.below(1400), height: 100 + random.below(1000)))
+            viewports.append(try Viewport(center: centre, zoom: Double(random.below(19)), widthPixels: 100 + random.below(1400),
+                                          heightPixels: 100 + random.below(1000)))
         }
         var opened = 0
         for (k, view) in viewports.enumerated() {
@@ -92,6 +79,20 @@ struct ClusterGridTests {
         }
         // Whole clusters were placed (the hierarchy was used, not only its points) in many viewports.
         #expect(opened > 30)
+    }
+
+    @Test("a viewport from a centre and zoom: the world at zoom 0, across the antimeridian, cut at the Mercator limit")
+    func viewportFromCentreAndZoom() throws {
+        let world = try Viewport(center: try Coordinate(latitude: 0, longitude: 0), zoom: 0, widthPixels: 256, heightPixels: 256)
+        #expect(world.box.west == -180 && world.box.east == 180)
+        #expect(abs(world.box.north - 85.0511287798) < 1e-9 && abs(world.box.south + 85.0511287798) < 1e-9)
+        let fiji = try Viewport(center: try Coordinate(latitude: -17, longitude: 179.9), zoom: 10, widthPixels: 1024, heightPixels: 768)
+        #expect(fiji.box.crossesAntimeridian)
+        // 1024 px of 256-px tiles at zoom 10: a quarter tile of the 1024-tile world's width, 0.35 degrees.
+        #expect(abs((fiji.box.east + 360 - fiji.box.west) - 360.0 * 1024 / (256 * 1024)) < 1e-9)
+        let polar = try Viewport(center: try Coordinate(latitude: 89, longitude: 10), zoom: 6, widthPixels: 800, heightPixels: 600)
+        #expect(abs(polar.box.north - 85.0511287798) < 1e-9 && !polar.box.crossesAntimeridian)
+        #expect(throws: GridClusteringError.self) { try Viewport(center: try Coordinate(latitude: 0, longitude: 0), zoom: 3, widthPixels: 0, heightPixels: 10) }
     }
 
     /// A grid of 16384² one-pixel cells keeps only its non-empty cells (a dense table would be about 10 GB), and

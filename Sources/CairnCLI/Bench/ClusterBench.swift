@@ -15,15 +15,8 @@ enum ClusterBench {
 
     /// The viewport the map shows: 1024×768 pixels of 256-pixel tiles at `zoom`, centred on `center`.
     static func viewport(around center: Coordinate, zoom: Int) -> BoundingBox {
-        let scale = Double(1 << zoom) * 256
-        let x = WebMercator.x(longitude: center.longitude), y = WebMercator.y(latitude: center.latitude)
-        var west = WebMercator.longitude(x: x - 512 / scale), east = WebMercator.longitude(x: x + 512 / scale)
-        if east - west >= 360 { west = -180; east = 180 }
-        if west < -180 { west += 360 }
-        if east > 180 { east -= 360 }
-        let north = WebMercator.latitude(y: max(0, y - 384 / scale)), south = WebMercator.latitude(y: min(1, y + 384 / scale))
-        // Corners computed from valid Mercator coordinates are always valid; the world box is the safe fallback.
-        return (try? BoundingBox(west: west, south: south, east: east, north: north)) ?? .world
+        // 1024×768 is a valid size: the world box is only a formal fallback.
+        (try? Viewport(center: center, zoom: Double(zoom), widthPixels: 1024, heightPixels: 768))?.box ?? .world
     }
 
     /// Runs the workload on `dataset` with `queries` viewports per zoom.
