@@ -1,7 +1,7 @@
 /// Re-clustering after one point edit without replaying every level, for `minPoints` <= 2.
 ///
 /// With `minPoints` <= 2 every level is in origin order and an entry's fate at a zoom has a closed form: it is
-/// absorbed by the earliest (in origin order) entry within the radius that was not absorbed itself (its *owner*),
+/// absorbed by the earliest (in origin order) entry that takes it (`ClusterReach.takes`) and was not absorbed itself (its *owner*),
 /// else it is a centre, and a centre with members becomes a cluster. So an edit changes a level only near the
 /// entries it adds or removes: those are re-decided in origin order, and a change of centre status spreads to the
 /// later neighbours of the entry, zoom by zoom, until a level comes out unchanged. Neighbours are found in the old

@@ -169,9 +169,9 @@ struct ClusterLevelBuilder {
     /// One greedy pass: the entries of the level for `zoom` that may have a neighbour, from those of the level
     /// above it.
     ///
-    /// The greedy pass visits entries in level order; an entry not yet taken takes its untaken neighbours. So an
-    /// entry is a centre exactly when no earlier centre lies within the radius (the lexicographically first maximal
-    /// independent set), and a taken entry belongs to the earliest centre within the radius. Both are decided in
+    /// The greedy pass visits entries in level order; an entry not yet taken takes its untaken neighbours (those it
+    /// reaches, `ClusterReach.takes`: a one-way test with float32 positions). So an entry is a centre exactly when no
+    /// earlier centre takes it, and a taken entry belongs to the earliest centre that takes it. Both are decided in
     /// cell order, where neighbour scans read memory in order: an entry is decided once its earlier neighbours that
     /// matter are, in a few sweeps (chains of undecided earlier neighbours are short). Clusters are then created in
     /// level order, as the greedy pass creates them.

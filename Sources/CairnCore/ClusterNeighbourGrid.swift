@@ -1,7 +1,7 @@
 /// Fixed-radius neighbour search over a set of positions while building a `ClusterIndex`.
 ///
-/// A uniform grid of `side × side` cells over the unit square, every cell at least `radius` wide, so every neighbour
-/// within `radius` lies in the 3×3 block of cells around a point; columns wrap across the antimeridian (x = 0 meets
+/// A uniform grid of `side × side` cells over the unit square, every cell at least `radius + slack` wide (the slack
+/// covers float32 rounding), so every entry that may take or be taken by a point lies in the 3×3 block around it; columns wrap across the antimeridian (x = 0 meets
 /// x = 1). Nothing is hashed: the positions are sorted by cell (row-major, slots ascending within a cell) into
 /// copies read in cell order, and one linear sweep records, per sorted position, where the block's cells start in the
 /// rows above and below, so a scan reads three short runs of the sorted arrays.

@@ -20,7 +20,9 @@ public struct ClusterOptions: Hashable, Sendable {
     /// How precisely projected positions are held while clustering: `.float32` (the default) as supercluster holds them.
     public var precision: ClusterPrecision
     /// Whether points on both sides of the antimeridian (179.99° and -179.99°) are neighbours (the default). Off,
-    /// they never cluster together, as in supercluster, whose map Cairn then reproduces exactly.
+    /// they never cluster together, as in supercluster, whose map Cairn then reproduces but for two documented
+    /// differences: points at identical coordinates are one entry, and longitude 180 is taken as -180 (one
+    /// meridian), where supercluster keeps it on the east edge.
     public var wrapsAntimeridian: Bool
 
     /// Creates options; the defaults are supercluster's (`radius` 40, `extent` 512, zooms 0–16, `minPoints` 2).
@@ -84,7 +86,8 @@ public struct ClusterOptions: Hashable, Sendable {
 /// few per cent of the radius at high zooms, so the rounding changes which groups form; `.float32` reproduces it.
 public enum ClusterPrecision: String, Hashable, Sendable, CaseIterable {
     /// supercluster's: points' projections rounded to float32; an entry (at its 64-bit position) takes the others
-    /// whose float32-rounded positions lie within the radius. Cluster centroids are 64-bit means of those positions.
+    /// whose float32-rounded positions lie within the radius. A cluster's centroid is the 64-bit mean of its children's
+    /// positions as held (rounded for points, 64-bit for clusters).
     case float32
     /// Every position and distance in 64-bit doubles (a float64 supercluster).
     case float64

@@ -626,13 +626,22 @@ struct UnitXRanges {
     @inline(__always)
     func overlaps(_ lo: Double, _ hi: Double) -> Bool { (hi >= a0 && lo <= a1) || (hi >= b0 && lo <= b1) }
 
-    /// These ranges widened by `d` on each side; the whole [0, 1] when a widened range would wrap past 0 or 1
-    /// (a superset either way).
-    func widened(by d: Double) -> UnitXRanges {
-        var r = self
-        if a0 <= a1 { (r.a0, r.a1) = (a0 == 0 ? 0 : a0 - d, a1 == 1 ? 1 : a1 + d) }
-        if b0 <= b1 { (r.b0, r.b1) = (b0 == 0 ? 0 : b0 - d, b1 == 1 ? 1 : b1 + d) }
-        return r.a0 < 0 || r.a1 > 1 || r.b0 < 0 || r.b1 > 1 ? UnitXRanges(0, 1) : r
+    /// The x ranges of a longitude box widened by `d` on each side, wrapping across the antimeridian: the box's
+    /// arc of x (past 1 when it crosses), widened, then cut at 0 and 1.
+    init(_ box: BoundingBox, widenedBy d: Double) {
+        let w = WebMercator.x(longitude: box.west)
+        var e = WebMercator.x(longitude: box.east)
+        if box.crossesAntimeridian { e += 1 }
+        let lo = w - d, hi = e + d
+        if (box.west == -180 && box.east == 180) || hi - lo >= 1 {
+            self.init(0, 1)
+        } else if lo < 0 {
+            self.init(lo + 1, 1, 0, hi)
+        } else if hi > 1 {
+            self.init(lo, 1, 0, hi - 1)
+        } else {
+            self.init(lo, hi)
+        }
     }
 }
 

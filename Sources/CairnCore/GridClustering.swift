@@ -10,7 +10,8 @@ public struct Viewport: Hashable, Sendable {
     public let heightPixels: Int
 
     /// Creates a viewport.
-    /// - Throws: `GridClusteringError.invalidSize` when a side is not in 1...`maxSidePixels`.
+    /// - Throws: `GridClusteringError.invalidSize` when a side is not in 1...`maxSidePixels`, `.emptyBox` when the
+    ///   box has no width or no height in Web Mercator.
     /// - Complexity: O(1).
     public init(box: BoundingBox, widthPixels: Int, heightPixels: Int) throws(GridClusteringError) {
         guard (1...Self.maxSidePixels).contains(widthPixels), (1...Self.maxSidePixels).contains(heightPixels) else {
@@ -19,15 +20,20 @@ public struct Viewport: Hashable, Sendable {
         self.box = box
         self.widthPixels = widthPixels
         self.heightPixels = heightPixels
+        let (west, east) = xRange
+        guard east > west, WebMercator.y(latitude: box.south) > WebMercator.y(latitude: box.north) else { throw .emptyBox(box) }
     }
 
     /// The viewport of a map centred on `center` at `zoom`, `widthPixels` × `heightPixels` pixels of
     /// `tileSizePixels`-pixel tiles (256 for raster tiles, 512 for vector tiles): its box crosses the antimeridian
     /// when it reaches past it, stops at the Mercator limit, and spans every longitude when wider than the world.
-    /// - Throws: `GridClusteringError.invalidSize` when a side is not in 1...`maxSidePixels`.
+    /// - Throws: `GridClusteringError.invalidZoom` unless 0 <= zoom <= 30, `.invalidTileSize` unless the tile size is
+    ///   positive and finite, `.invalidSize` when a side is not in 1...`maxSidePixels`.
     /// - Complexity: O(1).
     public init(center: Coordinate, zoom: Double, widthPixels: Int, heightPixels: Int, tileSizePixels: Double = 256)
         throws(GridClusteringError) {
+        guard zoom >= 0, zoom <= 30 else { throw .invalidZoom(zoom) }
+        guard tileSizePixels > 0, tileSizePixels.isFinite else { throw .invalidTileSize(tileSizePixels) }
         let scale = pow(2, zoom) * tileSizePixels
         let x = WebMercator.x(longitude: center.longitude), y = WebMercator.y(latitude: center.latitude)
         let halfWidth = Double(widthPixels) / 2 / scale, halfHeight = Double(heightPixels) / 2 / scale
@@ -55,13 +61,13 @@ public struct Viewport: Hashable, Sendable {
     /// Screen pixels per unit of Web Mercator x.
     var pixelsPerUnit: Double {
         let (w, e) = xRange
-        return e > w ? Double(widthPixels) / (e - w) : .infinity
+        return Double(widthPixels) / (e - w) // positive: the box has a width
     }
 
     /// Screen pixels per unit of Web Mercator y.
     var pixelsPerUnitY: Double {
         let north = WebMercator.y(latitude: box.north), south = WebMercator.y(latitude: box.south)
-        return south > north ? Double(heightPixels) / (south - north) : .infinity
+        return Double(heightPixels) / (south - north) // positive: the box has a height
     }
 }
 
@@ -107,12 +113,21 @@ public struct GridCluster: Hashable, Sendable {
 public enum GridClusteringError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A viewport side is not a positive number of pixels.
     case invalidSize(width: Int, height: Int)
+    /// The viewport's box has no width or no height on the map.
+    case emptyBox(BoundingBox)
+    /// The zoom is not a finite number in 0...30.
+    case invalidZoom(Double)
+    /// The tile size is not a positive finite number of pixels.
+    case invalidTileSize(Double)
     /// The cell size is not a positive finite number of pixels.
     case invalidCellSize(Double)
 
     public var description: String {
         switch self {
         case .invalidSize(let w, let h): "viewport sides must be 1 to \(Viewport.maxSidePixels) pixels, got \(w)x\(h)"
+        case .emptyBox(let box): "a viewport's box must have a width and a height on the map (beyond ±85.05° is the map's edge), got \(box)"
+        case .invalidZoom(let z): "zoom must be a number from 0 to 30, got \(z)"
+        case .invalidTileSize(let s): "tile size must be a positive number of pixels, got \(s)"
         case .invalidCellSize(let s): "cell size must be at least 1 pixel, got \(s)"
         }
     }
@@ -143,12 +158,10 @@ public struct GridClustering {
     public init(viewport: Viewport, options: GridClusterOptions = .standard) {
         self.viewport = viewport
         self.options = options
-        let (w, e) = viewport.xRange
-        west = w
+        west = viewport.xRange.west
         north = WebMercator.y(latitude: viewport.box.north)
-        let south = WebMercator.y(latitude: viewport.box.south)
-        scaleX = e > w ? Double(viewport.widthPixels) / (e - w) : 0
-        scaleY = south > north ? Double(viewport.heightPixels) / (south - north) : 0
+        scaleX = viewport.pixelsPerUnit
+        scaleY = viewport.pixelsPerUnitY
         columns = max(1, Int((Double(viewport.widthPixels) / options.cellSizePixels).rounded(.up)))
         rows = max(1, Int((Double(viewport.heightPixels) / options.cellSizePixels).rounded(.up)))
         denseSlots = columns * rows <= Self.denseCellLimit ? Array(repeating: -1, count: columns * rows) : []
@@ -204,7 +217,9 @@ public struct GridClustering {
     /// - Complexity: O(1).
     func placement(x: Double, y: Double, extent: Double) -> Placement {
         let d = extent * (1 + 1e-9) + 1e-15 // room for the rounding of the subtractions below
-        guard x - d >= 0, x + d < 1 else { return .split }
+        // Near the antimeridian the points' x may wrap; beyond a quarter turn a centroid may sum members shifted by
+        // a whole turn (taken the shorter way round) that the box would count unshifted: place those point by point.
+        guard x - d >= 0, x + d < 1, d < 0.25 else { return .split }
         let lo = unwrapped(x - d), hi = unwrapped(x + d)
         guard lo <= hi else { return .split } // across the west edge of a box over the antimeridian
         let x0 = (lo - west) * scaleX, x1 = (hi - west) * scaleX
@@ -290,18 +305,16 @@ extension ClusterIndex {
         // Pixels per unit along the axis that magnifies most: a cluster must be small on screen in both directions.
         let scale = max(viewport.pixelsPerUnit, viewport.pixelsPerUnitY)
         var level = options.maxZoom + 1
-        if scale.isFinite {
-            for zoom in options.minZoom...options.maxZoom
-            where options.unitRadius(zoom: zoom) * scale <= gridOptions.cellSizePixels / Self.gridCellsPerRadius {
-                level = zoom
-                break
-            }
+        for zoom in options.minZoom...options.maxZoom
+        where options.unitRadius(zoom: zoom) * scale <= gridOptions.cellSizePixels / Self.gridCellsPerRadius {
+            level = zoom
+            break
         }
         var grid = GridClustering(viewport: viewport, options: gridOptions)
         let y0 = WebMercator.y(latitude: viewport.box.north), y1 = WebMercator.y(latitude: viewport.box.south)
         let reach = largestExtent(atLevel: level)
         var found: [UInt32] = []
-        h.tree.search(x: UnitXRanges(viewport.box).widened(by: reach), y0: y0 - reach, y1: y1 + reach, zoom: level, hierarchy: h) { e in
+        h.tree.search(x: UnitXRanges(viewport.box, widenedBy: reach), y0: y0 - reach, y1: y1 + reach, zoom: level, hierarchy: h) { e in
             found.append(UInt32(e))
         }
         // Breadth first from the level's entries in entry order, not the tree's (which edits change): the sums, and

@@ -112,6 +112,8 @@ import Testing
             try CairnCommand.parseAsRoot(["cluster", "--input", csv, "--mode", "grid", "--zoom", "3", "--width", "100"])
         }
         #expect(throws: (any Error).self) { try run(["--input", csv, "--mode", "grid", "--zoom", "24"]) } // the world: too many pixels
+        #expect(throws: (any Error).self) { try CairnCommand.parseAsRoot(["cluster", "--input", csv, "--zoom", "3", "--cell-size", "40"]) }
+        #expect(throws: (any Error).self) { try CairnCommand.parseAsRoot(["cluster", "--input", csv, "--zoom", "3", "--merge"]) }
         let help = ClusterCommand.helpMessage()
         for option in ["--bbox", "--zoom", "--mode", "--radius", "--extent", "--min-points", "--max-zoom", "--input", "--db",
                        "--kind", "--where", "--expand", "--children", "--leaves", "--cell-size", "--merge", "--precision", "--no-wrap"] {

@@ -56,7 +56,10 @@ struct ClusterGridTests {
         let index = ClusterIndex(coordinates: points, options: try ClusterOptions(precision: precision))
         var viewports = try [BoundingBox(west: 24.0, south: 59.5, east: 26.0, north: 60.5),
                              BoundingBox(west: 170, south: -20, east: -170, north: 20),
-                             BoundingBox(west: -180, south: -85, east: 180, north: 85)].map {
+                             BoundingBox(west: -180, south: -85, east: 180, north: 85),
+                             // Boxes starting or ending on the antimeridian: clusters just across it hold points inside.
+                             BoundingBox(west: -180, south: -10, east: -170, north: 10),
+                             BoundingBox(west: 170, south: -10, east: 180, north: 10)].map {
             try Viewport(box: $0, widthPixels: 1024, heightPixels: 768)
         }
         for _ in 0..<150 {
@@ -79,6 +82,41 @@ struct ClusterGridTests {
         }
         // Whole clusters were placed (the hierarchy was used, not only its points) in many viewports.
         #expect(opened > 30)
+    }
+
+    @Test("a box starting at -180 finds the points of clusters centred just west of it (review, 2026-11-25)")
+    func boxStartingAtTheAntimeridian() throws {
+        let points = [Coordinate(uncheckedLatitude: 0, longitude: 179.95), Coordinate(uncheckedLatitude: 0.01, longitude: 179.95),
+                      Coordinate(uncheckedLatitude: 0, longitude: -179.99)]
+        let index = ClusterIndex(coordinates: points)
+        let view = try Viewport(box: try BoundingBox(west: -180, south: -10, east: -170, north: 10), widthPixels: 600, heightPixels: 600)
+        try expectExact(index.gridClusters(in: view), expected(points, view, cell: 60), index: index, tolerance: 0x1p-24, "box at -180")
+        #expect(index.gridClusters(in: view).map(\.pointCount) == [1])
+    }
+
+    @Test("a radius of a quarter of the world or more: clusters whose members wrapped are opened, not placed (review)")
+    func hugeRadius() throws {
+        let points = [144.0, -72, -36, -36, -36, -36, -36].map { Coordinate(uncheckedLatitude: 0, longitude: $0) }
+        let index = ClusterIndex(coordinates: points, options: try ClusterOptions(radiusPixels: 300, minZoom: 0, maxZoom: 0))
+        let view = try Viewport(box: .world, widthPixels: 100, heightPixels: 100)
+        let options = try GridClusterOptions(cellSizePixels: 1000)
+        try expectExact(index.gridClusters(in: view, options: options), expected(points, view, cell: 1000), index: index,
+                        tolerance: 0x1p-24, "huge radius")
+    }
+
+    @Test("viewports without width or height, and bad zooms or tile sizes, are refused")
+    func degenerateViewports() throws {
+        #expect(throws: GridClusteringError.self) { try Viewport(box: try BoundingBox(west: 0, south: 0, east: 20, north: 0), widthPixels: 10, heightPixels: 10) }
+        #expect(throws: GridClusteringError.self) { try Viewport(box: try BoundingBox(west: 5, south: 0, east: 5, north: 10), widthPixels: 10, heightPixels: 10) }
+        // Both edges beyond the Mercator limit: no height on the map.
+        #expect(throws: GridClusteringError.self) { try Viewport(box: try BoundingBox(west: 0, south: 86, east: 20, north: 89), widthPixels: 10, heightPixels: 10) }
+        let origin = try Coordinate(latitude: 0, longitude: 0)
+        for zoom in [Double.nan, .infinity, -1, 31] {
+            #expect(throws: GridClusteringError.self) { try Viewport(center: origin, zoom: zoom, widthPixels: 10, heightPixels: 10) }
+        }
+        for tile in [0.0, -256, .nan, .infinity] {
+            #expect(throws: GridClusteringError.self) { try Viewport(center: origin, zoom: 3, widthPixels: 10, heightPixels: 10, tileSizePixels: tile) }
+        }
     }
 
     @Test("a viewport from a centre and zoom: the world at zoom 0, across the antimeridian, cut at the Mercator limit")

@@ -61,11 +61,11 @@ struct ClusterCommand: ParsableCommand {
     @Option(help: "How projected positions are held: float32 as supercluster holds them, or float64.")
     var precision: ClusterPrecision = .float32
 
-    @Flag(inversion: .prefixedNo, help: "Cluster across the antimeridian (--no-wrap: never, as supercluster, whose map is then reproduced exactly).")
+    @Flag(inversion: .prefixedNo, help: "Cluster across the antimeridian (--no-wrap: never, as supercluster does).")
     var wrap = true
 
-    @Option(name: .customLong("cell-size"), parsing: .unconditional, help: ArgumentHelp("Grid mode: cell size in pixels.", valueName: "px"))
-    var cellSize: Double = 60
+    @Option(name: .customLong("cell-size"), parsing: .unconditional, help: ArgumentHelp("Grid mode: cell size in pixels (default 60).", valueName: "px"))
+    var cellSize: Double?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Grid mode: viewport width in pixels (default 1024).", valueName: "px"))
     var width: Int?
@@ -118,11 +118,14 @@ struct ClusterCommand: ParsableCommand {
         try OptionRange.check("--min-points", minPoints, atLeast: 1)
         try OptionRange.check("--min-zoom", minZoom, in: 0...ClusterOptions.zoomLimit)
         try OptionRange.check("--max-zoom", maxZoom, in: minZoom...ClusterOptions.zoomLimit)
-        try OptionRange.check("--cell-size", cellSize, atLeast: 1)
+        if let cellSize { try OptionRange.check("--cell-size", cellSize, atLeast: 1) }
         if let width { try OptionRange.check("--width", width, in: 1...Viewport.maxSidePixels) }
         if let height { try OptionRange.check("--height", height, in: 1...Viewport.maxSidePixels) }
         try OptionRange.check("--limit", limit, atLeast: 0)
         try OptionRange.check("--offset", offset, atLeast: 0)
+        if mode == .hierarchy, cellSize != nil || width != nil || height != nil || merge {
+            throw ValidationError("--cell-size, --width, --height and --merge are for --mode grid")
+        }
     }
 
     func run() throws {
@@ -174,7 +177,7 @@ struct ClusterCommand: ParsableCommand {
                 do {
                     let size = try gridSize(box)
                     viewport = try Viewport(box: box, widthPixels: size.width, heightPixels: size.height)
-                    gridOptions = try GridClusterOptions(cellSizePixels: cellSize, mergeOverlapping: merge)
+                    gridOptions = try GridClusterOptions(cellSizePixels: cellSize ?? 60, mergeOverlapping: merge)
                 } catch {
                     throw ValidationError("\(error)")
                 }
