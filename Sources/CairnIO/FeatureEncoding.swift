@@ -21,6 +21,12 @@ public enum FeatureEncoding {
         propertiesJSON(feature, extra: extra, includeLocation: true)
     }
 
+    /// The properties object `geoJSON` writes: `kind`, optional `radiusMeters`, times, then attributes.
+    /// - Complexity: O(a).
+    public static func properties(_ feature: Feature) -> String {
+        propertiesJSON(feature, extra: [], includeLocation: false)
+    }
+
     private static func propertiesJSON(_ feature: Feature, extra: [(String, Double)], includeLocation: Bool) -> String {
         var parts: [String] = []
         if includeLocation {

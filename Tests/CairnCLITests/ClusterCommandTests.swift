@@ -99,6 +99,27 @@ import Testing
         #expect(zoomed.reduce(0) { $0 + (($1["point_count"] as? Int) ?? 1) } == 5)
     }
 
+    @Test func tilesInSuperclusterShape() throws {
+        let tile = try run(["--input", csv, "--tile", "0/0/0"])
+        let features = try #require(tile["features"] as? [[String: Any]])
+        // Zoom 0 (as the hierarchy test above): the Helsinki five, the antimeridian pair (drawn on both edges of the
+        // world tile, inside its buffer), and the far point.
+        let counts = try features.map { f -> Int in
+            #expect(f["type"] as? Int == 1)
+            let tags = try #require(f["tags"] as? [String: Any])
+            let geometry = try #require(f["geometry"] as? [[Int]])
+            #expect(geometry.count == 1 && geometry[0].count == 2)
+            if tags["cluster"] as? Bool == true { #expect(tags["cluster_id"] as? Int == f["id"] as? Int) }
+            return tags["point_count"] as? Int ?? 1
+        }
+        #expect(counts.sorted() == [1, 2, 2, 5])
+        let single = try #require(features.first { ($0["tags"] as? [String: Any])?["name"] != nil })
+        #expect((single["tags"] as? [String: Any])?["name"] as? String == "Far")
+        #expect(throws: (any Error).self) { try CairnCommand.parseAsRoot(["cluster", "--input", csv, "--tile", "3/8/1"]) }
+        #expect(throws: (any Error).self) { try CairnCommand.parseAsRoot(["cluster", "--input", csv, "--tile", "3-1-1"]) }
+        #expect(throws: (any Error).self) { try CairnCommand.parseAsRoot(["cluster", "--input", csv, "--tile", "3/1/1", "--zoom", "3"]) }
+    }
+
     @Test func refusals() throws {
         #expect(throws: (any Error).self) { try CairnCommand.parseAsRoot(["cluster", "--input", csv]) }
         #expect(throws: (any Error).self) { try CairnCommand.parseAsRoot(["cluster", "--input", csv, "--zoom", "25"]) }
@@ -116,7 +137,8 @@ import Testing
         #expect(throws: (any Error).self) { try CairnCommand.parseAsRoot(["cluster", "--input", csv, "--zoom", "3", "--merge"]) }
         let help = ClusterCommand.helpMessage()
         for option in ["--bbox", "--zoom", "--mode", "--radius", "--extent", "--min-points", "--max-zoom", "--input", "--db",
-                       "--kind", "--where", "--expand", "--children", "--leaves", "--cell-size", "--merge", "--precision", "--no-wrap"] {
+                       "--kind", "--where", "--expand", "--children", "--leaves", "--cell-size", "--merge", "--precision", "--no-wrap",
+                       "--tile"] {
             #expect(help.contains(option), "help lacks \(option)")
         }
     }

@@ -85,6 +85,12 @@ struct ClusterCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Print this cluster's points.", valueName: "cluster-id"), transform: OptionRange.unsigned)
     var leaves: UInt64?
 
+    @Option(help: ArgumentHelp("""
+        Print map tile Z/X/Y as supercluster's getTile does: its clusters and points within the radius of its edges, \
+        in pixels of --extent (type 1, geometry [[x, y]], tags).
+        """, valueName: "z/x/y"))
+    var tile: String?
+
     @Option(parsing: .unconditional, help: "With --leaves: at most this many points.")
     var limit: Int = 100
 
@@ -101,8 +107,12 @@ struct ClusterCommand: ParsableCommand {
 
     func validate() throws {
         guard query.format == .geojson else { throw ValidationError("cairn cluster prints GeoJSON only; drop --format") }
-        let opened = [expand, children, leaves].compactMap { $0 }.count
-        guard opened <= 1 else { throw ValidationError("give at most one of --expand, --children and --leaves") }
+        let opened = [expand, children, leaves].compactMap { $0 }.count + (tile == nil ? 0 : 1)
+        guard opened <= 1 else { throw ValidationError("give at most one of --expand, --children, --leaves and --tile") }
+        if tile != nil, mode == .grid || zoom != nil || bbox != nil {
+            throw ValidationError("--tile Z/X/Y names its own zoom and box: drop --zoom, --bbox and --mode grid")
+        }
+        if let tile { _ = try Self.tileAddress(tile) }
         if opened == 0, zoom == nil, mode == .hierarchy {
             throw ValidationError("give --zoom Z (or open a cluster with --expand, --children or --leaves ID)")
         }
@@ -146,7 +156,10 @@ struct ClusterCommand: ParsableCommand {
         let sink = try query.out.map { try OutputSink(path: $0) } ?? OutputSink.standardOutput()
         defer { sink.flush() }
         let printer = ClusterPrinter(index: index, features: features, sink: sink)
-        if let raw = expand ?? children ?? leaves {
+        if let tile {
+            let (z, x, y) = try Self.tileAddress(tile)
+            printer.tile(index.tile(z: z, x: x, y: y))
+        } else if let raw = expand ?? children ?? leaves {
             guard let id = ClusterID(rawValue: raw) else { throw CLIError("\(raw) is not a cluster id") }
             do {
                 if expand != nil {
@@ -187,6 +200,18 @@ struct ClusterCommand: ParsableCommand {
         if query.explain {
             Terminal.printError("explain: \(Terminal.grouped(features.count)) points loaded in \(Terminal.duration(loaded - start)), clustered in \(Terminal.duration(built - loaded)) (\(Terminal.grouped(index.clusterCount)) clusters over all zooms)")
         }
+    }
+
+    /// The zoom, column and row of a tile address `z/x/y`, each in range.
+    static func tileAddress(_ text: String) throws -> (z: Int, x: Int, y: Int) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 3, let z = parts[0], let x = parts[1], let y = parts[2] else {
+            throw ValidationError("--tile takes z/x/y, three whole numbers such as 3/4/2, got '\(text)'")
+        }
+        guard (0...ClusterOptions.zoomLimit).contains(z), (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y) else {
+            throw ValidationError("--tile \(text): z must be 0 to \(ClusterOptions.zoomLimit), and x and y 0 to 2^z - 1")
+        }
+        return (z, x, y)
     }
 
     /// The grid viewport's size in pixels: --width and --height, or the box at --zoom in --extent-pixel tiles.
@@ -277,6 +302,26 @@ struct ClusterPrinter {
                              "\"pixel_y\":\(TextEscaping.jsonNumber((cluster.pixelY * 10).rounded() / 10))"]
                 props += aggregateProperties(cluster.members)
                 text = point(cluster.coordinate, properties: props)
+            }
+            sink.write((n == 0 ? "\n" : ",\n") + text)
+        }
+        sink.write("\n]}\n")
+    }
+
+    /// Tile features in supercluster's getTile shape: clusters with its four tags (and id), points with their
+    /// properties (and id).
+    func tile(_ features: [ClusterTileFeature]) {
+        sink.write("{\"features\":[")
+        for (n, f) in features.enumerated() {
+            let geometry = "\"type\":1,\"geometry\":[[\(f.tileX),\(f.tileY)]]"
+            let text: String
+            switch f.node.content {
+            case .point(let i):
+                text = "{\(geometry),\"tags\":\(FeatureEncoding.properties(self.features[i])),\"id\":\(TextEscaping.jsonString(self.features[i].id))}"
+            case .cluster(let id):
+                let tags = ["\"cluster\":true", "\"cluster_id\":\(id.rawValue)", "\"point_count\":\(f.node.pointCount)",
+                            "\"point_count_abbreviated\":\(Self.abbreviated(f.node.pointCount))"] + aggregateProperties([f.node.content])
+                text = "{\(geometry),\"tags\":{\(tags.joined(separator: ","))},\"id\":\(id.rawValue)}"
             }
             sink.write((n == 0 ? "\n" : ",\n") + text)
         }
