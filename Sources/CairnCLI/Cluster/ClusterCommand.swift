@@ -251,10 +251,13 @@ struct ClusterCommand: ParsableCommand {
             while let record = try reader.next() {
                 switch record {
                 case .feature(let feature, _): if filter.acceptsAll || filter.matches(feature) { features.append(feature) }
-                case .rejected: rejected += 1
+                case .rejected(let rejection):
+                    // The first few by line and reason; the rest counted.
+                    if rejected < 10 { Terminal.printError("warning: \(rejection); left out") }
+                    rejected += 1
                 }
             }
-            if rejected > 0 { Terminal.printError("warning: \(Terminal.grouped(rejected)) rows of \(input) were not valid features and are left out") }
+            if rejected > 10 { Terminal.printError("warning: \(Terminal.grouped(rejected)) rows of \(input) in all were not valid features and are left out") }
         } else {
             let store = try query.store.open(create: false)
             try store.forEachFeature { feature in
