@@ -141,9 +141,18 @@ public struct GridClustering {
     private let viewport: Viewport
     private let options: GridClusterOptions
     private let west: Double, north: Double, scaleX: Double, scaleY: Double
+    private let widthPixels: Double, heightPixels: Double
+    /// Whether x west of the box's west edge counts past 1 (the box crosses the antimeridian or ends on 180).
+    private let unwrapsEast: Bool
     private let columns: Int, rows: Int
-    /// Per non-empty cell (a slot, in the order cells got their first point): its cell number and sums.
-    private var cellOfSlot: [Int] = [], sumX: [Double] = [], sumY: [Double] = [], weight: [Int] = []
+    /// A non-empty cell: its number and the sums of its entries.
+    private struct Slot {
+        let cell: Int
+        var sumX = 0.0, sumY = 0.0, weight = 0
+    }
+
+    /// The non-empty cells in the order they got their first entry, and their members, slot by slot.
+    private var slots: [Slot] = []
     private var members: [[ClusterNode.Content]] = []
     /// The slot of each cell (-1: empty) when the grid has at most `denseCellLimit` cells; otherwise the slots of
     /// the non-empty cells only, so that a huge grid of tiny cells costs memory for its points, not its cells.
@@ -162,6 +171,9 @@ public struct GridClustering {
         north = WebMercator.y(latitude: viewport.box.north)
         scaleX = viewport.pixelsPerUnit
         scaleY = viewport.pixelsPerUnitY
+        widthPixels = Double(viewport.widthPixels)
+        heightPixels = Double(viewport.heightPixels)
+        unwrapsEast = viewport.box.crossesAntimeridian || viewport.box.east == 180
         columns = max(1, Int((Double(viewport.widthPixels) / options.cellSizePixels).rounded(.up)))
         rows = max(1, Int((Double(viewport.heightPixels) / options.cellSizePixels).rounded(.up)))
         denseSlots = columns * rows <= Self.denseCellLimit ? Array(repeating: -1, count: columns * rows) : []
@@ -181,21 +193,21 @@ public struct GridClustering {
     /// Adds a weighted entry at Web Mercator (x unwrapped as `unwrapped` gives it, y) to `cell`.
     mutating func add(x: Double, y: Double, weight w: Int, member: ClusterNode.Content, cell: Int) {
         let slot = slot(ofCell: cell)
-        sumX[slot] += x * Double(w)
-        sumY[slot] += y * Double(w)
-        weight[slot] += w
+        slots[slot].sumX += x * Double(w)
+        slots[slot].sumY += y * Double(w)
+        slots[slot].weight += w
         members[slot].append(member)
     }
 
     /// Web Mercator x in [0, 1) as the viewport reads it: past 1 east of the antimeridian when the box crosses it
     /// (or ends on 180).
     private func unwrapped(_ x: Double) -> Double {
-        x < west && (viewport.box.crossesAntimeridian || viewport.box.east == 180) ? x + 1 : x
+        x < west && unwrapsEast ? x + 1 : x
     }
 
     /// The cell holding screen position (px, py), nil outside the viewport (its edges are inside).
     private func cell(pixelX px: Double, pixelY py: Double) -> Int? {
-        guard px >= 0, px <= Double(viewport.widthPixels), py >= 0, py <= Double(viewport.heightPixels) else { return nil }
+        guard px >= 0, px <= widthPixels, py >= 0, py <= heightPixels else { return nil }
         let column = min(Int(px / options.cellSizePixels), columns - 1)
         let row = min(Int(py / options.cellSizePixels), rows - 1)
         return row * columns + column
@@ -224,7 +236,7 @@ public struct GridClustering {
         guard lo <= hi else { return .split } // across the west edge of a box over the antimeridian
         let x0 = (lo - west) * scaleX, x1 = (hi - west) * scaleX
         let y0 = (y - d - north) * scaleY, y1 = (y + d - north) * scaleY
-        if x1 < 0 || x0 > Double(viewport.widthPixels) || y1 < 0 || y0 > Double(viewport.heightPixels) { return .outside }
+        if x1 < 0 || x0 > widthPixels || y1 < 0 || y0 > heightPixels { return .outside }
         guard let first = cell(pixelX: x0, pixelY: y0), let last = cell(pixelX: x1, pixelY: y1), first == last else { return .split }
         return .cell(first, x: unwrapped(x))
     }
@@ -237,12 +249,9 @@ public struct GridClustering {
     private mutating func slot(ofCell cell: Int) -> Int {
         if !denseSlots.isEmpty, denseSlots[cell] >= 0 { return Int(denseSlots[cell]) }
         if denseSlots.isEmpty, let slot = sparseSlots[cell] { return slot }
-        let slot = cellOfSlot.count
+        let slot = slots.count
         if denseSlots.isEmpty { sparseSlots[cell] = slot } else { denseSlots[cell] = Int32(slot) }
-        cellOfSlot.append(cell)
-        sumX.append(0)
-        sumY.append(0)
-        weight.append(0)
+        slots.append(Slot(cell: cell))
         members.append([])
         return slot
     }
@@ -251,16 +260,17 @@ public struct GridClustering {
     /// - Complexity: O(k log k + k²) for k non-empty cells (the merge pass compares with the clusters kept).
     public func clusters() -> [GridCluster] {
         var kept: [(x: Double, y: Double, weight: Int, members: [ClusterNode.Content])] = []
-        for slot in cellOfSlot.indices.sorted(by: { cellOfSlot[$0] < cellOfSlot[$1] }) {
-            let w = Double(weight[slot])
-            let x = sumX[slot] / w, y = sumY[slot] / w
+        for slot in slots.indices.sorted(by: { slots[$0].cell < slots[$1].cell }) {
+            let weight = slots[slot].weight
+            let w = Double(weight)
+            let x = slots[slot].sumX / w, y = slots[slot].sumY / w
             if options.mergeOverlapping {
                 let px = (x - west) * scaleX, py = (y - north) * scaleY
                 if let k = kept.firstIndex(where: { c in
                     let dx = (c.x - west) * scaleX - px, dy = (c.y - north) * scaleY - py
                     return dx * dx + dy * dy < options.cellSizePixels * options.cellSizePixels
                 }) {
-                    let total = kept[k].weight + weight[slot]
+                    let total = kept[k].weight + weight
                     kept[k].x = (kept[k].x * Double(kept[k].weight) + x * w) / Double(total)
                     kept[k].y = (kept[k].y * Double(kept[k].weight) + y * w) / Double(total)
                     kept[k].weight = total
@@ -268,7 +278,7 @@ public struct GridClustering {
                     continue
                 }
             }
-            kept.append((x, y, weight[slot], members[slot]))
+            kept.append((x, y, weight, members[slot]))
         }
         return kept.map { c in
             let wrapped = c.x >= 1 ? c.x - 1 : c.x
