@@ -159,6 +159,10 @@ public struct GridClustering {
     private var denseSlots: [Int32]
     private var sparseSlots: [Int: Int] = [:]
 
+    /// Members a new cell makes room for (most cells of a busy map hold dozens of entries: growing one element at a
+    /// time reallocated each list several times).
+    static let membersReserved = 32
+
     /// Grids with more cells than this keep only their non-empty cells.
     static let denseCellLimit = 1 << 16
 
@@ -252,7 +256,9 @@ public struct GridClustering {
         let slot = slots.count
         if denseSlots.isEmpty { sparseSlots[cell] = slot } else { denseSlots[cell] = Int32(slot) }
         slots.append(Slot(cell: cell))
-        members.append([])
+        var list: [ClusterNode.Content] = []
+        list.reserveCapacity(Self.membersReserved)
+        members.append(list)
         return slot
     }
 
@@ -337,6 +343,10 @@ extension ClusterIndex {
         var gathered: [(x: Double, y: Double, extent: Double, weight: UInt32)] = []
         var placed: [(entry: Int, cell: Int, x: Double, y: Double, weight: UInt32)] = []
         var opened: [Int] = []
+        // Room for the first round without growing (later rounds read a fraction of it, mostly).
+        gathered.reserveCapacity(found.count)
+        placed.reserveCapacity(found.count)
+        opened.reserveCapacity(found.count)
         while !points.isEmpty || !clusters.isEmpty {
             // A point is placed by its position as held unless that is within the rounding of an edge; then by its
             // exact projection.
@@ -368,7 +378,10 @@ extension ClusterIndex {
             points.removeAll(keepingCapacity: true)
             clusters.removeAll(keepingCapacity: true)
             for e in opened {
-                for child in h.childEntries(of: e) {
+                // By index (a slice of the children would retain and release their table for each cluster).
+                let c = e - h.leafCount
+                for k in Int(h.childStart[c])..<Int(h.childStart[c + 1]) {
+                    let child = h.children[k]
                     if Int(child) < h.leafCount { points.append(child) } else { clusters.append(child) }
                 }
             }
