@@ -149,6 +149,12 @@ public struct GridClustering {
     private struct Slot {
         let cell: Int
         var sumX = 0.0, sumY = 0.0, weight = 0
+
+        mutating func add(x: Double, y: Double, weight w: Int) {
+            sumX += x * Double(w)
+            sumY += y * Double(w)
+            weight += w
+        }
     }
 
     /// The non-empty cells in the order they got their first entry, and their members, slot by slot.
@@ -197,9 +203,7 @@ public struct GridClustering {
     /// Adds a weighted entry at Web Mercator (x unwrapped as `unwrapped` gives it, y) to `cell`.
     mutating func add(x: Double, y: Double, weight w: Int, member: ClusterNode.Content, cell: Int) {
         let slot = slot(ofCell: cell)
-        slots[slot].sumX += x * Double(w)
-        slots[slot].sumY += y * Double(w)
-        slots[slot].weight += w
+        slots[slot].add(x: x, y: y, weight: w)
         members[slot].append(member)
     }
 
@@ -340,18 +344,15 @@ extension ClusterIndex {
         for e in Self.sortedEntries(found) {
             if Int(e) < h.leafCount { points.append(e) } else { clusters.append(e) }
         }
-        var gathered: [(x: Double, y: Double, extent: Double, weight: UInt32)] = []
         var placed: [(entry: Int, cell: Int, x: Double, y: Double, weight: UInt32)] = []
         var opened: [Int] = []
         // Room for the first round without growing (later rounds read a fraction of it, mostly).
-        gathered.reserveCapacity(found.count)
         placed.reserveCapacity(found.count)
         opened.reserveCapacity(found.count)
         while !points.isEmpty || !clusters.isEmpty {
             // A point is placed by its position as held unless that is within the rounding of an edge; then by its
             // exact projection.
-            gathered.removeAll(keepingCapacity: true)
-            for e in points.lazy.map(Int.init) { gathered.append((h.leafX[e], h.leafY[e], h.pointExtent, 1)) }
+            var gathered = Self.gather(points) { e in (h.leafX[e], h.leafY[e], h.pointExtent, 1) }
             for (k, e) in points.lazy.map(Int.init).enumerated() {
                 let g = gathered[k]
                 switch grid.placement(x: g.x, y: g.y, extent: g.extent) {
@@ -360,9 +361,9 @@ extension ClusterIndex {
                 case .split: grid.add(self.points.coordinates[e], index: e)
                 }
             }
-            gathered.removeAll(keepingCapacity: true)
-            for e in clusters.lazy.map({ Int($0) - h.leafCount }) {
-                gathered.append((h.clusterX[e], h.clusterY[e], Double(h.clusterExtent[e]), h.weight[e + h.leafCount]))
+            gathered = Self.gather(clusters) { e in
+                let c = e - h.leafCount
+                return (h.clusterX[c], h.clusterY[c], Double(h.clusterExtent[c]), h.weight[e])
             }
             placed.removeAll(keepingCapacity: true)
             opened.removeAll(keepingCapacity: true)
@@ -387,6 +388,16 @@ extension ClusterIndex {
             }
         }
         return grid.clusters()
+    }
+
+    /// `read` of every entry, in one array written in place (no per-element growth or uniqueness checks).
+    @inline(__always)
+    private static func gather(_ entries: [UInt32], _ read: (Int) -> (x: Double, y: Double, extent: Double, weight: UInt32))
+        -> [(x: Double, y: Double, extent: Double, weight: UInt32)] {
+        .init(unsafeUninitializedCapacity: entries.count) { buffer, initialized in
+            for (k, e) in entries.enumerated() { buffer.initializeElement(at: k, to: read(Int(e))) }
+            initialized = entries.count
+        }
     }
 
     /// How many cluster radii of the level read fit across a grid cell, at least: most of its clusters then lie
