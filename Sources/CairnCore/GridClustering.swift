@@ -216,10 +216,16 @@ public struct GridClustering {
     /// The cell holding screen position (px, py), nil outside the viewport (its edges are inside).
     private func cell(pixelX px: Double, pixelY py: Double) -> Int? {
         guard px >= 0, px <= widthPixels, py >= 0, py <= heightPixels else { return nil }
-        let column = min(Int(px / options.cellSizePixels), columns - 1)
-        let row = min(Int(py / options.cellSizePixels), rows - 1)
-        return row * columns + column
+        return row(py) * columns + column(px)
     }
+
+    /// The column of screen x `px` in 0...width (the east edge belongs to the last column).
+    @inline(__always)
+    private func column(_ px: Double) -> Int { min(Int(px / options.cellSizePixels), columns - 1) }
+
+    /// The row of screen y `py` in 0...height (the south edge belongs to the last row).
+    @inline(__always)
+    private func row(_ py: Double) -> Int { min(Int(py / options.cellSizePixels), rows - 1) }
 
     /// Where the points of an entry go when they all lie within `extent` of Web Mercator (x, y).
     enum Placement: Equatable {
@@ -245,8 +251,10 @@ public struct GridClustering {
         let x0 = (lo - west) * scaleX, x1 = (hi - west) * scaleX
         let y0 = (y - d - north) * scaleY, y1 = (y + d - north) * scaleY
         if x1 < 0 || x0 > widthPixels || y1 < 0 || y0 > heightPixels { return .outside }
-        guard let first = cell(pixelX: x0, pixelY: y0), let last = cell(pixelX: x1, pixelY: y1), first == last else { return .split }
-        return .cell(first, x: unwrapped(x))
+        guard x0 >= 0, x1 <= widthPixels, y0 >= 0, y1 <= heightPixels else { return .split } // across the viewport's edge
+        let column = column(x0), row = row(y0)
+        guard column == self.column(x1), row == self.row(y1) else { return .split }
+        return .cell(row * columns + column, x: unwrapped(x))
     }
 
     /// Cells held in memory: every cell of a small grid, only the non-empty ones of a large one.
