@@ -210,7 +210,7 @@ public struct GridClustering {
     /// Web Mercator x in [0, 1) as the viewport reads it: past 1 east of the antimeridian when the box crosses it
     /// (or ends on 180).
     private func unwrapped(_ x: Double) -> Double {
-        x < west && unwrapsEast ? x + 1 : x
+        unwrapsEast && x < west ? x + 1 : x
     }
 
     /// The cell holding screen position (px, py), nil outside the viewport (its edges are inside).
@@ -428,7 +428,9 @@ extension ClusterIndex {
         guard entries.count > 64 else { return entries.sorted() }
         var source = entries, target = entries
         var counts = [Int](repeating: 0, count: 2049)
-        for shift in stride(from: UInt32(0), to: 33, by: 11) {
+        // Only the digits the largest entry has (two passes below 2^22 entries).
+        let bits = UInt32(32 - (entries.max() ?? 0).leadingZeroBitCount)
+        for shift in stride(from: UInt32(0), to: bits, by: 11) {
             for i in counts.indices { counts[i] = 0 }
             for e in source { counts[Int((e >> shift) & 0x7FF) + 1] += 1 }
             if counts[1] == source.count { continue } // every digit 0 here: already in order
