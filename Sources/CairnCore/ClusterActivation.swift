@@ -33,9 +33,9 @@ struct ClusterActivation {
         maxZoom = options.maxZoom
         let zooms = options.maxZoom - options.minZoom + 1
         // A point joins at the highest zoom whose threshold its bound does not exceed.
-        let slack = options.precision.roundingReach
         let thresholds = (0..<zooms).map { k in
-            Self.threshold(radius: options.unitRadius(zoom: options.maxZoom - k)) + Double(2 * k + 1) * slack
+            Self.threshold(radius: options.unitRadius(zoom: options.maxZoom - k), roundingReach: options.precision.roundingReach,
+                           zoomsBelowMax: k)
         }
         let bound = Self.nearestBounds(x: x, y: y, finest: thresholds[0])
         var zoomIndex = [UInt8](repeating: UInt8.max, count: n)
@@ -68,10 +68,11 @@ struct ClusterActivation {
         return points[start[k]..<start[k + 1]]
     }
 
-    /// The nearest-point distance up to which a point may have a neighbour at a zoom of radius `radius`: 3·radius,
-    /// with room for rounding in centroids and distances.
-    static func threshold(radius: Double) -> Double {
-        3 * radius * (1 + 1e-6) + 1e-12
+    /// The nearest-point distance up to which a point may have a neighbour at a zoom of radius `radius`,
+    /// `zoomsBelowMax` zooms below `maxZoom`, with positions rounded by up to `roundingReach`:
+    /// 3·radius + (2·zoomsBelowMax + 1)·roundingReach, with room for rounding in centroids and distances.
+    static func threshold(radius: Double, roundingReach: Double = 0, zoomsBelowMax: Int = 0) -> Double {
+        3 * radius * (1 + 1e-6) + 1e-12 + Double(2 * zoomsBelowMax + 1) * roundingReach
     }
 
     /// Per point, a lower bound on the distance to the nearest other point (0 when it may be identical to one or

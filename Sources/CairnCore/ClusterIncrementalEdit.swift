@@ -225,12 +225,13 @@ struct ClusterIncrementalEdit {
             if cx < 0 { cx += 1 } else if cx >= 1 { cx -= 1 }
             cy = wy / Double(total)
         }
+        let children = [c] + members
         var reach = 0.0
-        for m in [c] + members {
+        for m in children {
             reach = max(reach, ClusterHierarchy.reach(fromX: cx, y: cy, toX: x(m), y: y(m), extent: extent(m)))
         }
         fresh.append(Fresh(x: cx, y: cy, extent: ClusterHierarchy.storedExtent(reach), weight: UInt32(truncatingIfNeeded: total),
-                           origin: origin(c), zoom: zoom, children: [c] + members))
+                           origin: origin(c), zoom: zoom, children: children))
         return -fresh.count
     }
 }

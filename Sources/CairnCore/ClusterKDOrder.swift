@@ -15,17 +15,12 @@ enum ClusterKDOrder {
     /// Items per leaf range, as supercluster builds its trees.
     static let nodeSize = 64
 
-    /// The walk's rank of each item (by its index in `x` and `y`, the level's order), for positions as the tree
-    /// holds them (rounded to Float for supercluster's Float32 trees).
+    /// The walk's rank of each item (by its index in the level's order), from positions as the tree holds them
+    /// (rounded to Float for supercluster's Float32 trees), x and y of each item in turn; sorts `positions` in place.
     /// - Complexity: O(n log n) for n items.
-    static func ranks(x: [Double], y: [Double]) -> [UInt32] {
-        let n = x.count
+    static func ranks(positions coordinates: inout [Double]) -> [UInt32] {
+        let n = coordinates.count / 2
         var ids = (0..<n).map { Int32($0) }
-        var coordinates = [Double](repeating: 0, count: 2 * n)
-        for i in 0..<n {
-            coordinates[2 * i] = x[i]
-            coordinates[2 * i + 1] = y[i]
-        }
         var rank = [UInt32](repeating: 0, count: n)
         guard n > 0 else { return rank }
         ids.withUnsafeMutableBufferPointer { ids in

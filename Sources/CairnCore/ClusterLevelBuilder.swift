@@ -118,26 +118,25 @@ struct ClusterLevelBuilder {
     /// points carried implicitly, merged in level order (see `ClusterKDOrder`).
     /// - Complexity: O(n log n) for the n points and clusters of the level.
     private func neighbourRanks(_ level: ClusterLevel, carried: [Bool], points: ClusterPoints) -> [UInt32] {
-        var x: [Double] = [], y: [Double] = [], itemAt: [Int] = []
-        x.reserveCapacity(points.count)
-        y.reserveCapacity(points.count)
+        var positions: [Double] = [], itemAt: [Int] = []
+        positions.reserveCapacity(2 * points.count)
         itemAt.reserveCapacity(level.count)
         var i = 0
         func takeItems(below key: UInt64) {
             while i < level.count, level.items[i].key < key {
-                itemAt.append(x.count)
-                x.append(options.precision.rounded(level.items[i].x))
-                y.append(options.precision.rounded(level.items[i].y))
+                itemAt.append(positions.count / 2)
+                positions.append(options.precision.rounded(level.items[i].x))
+                positions.append(options.precision.rounded(level.items[i].y))
                 i += 1
             }
         }
         for p in carried.indices where carried[p] {
             takeItems(below: UInt64(p) << 32)
-            x.append(points.x[p])
-            y.append(points.y[p])
+            positions.append(points.x[p])
+            positions.append(points.y[p])
         }
         takeItems(below: .max)
-        let rank = ClusterKDOrder.ranks(x: x, y: y)
+        let rank = ClusterKDOrder.ranks(positions: &positions)
         return itemAt.map { rank[$0] }
     }
 
@@ -145,13 +144,8 @@ struct ClusterLevelBuilder {
     /// least two, each ascending, ordered by first member.
     static func identicalGroups(_ candidates: [Int], coordinates: [Coordinate]) -> [[Int]] {
         guard candidates.count > 1 else { return [] }
-        // Longitude 180 sorts as -180, its meridian.
-        func key(_ i: Int) -> (Double, Double) {
-            let c = coordinates[i]
-            return (c.latitude, c.longitude == 180 ? -180 : c.longitude)
-        }
         let sorted = candidates.sorted { a, b in
-            let ka = key(a), kb = key(b)
+            let ka = ClusterPoints.locationKey(coordinates[a]), kb = ClusterPoints.locationKey(coordinates[b])
             if ka != kb { return ka < kb }
             return a < b
         }

@@ -124,9 +124,8 @@ struct ClusterReach {
     /// - Complexity: O(1).
     @inline(__always)
     func distanceSquared(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
-        let across = abs(x1 - x2)
-        let dx = wrapsAntimeridian ? min(across, 1 - across) : across
-        let dy = y1 - y2
+        guard !wrapsAntimeridian else { return ClusterNeighbourGrid.distanceSquared(x1, y1, x2, y2) }
+        let dx = x1 - x2, dy = y1 - y2
         return dx * dx + dy * dy
     }
 

@@ -56,8 +56,14 @@ struct ClusterPoints: Sendable {
     /// projections round to the same position.
     /// - Complexity: O(1).
     @inline(__always)
-    static func sameLocation(_ a: Coordinate, _ b: Coordinate) -> Bool {
-        a.latitude == b.latitude && (a.longitude == b.longitude || (abs(a.longitude) == 180 && abs(b.longitude) == 180))
+    static func sameLocation(_ a: Coordinate, _ b: Coordinate) -> Bool { locationKey(a) == locationKey(b) }
+
+    /// A coordinate as a place: latitude, then longitude with 180 read as -180 (one meridian). Sorting by it puts
+    /// points at the same location next to each other.
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func locationKey(_ c: Coordinate) -> (Double, Double) {
+        (c.latitude, c.longitude == 180 ? -180 : c.longitude)
     }
 
     init(features: [Feature], options: ClusterOptions) {

@@ -192,10 +192,8 @@ public struct GridClustering {
     /// Adds an input point (by its position in the caller's input); ignored when outside the viewport.
     /// - Complexity: O(1) amortised.
     public mutating func add(_ coordinate: Coordinate, index: Int) {
-        var x = WebMercator.x(longitude: coordinate.longitude)
-        if x >= 1 { x = 0 }
+        let x = unwrapped(ClusterPoints.x(longitude: coordinate.longitude, precision: .float64))
         let y = WebMercator.y(latitude: coordinate.latitude)
-        x = unwrapped(x)
         guard let cell = cell(pixelX: (x - west) * scaleX, pixelY: (y - north) * scaleY) else { return }
         add(x: x, y: y, weight: 1, member: .point(index), cell: cell)
     }

@@ -62,7 +62,8 @@ struct ClusterOracle {
             var next: [Entry] = []
             // supercluster's neighbour order (its k-d tree walk), in which a group below minPoints passes its
             // neighbours on; ClusterKDOrder's own check is the golden file made by the independent reference.
-            let rank = ClusterKDOrder.ranks(x: level.map { held($0.x) }, y: level.map { held($0.y) })
+            var positions = level.flatMap { [held($0.x), held($0.y)] }
+            let rank = ClusterKDOrder.ranks(positions: &positions)
             for i in level.indices where !visited[i] {
                 visited[i] = true
                 let e = level[i]
