@@ -20,8 +20,35 @@ public struct Viewport: Hashable, Sendable {
         self.box = box
         self.widthPixels = widthPixels
         self.heightPixels = heightPixels
-        let (west, east) = xRange
-        guard east > west, WebMercator.y(latitude: box.south) > WebMercator.y(latitude: box.north) else { throw .emptyBox(box) }
+        let span = Self.span(of: box)
+        guard span.width > 0, span.height > 0 else { throw .emptyBox(box) }
+    }
+
+    /// The viewport of `box` on a map at `zoom` of `tileSizePixels`-pixel tiles: the box's Web Mercator size at
+    /// that scale, in whole pixels.
+    /// - Throws: `GridClusteringError.invalidZoom` unless 0 <= zoom <= 30, `.invalidTileSize` unless the tile size is
+    ///   positive and finite, `.emptyBox`, and `.invalidSize` when a side rounds outside 1...`maxSidePixels`.
+    /// - Complexity: O(1).
+    public init(box: BoundingBox, zoom: Double, tileSizePixels: Double = 256) throws(GridClusteringError) {
+        try Self.checkScale(zoom: zoom, tileSizePixels: tileSizePixels)
+        let span = Self.span(of: box), scale = pow(2, zoom) * tileSizePixels
+        guard span.width > 0, span.height > 0 else { throw .emptyBox(box) }
+        // Sides beyond any accepted size are reported capped, so the conversion cannot overflow.
+        func pixels(_ v: Double) -> Int { Int(min((v * scale).rounded(), 1e12)) }
+        try self.init(box: box, widthPixels: pixels(span.width), heightPixels: pixels(span.height))
+    }
+
+    /// Refuses a zoom outside 0...30 and a tile size that is not a positive finite number of pixels.
+    private static func checkScale(zoom: Double, tileSizePixels: Double) throws(GridClusteringError) {
+        guard zoom >= 0, zoom <= 30 else { throw .invalidZoom(zoom) }
+        guard tileSizePixels > 0, tileSizePixels.isFinite else { throw .invalidTileSize(tileSizePixels) }
+    }
+
+    /// A box's width and height in Web Mercator (unit-square) units; the width runs east across the antimeridian.
+    private static func span(of box: BoundingBox) -> (width: Double, height: Double) {
+        var east = WebMercator.x(longitude: box.east)
+        if box.crossesAntimeridian { east += 1 }
+        return (east - WebMercator.x(longitude: box.west), WebMercator.y(latitude: box.south) - WebMercator.y(latitude: box.north))
     }
 
     /// The viewport of a map centred on `center` at `zoom`, `widthPixels` × `heightPixels` pixels of
@@ -32,8 +59,7 @@ public struct Viewport: Hashable, Sendable {
     /// - Complexity: O(1).
     public init(center: Coordinate, zoom: Double, widthPixels: Int, heightPixels: Int, tileSizePixels: Double = 256)
         throws(GridClusteringError) {
-        guard zoom >= 0, zoom <= 30 else { throw .invalidZoom(zoom) }
-        guard tileSizePixels > 0, tileSizePixels.isFinite else { throw .invalidTileSize(tileSizePixels) }
+        try Self.checkScale(zoom: zoom, tileSizePixels: tileSizePixels)
         let scale = pow(2, zoom) * tileSizePixels
         let x = WebMercator.x(longitude: center.longitude), y = WebMercator.y(latitude: center.latitude)
         let halfWidth = Double(widthPixels) / 2 / scale, halfHeight = Double(heightPixels) / 2 / scale
@@ -50,25 +76,14 @@ public struct Viewport: Hashable, Sendable {
     /// The largest viewport side accepted, in pixels (16K screens; it bounds the grid's memory).
     public static let maxSidePixels = 16_384
 
-    /// Web Mercator x of the west edge, and of the east edge unwrapped past 1 when the box crosses the antimeridian.
-    var xRange: (west: Double, east: Double) {
-        let w = WebMercator.x(longitude: box.west)
-        var e = WebMercator.x(longitude: box.east)
-        if box.crossesAntimeridian { e += 1 }
-        return (w, e)
-    }
+    /// Web Mercator x of the west edge.
+    var west: Double { WebMercator.x(longitude: box.west) }
 
     /// Screen pixels per unit of Web Mercator x.
-    var pixelsPerUnit: Double {
-        let (w, e) = xRange
-        return Double(widthPixels) / (e - w) // positive: the box has a width
-    }
+    var pixelsPerUnit: Double { Double(widthPixels) / Self.span(of: box).width } // positive: the box has a width
 
     /// Screen pixels per unit of Web Mercator y.
-    var pixelsPerUnitY: Double {
-        let north = WebMercator.y(latitude: box.north), south = WebMercator.y(latitude: box.south)
-        return Double(heightPixels) / (south - north) // positive: the box has a height
-    }
+    var pixelsPerUnitY: Double { Double(heightPixels) / Self.span(of: box).height } // positive: the box has a height
 }
 
 /// How grid clustering groups points on screen.
@@ -177,7 +192,7 @@ public struct GridClustering {
     public init(viewport: Viewport, options: GridClusterOptions = .standard) {
         self.viewport = viewport
         self.options = options
-        west = viewport.xRange.west
+        west = viewport.west
         north = WebMercator.y(latitude: viewport.box.north)
         scaleX = viewport.pixelsPerUnit
         scaleY = viewport.pixelsPerUnitY

@@ -131,6 +131,10 @@ struct ClusterGridTests {
         let polar = try Viewport(center: try Coordinate(latitude: 89, longitude: 10), zoom: 6, widthPixels: 800, heightPixels: 600)
         #expect(abs(polar.box.north - 85.0511287798) < 1e-9 && !polar.box.crossesAntimeridian)
         #expect(throws: GridClusteringError.self) { try Viewport(center: try Coordinate(latitude: 0, longitude: 0), zoom: 3, widthPixels: 0, heightPixels: 10) }
+        // And the other way: a box at a zoom is as many pixels as the map draws it.
+        let sized = try Viewport(box: fiji.box, zoom: 10)
+        #expect(sized.widthPixels == 1024 && abs(sized.heightPixels - 768) <= 1)
+        #expect(throws: GridClusteringError.self) { try Viewport(box: .world, zoom: 10) } // 262,144 pixels wide
     }
 
     /// A grid of 16384² one-pixel cells keeps only its non-empty cells (a dense table would be about 10 GB), and

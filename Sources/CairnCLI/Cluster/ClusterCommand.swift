@@ -188,8 +188,7 @@ struct ClusterCommand: ParsableCommand {
                 let viewport: Viewport
                 let gridOptions: GridClusterOptions
                 do {
-                    let size = try gridSize(box)
-                    viewport = try Viewport(box: box, widthPixels: size.width, heightPixels: size.height)
+                    viewport = try gridViewport(box)
                     gridOptions = try GridClusterOptions(cellSizePixels: cellSize ?? 60, mergeOverlapping: merge)
                 } catch {
                     throw ValidationError("\(error)")
@@ -214,21 +213,17 @@ struct ClusterCommand: ParsableCommand {
         return (z, x, y)
     }
 
-    /// The grid viewport's size in pixels: --width and --height, or the box at --zoom in --extent-pixel tiles.
-    func gridSize(_ box: BoundingBox) throws -> (width: Int, height: Int) {
-        guard let zoom else { return (width ?? 1024, height ?? 768) }
-        let scale = extent * Double(1 << zoom)
-        var across = WebMercator.x(longitude: box.east) - WebMercator.x(longitude: box.west)
-        if box.crossesAntimeridian { across += 1 }
-        let down = WebMercator.y(latitude: box.south) - WebMercator.y(latitude: box.north)
-        let w = Int((across * scale).rounded()), h = Int((down * scale).rounded())
-        guard (1...Viewport.maxSidePixels).contains(w), (1...Viewport.maxSidePixels).contains(h) else {
+    /// The grid viewport: `box` at --width × --height pixels, or at --zoom in --extent-pixel tiles.
+    func gridViewport(_ box: BoundingBox) throws -> Viewport {
+        guard let zoom else { return try Viewport(box: box, widthPixels: width ?? 1024, heightPixels: height ?? 768) }
+        do {
+            return try Viewport(box: box, zoom: Double(zoom), tileSizePixels: extent)
+        } catch .invalidSize(let w, let h) {
             throw ValidationError("""
                 grid mode: --bbox at --zoom \(zoom) is \(w)x\(h) pixels of \(Int(extent))-pixel tiles; a side must be 1 to \
                 \(Viewport.maxSidePixels): choose another zoom, or give --width and --height
                 """)
         }
-        return (w, h)
     }
 
     func parseBox() throws -> BoundingBox {
@@ -299,11 +294,10 @@ struct ClusterPrinter {
             if cluster.pointCount == 1, case .point(let i) = cluster.members.first {
                 text = FeatureEncoding.geoJSON(features[i])
             } else {
-                var props = ["\"cluster\":true", "\"point_count\":\(cluster.pointCount)",
-                             "\"point_count_abbreviated\":\(Self.abbreviated(cluster.pointCount))",
-                             "\"pixel_x\":\(TextEscaping.jsonNumber((cluster.pixelX * 10).rounded() / 10))",
-                             "\"pixel_y\":\(TextEscaping.jsonNumber((cluster.pixelY * 10).rounded() / 10))"]
-                props += aggregateProperties(cluster.members)
+                let props = clusterProperties(id: nil, count: cluster.pointCount)
+                    + ["\"pixel_x\":\(TextEscaping.jsonNumber((cluster.pixelX * 10).rounded() / 10))",
+                       "\"pixel_y\":\(TextEscaping.jsonNumber((cluster.pixelY * 10).rounded() / 10))"]
+                    + aggregateProperties(cluster.members)
                 text = point(cluster.coordinate, properties: props)
             }
             sink.write((n == 0 ? "\n" : ",\n") + text)
@@ -322,8 +316,7 @@ struct ClusterPrinter {
             case .point(let i):
                 text = "{\(geometry),\"tags\":\(FeatureEncoding.properties(self.features[i])),\"id\":\(TextEscaping.jsonString(self.features[i].id))}"
             case .cluster(let id):
-                let tags = ["\"cluster\":true", "\"cluster_id\":\(id.rawValue)", "\"point_count\":\(f.node.pointCount)",
-                            "\"point_count_abbreviated\":\(Self.abbreviated(f.node.pointCount))"] + aggregateProperties([f.node.content])
+                let tags = clusterProperties(id: id, count: f.node.pointCount) + aggregateProperties([f.node.content])
                 text = "{\(geometry),\"tags\":{\(tags.joined(separator: ","))},\"id\":\(id.rawValue)}"
             }
             sink.write((n == 0 ? "\n" : ",\n") + text)
@@ -331,13 +324,19 @@ struct ClusterPrinter {
         sink.write("\n]}\n")
     }
 
+    /// The properties map clients read on a cluster: `cluster`, `cluster_id` (when it has one), `point_count`,
+    /// `point_count_abbreviated`.
+    func clusterProperties(id: ClusterID?, count: Int) -> [String] {
+        ["\"cluster\":true"] + (id.map { ["\"cluster_id\":\($0.rawValue)"] } ?? [])
+            + ["\"point_count\":\(count)", "\"point_count_abbreviated\":\(Self.abbreviated(count))"]
+    }
+
     func feature(_ node: ClusterNode) -> String {
         switch node.content {
         case .point(let i):
             return FeatureEncoding.geoJSON(features[i])
         case .cluster(let id):
-            var props = ["\"cluster\":true", "\"cluster_id\":\(id.rawValue)", "\"point_count\":\(node.pointCount)",
-                         "\"point_count_abbreviated\":\(Self.abbreviated(node.pointCount))"]
+            var props = clusterProperties(id: id, count: node.pointCount)
             switch (try? index.expansionZoom(of: id)) ?? .zoom(0) {
             case .zoom(let z): props.append("\"expansion_zoom\":\(z)")
             case .identicalPoints: props += ["\"expansion_zoom\":null", "\"identical_points\":true"]
