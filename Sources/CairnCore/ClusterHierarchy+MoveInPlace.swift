@@ -35,7 +35,7 @@ extension ClusterHierarchy {
         // The lowest zoom each child will show from: released children show down to the lowest zoom unless adopted.
         var newLow: [Int: UInt8] = [:]
         for e in removedClusters {
-            for c in Int(childStart[e - leafCount])..<Int(childStart[e - leafCount + 1]) { newLow[Int(children[c])] = minZoom }
+            for c in childRange(ofCluster: e - leafCount) { newLow[Int(children[c])] = minZoom }
         }
         for f in fresh {
             guard let zoom = f.zoom else { continue }
@@ -62,7 +62,7 @@ extension ClusterHierarchy {
         leafY = points.y
         // Children of the clusters taken over are released first, then adopted again by their new parents.
         for e in removedClusters {
-            for c in Int(childStart[e - leafCount])..<Int(childStart[e - leafCount + 1]) {
+            for c in childRange(ofCluster: e - leafCount) {
                 let child = Int(children[c])
                 parent[child] = Self.noParent
                 lowZoom[child] = minZoom
@@ -71,11 +71,11 @@ extension ClusterHierarchy {
         for (k, f) in fresh.enumerated() {
             guard let zoom = f.zoom else { continue }
             let e = pairing[k]
-            clusterX[e - leafCount] = f.x
-            clusterY[e - leafCount] = f.y
-            clusterExtent[e - leafCount] = f.extent
-            weight[e] = f.weight
-            var c = Int(childStart[e - leafCount])
+            clusters[e - leafCount].x = f.x
+            clusters[e - leafCount].y = f.y
+            clusters[e - leafCount].extent = f.extent
+            clusters[e - leafCount].weight = f.weight
+            var c = childRange(ofCluster: e - leafCount).lowerBound
             for node in f.children {
                 let child = node < 0 ? pairing[-node - 1] : node
                 children[c] = UInt32(child)

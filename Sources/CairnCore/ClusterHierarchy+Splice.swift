@@ -41,7 +41,7 @@ extension ClusterHierarchy {
         // The lowest zoom each kept child will show from: released children show down to the lowest zoom unless adopted.
         var newLow: [Int: UInt8] = [:]
         for e in edit.removedClusters {
-            for c in Int(childStart[e - leafCount])..<Int(childStart[e - leafCount + 1]) { newLow[Int(children[c])] = minZoom }
+            for c in childRange(ofCluster: e - leafCount) { newLow[Int(children[c])] = minZoom }
         }
         for f in edit.fresh {
             guard let zoom = f.zoom else { continue }
@@ -93,7 +93,7 @@ extension ClusterHierarchy {
             let target = UInt32(f.origin)
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if origin[mid] < target { lo = mid + 1 } else { hi = mid }
+                if clusters[mid].origin < target { lo = mid + 1 } else { hi = mid }
             }
             insertions.append((lo, zoom, f.origin, k))
             zoomDelta[zoom] += 1
@@ -112,13 +112,14 @@ extension ClusterHierarchy {
                 let anchor = insertions[a].anchor
                 insertionChange.append(changes.count)
                 changes.append(.init(position: anchor, inserted: 1, deleted: 0))
-                childChanges.append(.init(position: anchor < oldC ? Int(childStart[anchor]) : children.count,
+                childChanges.append(.init(position: anchor < oldC ? childRange(ofCluster: anchor).lowerBound : children.count,
                                           inserted: edit.fresh[insertions[a].fresh].children.count, deleted: 0))
                 a += 1
             } else {
                 let c = removed[r]
                 changes.append(.init(position: c, inserted: 0, deleted: 1))
-                childChanges.append(.init(position: Int(childStart[c]), inserted: 0, deleted: Int(childStart[c + 1] - childStart[c])))
+                let range = childRange(ofCluster: c)
+                childChanges.append(.init(position: range.lowerBound, inserted: 0, deleted: range.count))
                 r += 1
             }
         }
@@ -156,7 +157,7 @@ extension ClusterHierarchy {
         // Kept children of the removed clusters, numbered after the edit (read before the lists move).
         var released: [Int] = []
         for e in edit.removedClusters {
-            for k in Int(childStart[e - oldN])..<Int(childStart[e - oldN + 1]) {
+            for k in childRange(ofCluster: e - oldN) {
                 let child = Int(children[k])
                 if child != removedPoint, !edit.removedClusters.contains(child) { released.append(entrySplice.newRow(child)) }
             }
@@ -164,35 +165,30 @@ extension ClusterHierarchy {
 
         // Rows move; stored entry numbers are renumbered.
         let topLevel = UInt8(options.maxZoom + 1)
-        entrySplice.apply(to: &weight, filler: 1)
         entrySplice.apply(to: &topZoom, filler: topLevel)
         entrySplice.apply(to: &lowZoom, filler: minZoom)
         entrySplice.apply(to: &parent, filler: Self.noParent)
         entrySplice.renumber(&parent)
-        clusterSplice.apply(to: &clusterX, filler: 0)
-        clusterSplice.apply(to: &clusterY, filler: 0)
-        clusterSplice.apply(to: &clusterExtent, filler: 0)
-        clusterSplice.apply(to: &origin, filler: 0)
+        clusterSplice.apply(to: &clusters, filler: .empty)
         if let i = removedPoint {
             let limit = UInt32(i)
-            origin.withUnsafeMutableBufferPointer { p in
-                for k in p.indices where p[k] > limit { p[k] -= 1 }
+            clusters.withUnsafeMutableBufferPointer { p in
+                for k in p.indices where p[k].origin > limit { p[k].origin -= 1 }
             }
         }
-        clusterSplice.apply(to: &childStart, after: 1, filler: 0)
         childSplice.apply(to: &children, filler: 0)
         entrySplice.renumber(&children)
         // Child list ends: kept lists end where their last child went; inserted ones follow the list before them.
         let firstChange = changes.first?.position ?? clusterSplice.newCount
         let fresh = edit.fresh
-        childStart.withUnsafeMutableBufferPointer { p in
+        clusters.withUnsafeMutableBufferPointer { p in
             var next = 0
             for c in firstChange..<clusterSplice.newCount {
                 if next < insertedCluster.count, insertedCluster[next] == c {
-                    p[c + 1] = p[c] + UInt32(fresh[insertions[next].fresh].children.count)
+                    p[c].childEnd = (c == 0 ? 0 : p[c - 1].childEnd) + UInt32(fresh[insertions[next].fresh].children.count)
                     next += 1
                 } else {
-                    p[c + 1] = UInt32(childSplice.newRow(Int(p[c + 1]) - 1) + 1)
+                    p[c].childEnd = UInt32(childSplice.newRow(Int(p[c].childEnd) - 1) + 1)
                 }
             }
         }
@@ -204,13 +200,10 @@ extension ClusterHierarchy {
         for (j, ins) in insertions.enumerated() {
             let f = fresh[ins.fresh]
             let c = insertedCluster[j]
-            clusterX[c] = f.x
-            clusterY[c] = f.y
-            clusterExtent[c] = f.extent
-            origin[c] = UInt32(removedPoint.map { f.origin > $0 ? f.origin - 1 : f.origin } ?? f.origin)
-            weight[n + c] = f.weight
+            let origin = UInt32(removedPoint.map { f.origin > $0 ? f.origin - 1 : f.origin } ?? f.origin)
+            clusters[c] = ClusterRecord(x: f.x, y: f.y, extent: f.extent, weight: f.weight, origin: origin, childEnd: clusters[c].childEnd)
             topZoom[n + c] = UInt8(ins.zoom)
-            var k = Int(childStart[c])
+            var k = childRange(ofCluster: c).lowerBound
             for child in f.children {
                 children[k] = UInt32(newEntry(child))
                 k += 1
@@ -238,7 +231,7 @@ extension ClusterHierarchy {
         aggregates = ClusterAggregateTable(points: points)
         if aggregates.isActive {
             for c in 0..<clusterCount {
-                aggregates.appendCluster(children: children[Int(childStart[c])..<Int(childStart[c + 1])], leafCount: n)
+                aggregates.appendCluster(children: children[childRange(ofCluster: c)], leafCount: n)
             }
         }
 

@@ -14,7 +14,7 @@ struct ClusterIncrementalEdit {
     struct Fresh {
         var x: Double
         var y: Double
-        /// The cluster's extent (`ClusterHierarchy.clusterExtent`); unused for the point.
+        /// The cluster's extent (`ClusterRecord.extent`); unused for the point.
         var extent: Float = 0
         var weight: UInt32
         /// Input position in the numbering before the edit (`leafCount` for an appended point).
@@ -62,7 +62,7 @@ struct ClusterIncrementalEdit {
 
     @inline(__always) func x(_ node: Int) -> Double { node >= 0 ? h.x(node) : fresh[-node - 1].x }
     @inline(__always) func y(_ node: Int) -> Double { node >= 0 ? h.y(node) : fresh[-node - 1].y }
-    @inline(__always) func weight(_ node: Int) -> UInt32 { node >= 0 ? h.weight[node] : fresh[-node - 1].weight }
+    @inline(__always) func weight(_ node: Int) -> UInt32 { node >= 0 ? h.weight(node) : fresh[-node - 1].weight }
     @inline(__always) func extent(_ node: Int) -> Double {
         node >= 0 ? h.extent(node) : (fresh[-node - 1].zoom == nil ? h.pointExtent : Double(fresh[-node - 1].extent))
     }

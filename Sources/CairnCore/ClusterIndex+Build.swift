@@ -1,3 +1,22 @@
+/// One cluster's row of `ClusterHierarchy`, in one record: a query that reads a cluster at a scattered place (grid
+/// clustering reads thousands) touches one cache line for all of it.
+struct ClusterRecord: Sendable {
+    /// Web Mercator position: the weighted centroid, x wrapped into [0, 1).
+    var x: Double, y: Double
+    /// How far from (x, y) its points' exact projections may lie (unit-square units, the shorter way round the
+    /// antimeridian): see `ClusterHierarchy.reach(fromX:y:toX:y:extent:)`.
+    var extent: Float
+    /// Points held.
+    var weight: UInt32
+    /// The input position of the point it grew from (the origin entry's own origin, down to a point).
+    var origin: UInt32
+    /// One past its last child in `ClusterHierarchy.children` (its list starts where the previous cluster's ends).
+    var childEnd: UInt32
+
+    /// The row that edits write over (a splice's placeholder).
+    static let empty = ClusterRecord(x: 0, y: 0, extent: 0, weight: 0, origin: 0, childEnd: 0)
+}
+
 /// The built levels of a `ClusterIndex`, stored flat.
 ///
 /// Entries `0..<leafCount` are the input points in input order; the rest are clusters, created level by level
@@ -14,31 +33,20 @@ struct ClusterHierarchy: Sendable {
     /// Web Mercator position of the points (shared with `ClusterPoints`, not copied).
     var leafX: [Double]
     var leafY: [Double]
-    /// Web Mercator position of the clusters (weighted centroids, x wrapped into [0, 1)).
-    var clusterX: [Double] = []
-    var clusterY: [Double] = []
-    /// Per cluster: how far from its position its points' exact projections may lie (unit-square units, the
-    /// shorter way round the antimeridian): see `reach(fromX:y:toX:y:extent:)`.
-    var clusterExtent: [Float] = []
+    /// The clusters' rows (entry - leafCount), one record each.
+    var clusters: [ClusterRecord] = []
     /// How far a point's exact projection may lie from its position as held (the precision's rounding).
     let pointExtent: Double
-    /// Points held.
-    var weight: [UInt32] = []
     /// The highest zoom at which the entry shows (`maxZoom + 1` for points).
     var topZoom: [UInt8] = []
     /// The lowest zoom at which the entry shows (one above its parent's zoom, or `minZoom`).
     var lowZoom: [UInt8] = []
     /// The entry of the cluster that absorbed this one, or `noParent`.
     var parent: [UInt32] = []
-    /// Per cluster (entry - leafCount): its origin, the input position of the point it grew from (the origin
-    /// entry's own origin, down to a point).
-    var origin: [UInt32] = []
     /// Clusters (entry - leafCount) ordered by origin within each zoom's range; empty when creation order already
     /// is (always so with `minPoints` <= 2, where every level is in origin order).
     var byOrigin: [UInt32] = []
-    /// Per cluster: where its children start in `children` (one more than there are clusters).
-    var childStart: [UInt32] = [0]
-    /// Children of every cluster, each cluster's in the order of the level above.
+    /// Children of every cluster, each cluster's in the order of the level above (see `childRange(ofCluster:)`).
     var children: [UInt32] = []
     /// Per zoom (0...zoomLimit + 1): the first cluster created at that zoom and one past its last.
     var clustersAtZoom: [Range<Int>] = Array(repeating: 0..<0, count: ClusterOptions.zoomLimit + 2)
@@ -47,23 +55,32 @@ struct ClusterHierarchy: Sendable {
     /// The query tree over all entries that show at some zoom.
     var tree = ClusterTree()
 
-    var clusterCount: Int { clusterX.count }
+    var clusterCount: Int { clusters.count }
 
     /// Points and clusters.
-    var entryCount: Int { leafCount + clusterX.count }
+    var entryCount: Int { leafCount + clusters.count }
 
     /// Web Mercator x of entry `e`.
     @inline(__always)
-    func x(_ e: Int) -> Double { e < leafCount ? leafX[e] : clusterX[e - leafCount] }
+    func x(_ e: Int) -> Double { e < leafCount ? leafX[e] : clusters[e - leafCount].x }
 
     /// Web Mercator y of entry `e`.
     @inline(__always)
-    func y(_ e: Int) -> Double { e < leafCount ? leafY[e] : clusterY[e - leafCount] }
+    func y(_ e: Int) -> Double { e < leafCount ? leafY[e] : clusters[e - leafCount].y }
+
+    /// Points held by entry `e` (1 for a point).
+    @inline(__always)
+    func weight(_ e: Int) -> UInt32 { e < leafCount ? 1 : clusters[e - leafCount].weight }
+
+    /// Where the children of cluster `c` (entry - leafCount) lie in `children`.
+    @inline(__always)
+    func childRange(ofCluster c: Int) -> Range<Int> {
+        (c == 0 ? 0 : Int(clusters[c - 1].childEnd))..<Int(clusters[c].childEnd)
+    }
 
     var memoryBytes: Int {
-        clusterX.capacity * 8 + clusterY.capacity * 8 + clusterExtent.capacity * 4 + weight.capacity * 4 + topZoom.capacity + lowZoom.capacity
-            + parent.capacity * 4 + origin.capacity * 4 + byOrigin.capacity * 4 + childStart.capacity * 4 + children.capacity * 4
-            + aggregates.memoryBytes + tree.memoryBytes
+        clusters.capacity * MemoryLayout<ClusterRecord>.stride + topZoom.capacity + lowZoom.capacity
+            + parent.capacity * 4 + byOrigin.capacity * 4 + children.capacity * 4 + aggregates.memoryBytes + tree.memoryBytes
     }
 
     /// The entry of a cluster id, found by binary search among the clusters of its zoom.
@@ -77,9 +94,9 @@ struct ClusterHierarchy: Sendable {
         @inline(__always) func at(_ k: Int) -> Int { byOrigin.isEmpty ? k : Int(byOrigin[k]) }
         while lo < hi {
             let mid = (lo + hi) / 2
-            if origin[at(mid)] < target { lo = mid + 1 } else { hi = mid }
+            if clusters[at(mid)].origin < target { lo = mid + 1 } else { hi = mid }
         }
-        guard lo < clustersAtZoom[zoom].upperBound, origin[at(lo)] == target else { return nil }
+        guard lo < clustersAtZoom[zoom].upperBound, clusters[at(lo)].origin == target else { return nil }
         return leafCount + at(lo)
     }
 
@@ -89,30 +106,29 @@ struct ClusterHierarchy: Sendable {
 
     /// The origin of entry `e`: its own input position for a point, the stored origin for a cluster.
     @inline(__always)
-    func originKey(ofEntry e: Int) -> Int { e < leafCount ? e : Int(origin[e - leafCount]) }
+    func originKey(ofEntry e: Int) -> Int { e < leafCount ? e : Int(clusters[e - leafCount].origin) }
 
     /// Fills `byOrigin` when some zoom's clusters were not created in origin order.
     private mutating func indexOrigins() {
         let sorted = clustersAtZoom.allSatisfy { range in
-            range.count < 2 || zip(range.dropLast(), range.dropFirst()).allSatisfy { origin[$0] < origin[$1] }
+            range.count < 2 || zip(range.dropLast(), range.dropFirst()).allSatisfy { clusters[$0].origin < clusters[$1].origin }
         }
         guard !sorted else { return }
-        var permutation = (0..<UInt32(origin.count)).map { $0 }
+        var permutation = (0..<UInt32(clusters.count)).map { $0 }
         for range in clustersAtZoom where range.count > 1 {
-            permutation[range].sort { origin[Int($0)] < origin[Int($1)] }
+            permutation[range].sort { clusters[Int($0)].origin < clusters[Int($1)].origin }
         }
         byOrigin = permutation
     }
 
     /// The id of a cluster entry.
     func id(ofEntry e: Int) -> ClusterID {
-        ClusterID(zoom: Int(topZoom[e]), origin: Int(origin[e - leafCount]))
+        ClusterID(zoom: Int(topZoom[e]), origin: Int(clusters[e - leafCount].origin))
     }
 
     /// The children entries of cluster entry `e`.
     func childEntries(of e: Int) -> ArraySlice<UInt32> {
-        let c = e - leafCount
-        return children[Int(childStart[c])..<Int(childStart[c + 1])]
+        children[childRange(ofCluster: e - leafCount)]
     }
 
     /// Builds every level for the points (see `ClusterLevelBuilder`).
@@ -128,7 +144,6 @@ struct ClusterHierarchy: Sendable {
         let topLevel = options.maxZoom + 1
         leafX = points.x
         leafY = points.y
-        weight = [UInt32](repeating: 1, count: n)
         topZoom = [UInt8](repeating: UInt8(topLevel), count: n)
         lowZoom = [UInt8](repeating: UInt8(options.minZoom), count: n)
         parent = [UInt32](repeating: Self.noParent, count: n)
@@ -143,21 +158,16 @@ struct ClusterHierarchy: Sendable {
     /// Drops the spare capacity the appends left.
     private mutating func compact() {
         func exact<T>(_ a: [T]) -> [T] { a.withUnsafeBufferPointer { Array($0) } }
-        clusterX = exact(clusterX)
-        clusterY = exact(clusterY)
-        clusterExtent = exact(clusterExtent)
-        weight = exact(weight)
+        clusters = exact(clusters)
         topZoom = exact(topZoom)
         lowZoom = exact(lowZoom)
         parent = exact(parent)
-        origin = exact(origin)
-        childStart = exact(childStart)
         children = exact(children)
     }
 
     /// How far from entry `e`'s position its points' exact projections may lie (unit-square units).
     @inline(__always)
-    func extent(_ e: Int) -> Double { e < leafCount ? pointExtent : Double(clusterExtent[e - leafCount]) }
+    func extent(_ e: Int) -> Double { e < leafCount ? pointExtent : Double(clusters[e - leafCount].extent) }
 
     /// How far a cluster at (cx, cy) reaches through one child at (x, y) of extent `extent`: their distance (the
     /// shorter way round) plus the child's extent. A cluster's extent is the largest over its children, a bound by
@@ -178,14 +188,10 @@ struct ClusterHierarchy: Sendable {
     /// Appends a cluster entry (the caller then appends its children and closes it).
     mutating func appendCluster(x cx: Double, y cy: Double, extent: Float, weight w: UInt32, zoom: Int, origin o: Int) -> Int {
         let e = entryCount
-        clusterX.append(cx)
-        clusterY.append(cy)
-        clusterExtent.append(extent)
-        weight.append(w)
+        clusters.append(ClusterRecord(x: cx, y: cy, extent: extent, weight: w, origin: UInt32(o), childEnd: UInt32(children.count)))
         topZoom.append(UInt8(zoom))
         lowZoom.append(minZoom)
         parent.append(Self.noParent)
-        origin.append(UInt32(o))
         if clustersAtZoom[zoom].isEmpty { clustersAtZoom[zoom] = (e - leafCount)..<(e - leafCount) }
         clustersAtZoom[zoom] = clustersAtZoom[zoom].lowerBound..<(e - leafCount + 1)
         return e
@@ -200,7 +206,7 @@ struct ClusterHierarchy: Sendable {
 
     /// Closes the child list of the cluster appended last.
     mutating func closeCluster() {
-        childStart.append(UInt32(children.count))
+        clusters[clusters.count - 1].childEnd = UInt32(children.count)
     }
 }
 

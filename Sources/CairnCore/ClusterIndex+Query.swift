@@ -53,7 +53,7 @@ extension ClusterIndex {
             return ClusterNode(content: .point(e), coordinate: points.coordinates[e], pointCount: 1)
         }
         guard let coordinate = h.tree.cachedCoordinate(atSlot: s) else { return node(ofEntry: e) }
-        return ClusterNode(content: .cluster(h.id(ofEntry: e)), coordinate: coordinate, pointCount: Int(h.weight[e]))
+        return ClusterNode(content: .cluster(h.id(ofEntry: e)), coordinate: coordinate, pointCount: Int(h.weight(e)))
     }
 
     /// The entries a cluster splits into one zoom above its own, in that level's order.
@@ -72,7 +72,7 @@ extension ClusterIndex {
         let e = try entry(of: id)
         var result: [Int] = []
         guard limit > 0 else { return result }
-        result.reserveCapacity(min(limit, Int(hierarchy.weight[e])))
+        result.reserveCapacity(min(limit, Int(hierarchy.weight(e))))
         var skip = max(0, offset)
         var stack: [Int] = [e]
         let h = hierarchy
@@ -83,8 +83,8 @@ extension ClusterIndex {
                 if result.count == limit { break }
                 continue
             }
-            if skip >= Int(h.weight[top]) {
-                skip -= Int(h.weight[top])
+            if skip >= Int(h.weight(top)) {
+                skip -= Int(h.weight(top))
                 continue
             }
             for child in h.childEntries(of: top).reversed() { stack.append(Int(child)) }
@@ -124,7 +124,7 @@ extension ClusterIndex {
             e = i
         case .cluster(let id): e = try entry(of: id)
         }
-        return hierarchy.aggregates.aggregates(ofEntry: e, weight: Int(hierarchy.weight[e]), leafCount: hierarchy.leafCount,
+        return hierarchy.aggregates.aggregates(ofEntry: e, weight: Int(hierarchy.weight(e)), leafCount: hierarchy.leafCount,
                                                options: options, names: points.categoryNames)
     }
 
@@ -171,6 +171,6 @@ extension ClusterIndex {
         // A group of identical points sits at their coordinate, not at its (rounded) projection's inverse.
         let coordinate = h.isIdenticalGroup(e) ? points.coordinates[Int(h.childEntries(of: e).first ?? 0)]
             : WebMercator.coordinate(x: h.x(e), y: h.y(e))
-        return ClusterNode(content: .cluster(h.id(ofEntry: e)), coordinate: coordinate, pointCount: Int(h.weight[e]))
+        return ClusterNode(content: .cluster(h.id(ofEntry: e)), coordinate: coordinate, pointCount: Int(h.weight(e)))
     }
 }

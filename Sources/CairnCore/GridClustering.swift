@@ -157,6 +157,8 @@ public struct GridClustering {
     private let options: GridClusterOptions
     private let west: Double, north: Double, scaleX: Double, scaleY: Double
     private let widthPixels: Double, heightPixels: Double
+    /// Cells per unit of Web Mercator x and y, and the viewport's size in cells (for `placement`).
+    private let cellsPerUnitX: Double, cellsPerUnitY: Double, widthCells: Double, heightCells: Double
     /// Whether x west of the box's west edge counts past 1 (the box crosses the antimeridian or ends on 180).
     private let unwrapsEast: Bool
     private let columns: Int, rows: Int
@@ -172,17 +174,15 @@ public struct GridClustering {
         }
     }
 
-    /// The non-empty cells in the order they got their first entry, and their members, slot by slot.
+    /// The non-empty cells in the order they got their first entry.
     private var slots: [Slot] = []
-    private var members: [[ClusterNode.Content]] = []
+    /// Every entry added, in order, with its slot (one flat list: per-cell lists cost two uniqueness checks and a
+    /// growth check per entry; `clusters()` groups these once).
+    private var placed: [(slot: Int32, member: ClusterNode.Content)] = []
     /// The slot of each cell (-1: empty) when the grid has at most `denseCellLimit` cells; otherwise the slots of
     /// the non-empty cells only, so that a huge grid of tiny cells costs memory for its points, not its cells.
     private var denseSlots: [Int32]
     private var sparseSlots: [Int: Int] = [:]
-
-    /// Members a new cell makes room for (most cells of a busy map hold dozens of entries: growing one element at a
-    /// time reallocated each list several times).
-    static let membersReserved = 32
 
     /// Grids with more cells than this keep only their non-empty cells.
     static let denseCellLimit = 1 << 16
@@ -198,6 +198,10 @@ public struct GridClustering {
         scaleY = viewport.pixelsPerUnitY
         widthPixels = Double(viewport.widthPixels)
         heightPixels = Double(viewport.heightPixels)
+        cellsPerUnitX = scaleX / options.cellSizePixels
+        cellsPerUnitY = scaleY / options.cellSizePixels
+        widthCells = widthPixels / options.cellSizePixels
+        heightCells = heightPixels / options.cellSizePixels
         unwrapsEast = viewport.box.crossesAntimeridian || viewport.box.east == 180
         columns = max(1, Int((Double(viewport.widthPixels) / options.cellSizePixels).rounded(.up)))
         rows = max(1, Int((Double(viewport.heightPixels) / options.cellSizePixels).rounded(.up)))
@@ -217,7 +221,7 @@ public struct GridClustering {
     mutating func add(x: Double, y: Double, weight w: Int, member: ClusterNode.Content, cell: Int) {
         let slot = slot(ofCell: cell)
         slots[slot].add(x: x, y: y, weight: w)
-        members[slot].append(member)
+        placed.append((Int32(slot), member))
     }
 
     /// Web Mercator x in [0, 1) as the viewport reads it: past 1 east of the antimeridian when the box crosses it
@@ -252,8 +256,11 @@ public struct GridClustering {
 
     /// Decides, from the entry's position and extent alone, whether its points all fall in one cell, all outside
     /// the viewport, or neither. Cells are monotone in the screen position, and the screen position in x and y, so
-    /// the corners of the extent's box decide.
+    /// the corners of the extent's box decide. They are compared in cells (one multiplication, no division), with a
+    /// margin of `cellMargin` that covers the rounding by which this differs from `cell(pixelX:pixelY:)`: whatever
+    /// is near an edge within the margin is split, and so placed by the exact rule.
     /// - Complexity: O(1).
+    @inline(__always)
     func placement(x: Double, y: Double, extent: Double) -> Placement {
         let d = extent * (1 + 1e-9) + 1e-15 // room for the rounding of the subtractions below
         // Near the antimeridian the points' x may wrap; beyond a quarter turn a centroid may sum members shifted by
@@ -261,13 +268,25 @@ public struct GridClustering {
         guard x - d >= 0, x + d < 1, d < 0.25 else { return .split }
         let lo = unwrapped(x - d), hi = unwrapped(x + d)
         guard lo <= hi else { return .split } // across the west edge of a box over the antimeridian
-        let x0 = (lo - west) * scaleX, x1 = (hi - west) * scaleX
-        let y0 = (y - d - north) * scaleY, y1 = (y + d - north) * scaleY
-        if x1 < 0 || x0 > widthPixels || y1 < 0 || y0 > heightPixels { return .outside }
-        guard x0 >= 0, x1 <= widthPixels, y0 >= 0, y1 <= heightPixels else { return .split } // across the viewport's edge
-        let column = column(x0), row = row(y0)
-        guard column == self.column(x1), row == self.row(y1) else { return .split }
+        let u0 = (lo - west) * cellsPerUnitX - Self.cellMargin, u1 = (hi - west) * cellsPerUnitX + Self.cellMargin
+        let v0 = (y - d - north) * cellsPerUnitY - Self.cellMargin, v1 = (y + d - north) * cellsPerUnitY + Self.cellMargin
+        if u1 < 0 || u0 > widthCells || v1 < 0 || v0 > heightCells { return .outside }
+        // Across the viewport's edge (or touching its east or south edge, whose points the last cell takes).
+        guard u0 >= 0, u1 < widthCells, v0 >= 0, v1 < heightCells else { return .split }
+        // Non-negative and below the viewport's size: truncation is the floor, and cannot overflow.
+        let column = Int(u0), row = Int(v0)
+        guard u1 < Double(column + 1), v1 < Double(row + 1) else { return .split }
         return .cell(row * columns + column, x: unwrapped(x))
+    }
+
+    /// The margin of `placement`, in cells: far above the few units in the last place by which a multiplication by
+    /// cells per unit and a division of pixels by the cell size differ (at most 16,384 cells a side).
+    static let cellMargin = 1e-9
+
+    /// Makes room for `count` entries without growing.
+    /// - Complexity: O(count).
+    mutating func reserveCapacity(_ count: Int) {
+        placed.reserveCapacity(count)
     }
 
     /// Cells held in memory: every cell of a small grid, only the non-empty ones of a large one.
@@ -281,15 +300,13 @@ public struct GridClustering {
         let slot = slots.count
         if denseSlots.isEmpty { sparseSlots[cell] = slot } else { denseSlots[cell] = Int32(slot) }
         slots.append(Slot(cell: cell))
-        var list: [ClusterNode.Content] = []
-        list.reserveCapacity(Self.membersReserved)
-        members.append(list)
         return slot
     }
 
     /// The clusters, in cell order (rows from the north, columns from the west), merged when the options say so.
     /// - Complexity: O(k log k + k²) for k non-empty cells (the merge pass compares with the clusters kept).
     public func clusters() -> [GridCluster] {
+        let members = membersBySlot()
         var kept: [(x: Double, y: Double, weight: Int, members: [ClusterNode.Content])] = []
         for slot in slots.indices.sorted(by: { slots[$0].cell < slots[$1].cell }) {
             let weight = slots[slot].weight
@@ -318,6 +335,24 @@ public struct GridClustering {
         }
     }
 
+    /// The members of each slot, in the order they were added.
+    /// - Complexity: O(m + k) for m entries added to k cells.
+    private func membersBySlot() -> [[ClusterNode.Content]] {
+        // Where each slot's members start in one list grouped by slot (a counting sort, stable).
+        var start = [Int](repeating: 0, count: slots.count + 1)
+        for p in placed { start[Int(p.slot) + 1] += 1 }
+        for slot in slots.indices { start[slot + 1] += start[slot] }
+        var next = start
+        let grouped = [ClusterNode.Content](unsafeUninitializedCapacity: placed.count) { buffer, initialized in
+            for p in placed {
+                buffer.initializeElement(at: next[Int(p.slot)], to: p.member)
+                next[Int(p.slot)] += 1
+            }
+            initialized = placed.count
+        }
+        return slots.indices.map { Array(grouped[start[$0]..<start[$0 + 1]]) }
+    }
+
     /// Grid clusters of bare coordinates (every point looked at once).
     /// - Complexity: O(n + c + k²).
     public static func clusters(of coordinates: [Coordinate], viewport: Viewport, options: GridClusterOptions = .standard) -> [GridCluster] {
@@ -331,7 +366,7 @@ extension ClusterIndex {
     /// Grid clusters of the viewport, as `GridClustering.clusters(of:viewport:options:)` gives them over every
     /// input point: each point in the cell its own coordinate falls in, each cell's cluster at the mean of its
     /// points. Read from the hierarchy instead of point by point: from a level whose clusters are small beside a
-    /// cell, a cluster whose extent (see `ClusterHierarchy.clusterExtent`) lies inside one cell is placed whole at
+    /// cell, a cluster whose extent (see `ClusterRecord.extent`) lies inside one cell is placed whole at
     /// its centroid, one wholly outside the viewport is skipped, and one that may cross a cell's or the viewport's
     /// edge is opened into its children, down to single points (a point within the rounding of an edge is placed
     /// by its exact projection). Counts and members are exact; a mean is exact but for the rounding of the
@@ -358,6 +393,7 @@ extension ClusterIndex {
         h.tree.search(x: UnitXRanges(viewport.box, widenedBy: reach), y0: y0 - reach, y1: y1 + reach, zoom: level, hierarchy: h) { e in
             found.append(UInt32(e))
         }
+        grid.reserveCapacity(found.count * 2)
         // Breadth first from the level's entries in entry order, not the tree's (which edits change): the sums, and
         // so the means, come out bit for bit as a rebuild's. Points and clusters go in lists of their own, and each
         // round reads what it needs of them in loops without branches, whose scattered loads overlap.
@@ -365,59 +401,74 @@ extension ClusterIndex {
         for e in Self.sortedEntries(found) {
             if Int(e) < h.leafCount { points.append(e) } else { clusters.append(e) }
         }
-        var placed: [(entry: Int, cell: Int, x: Double, y: Double, weight: UInt32)] = []
-        var opened: [Int] = []
-        // Room for the first round without growing (later rounds read a fraction of it, mostly).
-        placed.reserveCapacity(found.count)
-        opened.reserveCapacity(found.count)
         while !points.isEmpty || !clusters.isEmpty {
             // A point is placed by its position as held unless that is within the rounding of an edge; then by its
             // exact projection.
-            var gathered = Self.gather(points) { e in (h.leafX[e], h.leafY[e], h.pointExtent, 1) }
-            for (k, e) in points.lazy.map(Int.init).enumerated() {
-                let g = gathered[k]
-                switch grid.placement(x: g.x, y: g.y, extent: g.extent) {
+            for (e, x, y) in Self.positions(of: points, in: h) {
+                switch grid.placement(x: x, y: y, extent: h.pointExtent) {
                 case .outside: continue
-                case .cell(let cell, let x): grid.add(x: x, y: g.y, weight: 1, member: .point(e), cell: cell)
+                case .cell(let cell, let x): grid.add(x: x, y: y, weight: 1, member: .point(e), cell: cell)
                 case .split: grid.add(self.points.coordinates[e], index: e)
                 }
             }
-            gathered = Self.gather(clusters) { e in
-                let c = e - h.leafCount
-                return (h.clusterX[c], h.clusterY[c], Double(h.clusterExtent[c]), h.weight[e])
-            }
-            placed.removeAll(keepingCapacity: true)
-            opened.removeAll(keepingCapacity: true)
-            for (k, e) in clusters.lazy.map(Int.init).enumerated() {
-                let g = gathered[k]
-                switch grid.placement(x: g.x, y: g.y, extent: g.extent) {
+            let read = Self.records(of: clusters, in: h)
+            var opened: [Int] = []
+            for (k, r) in read.enumerated() {
+                switch grid.placement(x: r.x, y: r.y, extent: Double(r.extent)) {
                 case .outside: continue
-                case .cell(let cell, let x): placed.append((e, cell, x, g.y, g.weight))
-                case .split: opened.append(e)
+                case .cell(let cell, let x):
+                    let id = ClusterID(zoom: Int(h.topZoom[Int(clusters[k])]), origin: Int(r.origin))
+                    grid.add(x: x, y: r.y, weight: Int(r.weight), member: .cluster(id), cell: cell)
+                case .split: opened.append(k)
                 }
             }
-            for p in placed { grid.add(x: p.x, y: p.y, weight: Int(p.weight), member: .cluster(h.id(ofEntry: p.entry)), cell: p.cell) }
             points.removeAll(keepingCapacity: true)
             clusters.removeAll(keepingCapacity: true)
-            for e in opened {
-                // By index (a slice of the children would retain and release their table for each cluster).
-                let c = e - h.leafCount
-                for k in Int(h.childStart[c])..<Int(h.childStart[c + 1]) {
-                    let child = h.children[k]
-                    if Int(child) < h.leafCount { points.append(child) } else { clusters.append(child) }
-                }
+            for child in Self.children(of: opened.map { read[$0].children }, in: h) {
+                if Int(child) < h.leafCount { points.append(child) } else { clusters.append(child) }
             }
         }
         return grid.clusters()
     }
 
-    /// `read` of every entry, in one array written in place (no per-element growth or uniqueness checks).
-    @inline(__always)
-    private static func gather(_ entries: [UInt32], _ read: (Int) -> (x: Double, y: Double, extent: Double, weight: UInt32))
-        -> [(x: Double, y: Double, extent: Double, weight: UInt32)] {
+    /// The held positions of points `entries`, gathered in one pass.
+    /// - Complexity: O(k) for k entries.
+    private static func positions(of entries: [UInt32], in h: ClusterHierarchy) -> [(entry: Int, x: Double, y: Double)] {
         .init(unsafeUninitializedCapacity: entries.count) { buffer, initialized in
-            for (k, e) in entries.enumerated() { buffer.initializeElement(at: k, to: read(Int(e))) }
+            for (k, e) in entries.lazy.map(Int.init).enumerated() { buffer.initializeElement(at: k, to: (e, h.leafX[e], h.leafY[e])) }
             initialized = entries.count
+        }
+    }
+
+    /// The records of clusters `entries` with where their child lists lie, gathered in one pass (one cache line
+    /// each: the list's start is the end stored in the record before).
+    /// - Complexity: O(k) for k entries.
+    private static func records(of entries: [UInt32], in h: ClusterHierarchy)
+        -> [(x: Double, y: Double, extent: Float, weight: UInt32, origin: UInt32, children: Range<Int>)] {
+        .init(unsafeUninitializedCapacity: entries.count) { buffer, initialized in
+            for (k, e) in entries.enumerated() {
+                let c = Int(e) - h.leafCount
+                let r = h.clusters[c]
+                buffer.initializeElement(at: k, to: (r.x, r.y, r.extent, r.weight, r.origin, h.childRange(ofCluster: c)))
+            }
+            initialized = entries.count
+        }
+    }
+
+    /// The entries of `lists` of children, concatenated in one pass before the caller tells points from clusters
+    /// (a branch on each loaded child made every load wait for the one before).
+    /// - Complexity: O(c) for c children.
+    private static func children(of lists: [Range<Int>], in h: ClusterHierarchy) -> [UInt32] {
+        let count = lists.reduce(0) { $0 + $1.count }
+        return .init(unsafeUninitializedCapacity: count) { buffer, initialized in
+            var k = 0
+            for list in lists {
+                for i in list {
+                    buffer.initializeElement(at: k, to: h.children[i])
+                    k += 1
+                }
+            }
+            initialized = count
         }
     }
 

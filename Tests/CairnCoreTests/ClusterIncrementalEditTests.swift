@@ -13,15 +13,17 @@ struct ClusterIncrementalEditTests {
         var result: [String] = []
         if a.leafCount != b.leafCount { result.append("leafCount") }
         if bits(a.leafX) != bits(b.leafX) || bits(a.leafY) != bits(b.leafY) { result.append("leaf positions") }
-        if bits(a.clusterX) != bits(b.clusterX) || bits(a.clusterY) != bits(b.clusterY) { result.append("cluster positions") }
-        if a.clusterExtent.map(\.bitPattern) != b.clusterExtent.map(\.bitPattern) { result.append("cluster extents") }
-        if a.weight != b.weight { result.append("weight") }
+        if bits(a.clusters.map(\.x)) != bits(b.clusters.map(\.x)) || bits(a.clusters.map(\.y)) != bits(b.clusters.map(\.y)) {
+            result.append("cluster positions")
+        }
+        if a.clusters.map(\.extent.bitPattern) != b.clusters.map(\.extent.bitPattern) { result.append("cluster extents") }
+        if a.clusters.map(\.weight) != b.clusters.map(\.weight) { result.append("weight") }
         if a.topZoom != b.topZoom { result.append("topZoom") }
         if a.lowZoom != b.lowZoom { result.append("lowZoom") }
         if a.parent != b.parent { result.append("parent") }
-        if a.origin != b.origin { result.append("origin") }
+        if a.clusters.map(\.origin) != b.clusters.map(\.origin) { result.append("origin") }
         if a.byOrigin != b.byOrigin { result.append("byOrigin") }
-        if a.childStart != b.childStart || a.children != b.children { result.append("children") }
+        if a.clusters.map(\.childEnd) != b.clusters.map(\.childEnd) || a.children != b.children { result.append("children") }
         if a.clustersAtZoom.map({ $0.isEmpty ? 0..<0 : $0 }) != b.clustersAtZoom.map({ $0.isEmpty ? 0..<0 : $0 }) {
             result.append("clustersAtZoom")
         }
