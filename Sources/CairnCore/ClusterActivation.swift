@@ -28,8 +28,8 @@ struct ClusterActivation {
 
     /// Decides, for every point, the highest zoom at which it may have a neighbour.
     /// - Complexity: O(n) expected for n points not crowded beyond the finest grid; crowded points cost a sort.
-    init(x: [Double], y: [Double], options: ClusterOptions) {
-        let n = x.count
+    init(positions: [ClusterPosition], options: ClusterOptions) {
+        let n = positions.count
         maxZoom = options.maxZoom
         let zooms = options.maxZoom - options.minZoom + 1
         // A point joins at the highest zoom whose threshold its bound does not exceed.
@@ -37,7 +37,7 @@ struct ClusterActivation {
             Self.threshold(radius: options.unitRadius(zoom: options.maxZoom - k), roundingReach: options.precision.roundingReach,
                            zoomsBelowMax: k)
         }
-        let bound = Self.nearestBounds(x: x, y: y, finest: thresholds[0])
+        let bound = Self.nearestBounds(positions, finest: thresholds[0])
         var zoomIndex = [UInt8](repeating: UInt8.max, count: n)
         var counts = [Int](repeating: 0, count: zooms + 1)
         for i in 0..<n {
@@ -77,8 +77,8 @@ struct ClusterActivation {
 
     /// Per point, a lower bound on the distance to the nearest other point (0 when it may be identical to one or
     /// is nearer to one than `finest`).
-    static func nearestBounds(x: [Double], y: [Double], finest: Double) -> [Double] {
-        let n = x.count
+    static func nearestBounds(_ positions: [ClusterPosition], finest: Double) -> [Double] {
+        let n = positions.count
         var bound = [Double](repeating: 0, count: n)
         guard n > 1 else {
             if n == 1 { bound[0] = .infinity }
@@ -97,7 +97,7 @@ struct ClusterActivation {
             let cell = 1 / Double(side)
             let grid = ClusterNeighbourGrid(count: all ? n : members.count, side: side, radius: cell) { k in
                 let i = all ? k : Int(members[k])
-                return ClusterNeighbourGrid.Point(x: x[i], y: y[i], slot: Int32(i), weight: 1, entry: UInt32(i))
+                return ClusterNeighbourGrid.Point(x: positions[i].x, y: positions[i].y, slot: Int32(i), weight: 1, entry: UInt32(i))
             }
             let crowded = grid.points.withUnsafeBufferPointer { points in
                 open.withUnsafeMutableBufferPointer { open in

@@ -58,8 +58,7 @@ extension ClusterHierarchy {
     ///   `ClusterTree.overlayLimit / c` moves.
     mutating func moveInPlace(fresh: [ClusterIncrementalEdit.Fresh], removedClusters: Set<Int>, pairing: [Int],
                               detached: DetachedEntries, points: ClusterPoints) {
-        leafX = points.x
-        leafY = points.y
+        leafPositions = points.positions
         // Children of the clusters taken over are released first, then adopted again by their new parents.
         for e in removedClusters {
             for c in childRange(ofCluster: e - leafCount) {

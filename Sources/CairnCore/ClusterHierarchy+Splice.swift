@@ -193,8 +193,7 @@ extension ClusterHierarchy {
             }
         }
         leafCount = n
-        leafX = points.x
-        leafY = points.y
+        leafPositions = points.positions
 
         // The fresh clusters' rows, then the children released and adopted.
         for (j, ins) in insertions.enumerated() {

@@ -31,8 +31,7 @@ struct ClusterHierarchy: Sendable {
     /// `maxZoom + 1`: the zoom of the points and of the groups of identical points.
     let groupZoom: UInt8
     /// Web Mercator position of the points (shared with `ClusterPoints`, not copied).
-    var leafX: [Double]
-    var leafY: [Double]
+    var leafPositions: [ClusterPosition]
     /// The clusters' rows (entry - leafCount), one record each.
     var clusters: [ClusterRecord] = []
     /// How far a point's exact projection may lie from its position as held (the precision's rounding).
@@ -62,11 +61,11 @@ struct ClusterHierarchy: Sendable {
 
     /// Web Mercator x of entry `e`.
     @inline(__always)
-    func x(_ e: Int) -> Double { e < leafCount ? leafX[e] : clusters[e - leafCount].x }
+    func x(_ e: Int) -> Double { e < leafCount ? leafPositions[e].x : clusters[e - leafCount].x }
 
     /// Web Mercator y of entry `e`.
     @inline(__always)
-    func y(_ e: Int) -> Double { e < leafCount ? leafY[e] : clusters[e - leafCount].y }
+    func y(_ e: Int) -> Double { e < leafCount ? leafPositions[e].y : clusters[e - leafCount].y }
 
     /// Points held by entry `e` (1 for a point).
     @inline(__always)
@@ -142,8 +141,7 @@ struct ClusterHierarchy: Sendable {
         pointExtent = options.precision.roundingReach
         aggregates = ClusterAggregateTable(points: points)
         let topLevel = options.maxZoom + 1
-        leafX = points.x
-        leafY = points.y
+        leafPositions = points.positions
         topZoom = [UInt8](repeating: UInt8(topLevel), count: n)
         lowZoom = [UInt8](repeating: UInt8(options.minZoom), count: n)
         parent = [UInt32](repeating: Self.noParent, count: n)

@@ -92,8 +92,7 @@ extension ClusterIndex {
         let edit = planned.edit
         let detached = planned.pairing.map { hierarchy.detachInPlace(fresh: edit.fresh, removedClusters: edit.removedClusters, pairing: $0) }
             ?? hierarchy.detach(for: edit)
-        hierarchy.leafX = []
-        hierarchy.leafY = []
+        hierarchy.leafPositions = []
         switch change {
         case .append(let c, let numbers, let category): points.append(c, numbers: numbers, category: category)
         case .remove(let i): points.remove(at: i)

@@ -31,7 +31,7 @@ struct ClusterLevel {
     }
 
     /// This level with points joining it (input positions, ascending), merged in level order.
-    func merged(joining points: ArraySlice<UInt32>, x px: [Double], y py: [Double]) -> ClusterLevel {
+    func merged(joining points: ArraySlice<UInt32>, positions: [ClusterPosition]) -> ClusterLevel {
         guard !points.isEmpty else { return self }
         var result = ClusterLevel()
         result.items.reserveCapacity(count + points.count)
@@ -42,7 +42,7 @@ struct ClusterLevel {
                 result.items.append(items[i])
                 i += 1
             }
-            result.items.append(Item(x: px[Int(point)], y: py[Int(point)], key: k, entry: point, weight: 1))
+            result.items.append(Item(x: positions[Int(point)].x, y: positions[Int(point)].y, key: k, entry: point, weight: 1))
         }
         result.items.append(contentsOf: items[i...])
         return result
@@ -72,7 +72,7 @@ struct ClusterLevelBuilder {
     /// clusters to `h`. Only entries that may have a neighbour are visited; the others are carried implicitly.
     /// - Complexity: O(a) expected per level for the a entries that may have a neighbour, plus O(n) once.
     mutating func build(_ points: ClusterPoints, into h: inout ClusterHierarchy) {
-        let activation = ClusterActivation(x: points.x, y: points.y, options: options)
+        let activation = ClusterActivation(positions: points.positions, options: options)
         let groups = Self.identicalGroups(activation.maybeIdentical, coordinates: points.coordinates)
         // Groups of identical points, in their first member's place at the top level.
         var groupOf: [Int: (entry: Int, weight: UInt32)] = [:]
@@ -81,7 +81,7 @@ struct ClusterLevelBuilder {
             let i = members[0]
             let w = UInt32(members.count)
             let extent = ClusterHierarchy.storedExtent(h.pointExtent) // its children share its position
-            let e = h.appendCluster(x: points.x[i], y: points.y[i], extent: extent, weight: w, zoom: options.maxZoom + 1, origin: i)
+            let e = h.appendCluster(x: points.positions[i].x, y: points.positions[i].y, extent: extent, weight: w, zoom: options.maxZoom + 1, origin: i)
             for m in members { h.adopt(m, by: e, zoom: options.maxZoom + 1) }
             h.closeCluster()
             h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount)
@@ -98,12 +98,12 @@ struct ClusterLevelBuilder {
             let i = Int(point)
             if grouped.contains(i) { continue }
             let (e, w) = groupOf[i] ?? (i, 1)
-            level.items.append(.init(x: points.x[i], y: points.y[i], key: UInt64(point) << 32, entry: UInt32(e), weight: w))
+            level.items.append(.init(x: points.positions[i].x, y: points.positions[i].y, key: UInt64(point) << 32, entry: UInt32(e), weight: w))
         }
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
             let joining = activation.joining(atZoom: zoom)
             if zoom != options.maxZoom {
-                level = level.merged(joining: joining, x: points.x, y: points.y)
+                level = level.merged(joining: joining, positions: points.positions)
             }
             var ranks: [UInt32]?
             if ordersPassedEntries {
@@ -132,8 +132,8 @@ struct ClusterLevelBuilder {
         }
         for p in carried.indices where carried[p] {
             takeItems(below: UInt64(p) << 32)
-            positions.append(points.x[p])
-            positions.append(points.y[p])
+            positions.append(points.positions[p].x)
+            positions.append(points.positions[p].y)
         }
         takeItems(below: .max)
         let rank = ClusterKDOrder.ranks(positions: &positions)

@@ -1,11 +1,14 @@
+/// A point's Web Mercator position, x and y side by side (a point read at a scattered place costs one cache line).
+struct ClusterPosition: Sendable, Equatable {
+    var x: Double, y: Double
+}
+
 /// The input points of a `ClusterIndex` in input order: coordinates, their projections and the values aggregated.
 struct ClusterPoints: Sendable {
     /// The input coordinates.
     var coordinates: [Coordinate] = []
-    /// Web Mercator x in [0, 1) as the options' precision holds it (see `x(longitude:precision:)`).
-    var x: [Double] = []
-    /// Web Mercator y in [0, 1] as the options' precision holds it.
-    var y: [Double] = []
+    /// Web Mercator positions as the options' precision holds them (see `x(longitude:precision:)`).
+    var positions: [ClusterPosition] = []
     /// Values of the options' numeric attributes, `numericCount` per point; NaN where absent.
     var numbers: [Double] = []
     /// Category code per point (an index into `categoryNames`), -1 where absent; empty without a category attribute.
@@ -18,7 +21,7 @@ struct ClusterPoints: Sendable {
     let numericCount: Int
     /// Whether a category attribute is counted.
     let countsCategories: Bool
-    /// How precisely `x` and `y` are held.
+    /// How precisely `positions` are held.
     let precision: ClusterPrecision
 
     init(coordinates: [Coordinate], options: ClusterOptions) {
@@ -29,10 +32,16 @@ struct ClusterPoints: Sendable {
         // into reserved arrays gave.
         self.coordinates = coordinates.withUnsafeBufferPointer { Array($0) }
         let precision = options.precision
-        x = coordinates.map { Self.x(longitude: $0.longitude, precision: precision) }
-        y = coordinates.map { Self.y(latitude: $0.latitude, precision: precision) }
+        positions = coordinates.map { Self.position(of: $0, precision: precision) }
         numbers = [Double](repeating: .nan, count: coordinates.count * numericCount)
         if countsCategories { categories = [Int32](repeating: -1, count: coordinates.count) }
+    }
+
+    /// A coordinate's Web Mercator position as the clustering holds it (`x(longitude:precision:)`,
+    /// `y(latitude:precision:)`).
+    /// - Complexity: O(1).
+    static func position(of coordinate: Coordinate, precision: ClusterPrecision) -> ClusterPosition {
+        ClusterPosition(x: x(longitude: coordinate.longitude, precision: precision), y: y(latitude: coordinate.latitude, precision: precision))
     }
 
     /// Web Mercator x as the clustering holds it: rounded to the precision, in [0, 1) (longitude 180, and a
@@ -78,8 +87,7 @@ struct ClusterPoints: Sendable {
     func subset(_ indices: [Int]) -> ClusterPoints {
         var result = self
         result.coordinates = indices.map { coordinates[$0] }
-        result.x = indices.map { x[$0] }
-        result.y = indices.map { y[$0] }
+        result.positions = indices.map { positions[$0] }
         result.numbers = []
         result.numbers.reserveCapacity(indices.count * numericCount)
         for i in indices { result.numbers.append(contentsOf: numbers[i * numericCount ..< (i + 1) * numericCount]) }
@@ -89,8 +97,7 @@ struct ClusterPoints: Sendable {
 
     private mutating func reserve(_ n: Int) {
         coordinates.reserveCapacity(n)
-        x.reserveCapacity(n)
-        y.reserveCapacity(n)
+        positions.reserveCapacity(n)
         numbers.reserveCapacity(n * numericCount)
         if countsCategories { categories.reserveCapacity(n) }
     }
@@ -98,7 +105,7 @@ struct ClusterPoints: Sendable {
     var count: Int { coordinates.count }
 
     var memoryBytes: Int {
-        coordinates.capacity * 16 + x.capacity * 8 + y.capacity * 8 + numbers.capacity * 8 + categories.capacity * 4
+        coordinates.capacity * 16 + positions.capacity * MemoryLayout<ClusterPosition>.stride + numbers.capacity * 8 + categories.capacity * 4
     }
 
     /// The values a feature contributes, per the options.
@@ -130,8 +137,7 @@ struct ClusterPoints: Sendable {
 
     mutating func insert(_ coordinate: Coordinate, numbers values: [Double], category: String?, at index: Int) {
         coordinates.insert(coordinate, at: index)
-        x.insert(Self.x(longitude: coordinate.longitude, precision: precision), at: index)
-        y.insert(Self.y(latitude: coordinate.latitude, precision: precision), at: index)
+        positions.insert(Self.position(of: coordinate, precision: precision), at: index)
         var row = [Double](repeating: .nan, count: numericCount)
         for i in 0..<min(numericCount, values.count) { row[i] = values[i] }
         numbers.insert(contentsOf: row, at: index * numericCount)
@@ -140,16 +146,14 @@ struct ClusterPoints: Sendable {
 
     mutating func remove(at index: Int) {
         coordinates.remove(at: index)
-        x.remove(at: index)
-        y.remove(at: index)
+        positions.remove(at: index)
         numbers.removeSubrange(index * numericCount ..< (index + 1) * numericCount)
         if countsCategories { categories.remove(at: index) }
     }
 
     mutating func move(at index: Int, to coordinate: Coordinate) {
         coordinates[index] = coordinate
-        x[index] = Self.x(longitude: coordinate.longitude, precision: precision)
-        y[index] = Self.y(latitude: coordinate.latitude, precision: precision)
+        positions[index] = Self.position(of: coordinate, precision: precision)
     }
 
     private mutating func code(for category: String?) -> Int32 {

@@ -435,7 +435,7 @@ extension ClusterIndex {
     /// - Complexity: O(k) for k entries.
     private static func positions(of entries: [UInt32], in h: ClusterHierarchy) -> [(entry: Int, x: Double, y: Double)] {
         .init(unsafeUninitializedCapacity: entries.count) { buffer, initialized in
-            for (k, e) in entries.lazy.map(Int.init).enumerated() { buffer.initializeElement(at: k, to: (e, h.leafX[e], h.leafY[e])) }
+            for (k, e) in entries.lazy.map(Int.init).enumerated() { buffer.initializeElement(at: k, to: (e, h.leafPositions[e].x, h.leafPositions[e].y)) }
             initialized = entries.count
         }
     }

@@ -34,12 +34,12 @@ struct ClusterBuildTests {
         var random = ClusterRandom(seed: seed)
         let points = ClusterPoints(coordinates: Self.crowded(&random, count: 600), options: .standard)
         let finest = ClusterActivation.threshold(radius: ClusterOptions.standard.unitRadius(zoom: 16))
-        let bound = ClusterActivation.nearestBounds(x: points.x, y: points.y, finest: finest)
+        let bound = ClusterActivation.nearestBounds(points.positions, finest: finest)
         var positive = 0
         for i in 0..<points.count {
             var nearest = Double.infinity
             for j in 0..<points.count where j != i {
-                nearest = min(nearest, ClusterNeighbourGrid.distanceSquared(points.x[i], points.y[i], points.x[j], points.y[j]).squareRoot())
+                nearest = min(nearest, ClusterNeighbourGrid.distanceSquared(points.positions[i].x, points.positions[i].y, points.positions[j].x, points.positions[j].y).squareRoot())
             }
             #expect(bound[i] <= nearest * (1 + 1e-12), "point \(i): bound \(bound[i]) above the nearest distance \(nearest)")
             if bound[i] > 0 { positive += 1 }

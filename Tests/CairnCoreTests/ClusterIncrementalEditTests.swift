@@ -12,7 +12,7 @@ struct ClusterIncrementalEditTests {
         func bits(_ v: [Double]) -> [UInt64] { v.map(\.bitPattern) }
         var result: [String] = []
         if a.leafCount != b.leafCount { result.append("leafCount") }
-        if bits(a.leafX) != bits(b.leafX) || bits(a.leafY) != bits(b.leafY) { result.append("leaf positions") }
+        if bits(a.leafPositions.map(\.x)) != bits(b.leafPositions.map(\.x)) || bits(a.leafPositions.map(\.y)) != bits(b.leafPositions.map(\.y)) { result.append("leaf positions") }
         if bits(a.clusters.map(\.x)) != bits(b.clusters.map(\.x)) || bits(a.clusters.map(\.y)) != bits(b.clusters.map(\.y)) {
             result.append("cluster positions")
         }

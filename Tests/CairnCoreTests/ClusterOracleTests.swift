@@ -106,7 +106,7 @@ struct ClusterOracleTests {
                 let offset = random.below(all.count), limit = 1 + random.below(5)
                 #expect(try index.leaves(of: id, limit: limit, offset: offset) == Array(all.dropFirst(offset).prefix(limit)))
                 let expansion = try index.expansionZoom(of: id)
-                let allIdentical = all.allSatisfy { points[$0] == points[all[0]] || (index.points.x[$0] == index.points.x[all[0]] && index.points.y[$0] == index.points.y[all[0]]) }
+                let allIdentical = all.allSatisfy { points[$0] == points[all[0]] || index.points.positions[$0] == index.points.positions[all[0]] }
                 if allIdentical {
                     #expect(expansion == .identicalPoints)
                 } else {

@@ -116,7 +116,7 @@ extension ClusterIndex {
         for node in clusters(in: .world, zoom: zoom) {
             switch node.content {
             case .point(let i):
-                result[[i]] = .init(x: points.x[i], y: points.y[i], weight: 1, members: [i], id: nil, children: [])
+                result[[i]] = .init(x: points.positions[i].x, y: points.positions[i].y, weight: 1, members: [i], id: nil, children: [])
             case .cluster(let id):
                 let e = try requireEntry(self, id)
                 let members = try leaves(of: id, limit: .max).sorted()
