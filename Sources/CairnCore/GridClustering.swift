@@ -218,6 +218,7 @@ public struct GridClustering {
     }
 
     /// Adds a weighted entry at Web Mercator (x unwrapped as `unwrapped` gives it, y) to `cell`.
+    @inline(__always)
     mutating func add(x: Double, y: Double, weight w: Int, member: ClusterNode.Content, cell: Int) {
         let slot = slot(ofCell: cell)
         slots[slot].add(x: x, y: y, weight: w)
@@ -266,27 +267,33 @@ public struct GridClustering {
         // Near the antimeridian the points' x may wrap; beyond a quarter turn a centroid may sum members shifted by
         // a whole turn (taken the shorter way round) that the box would count unshifted: place those point by point.
         guard x - d >= 0, x + d < 1, d < 0.25 else { return .split }
-        let lo = unwrapped(x - d), hi = unwrapped(x + d)
-        guard lo <= hi else { return .split } // across the west edge of a box over the antimeridian
-        let u0 = (lo - west) * cellsPerUnitX - Self.cellMargin, u1 = (hi - west) * cellsPerUnitX + Self.cellMargin
-        let v0 = (y - d - north) * cellsPerUnitY - Self.cellMargin, v1 = (y + d - north) * cellsPerUnitY + Self.cellMargin
+        var unwrappedX = x
+        if unwrapsEast, x - d < west {
+            guard x + d < west else { return .split } // across the west edge of a box over the antimeridian
+            unwrappedX += 1
+        }
+        let cx = (unwrappedX - west) * cellsPerUnitX, dx = d * cellsPerUnitX + Self.cellMargin
+        let cy = (y - north) * cellsPerUnitY, dy = d * cellsPerUnitY + Self.cellMargin
+        let u0 = cx - dx, u1 = cx + dx, v0 = cy - dy, v1 = cy + dy
         if u1 < 0 || u0 > widthCells || v1 < 0 || v0 > heightCells { return .outside }
         // Across the viewport's edge (or touching its east or south edge, whose points the last cell takes).
         guard u0 >= 0, u1 < widthCells, v0 >= 0, v1 < heightCells else { return .split }
         // Non-negative and below the viewport's size: truncation is the floor, and cannot overflow.
         let column = Int(u0), row = Int(v0)
         guard u1 < Double(column + 1), v1 < Double(row + 1) else { return .split }
-        return .cell(row * columns + column, x: unwrapped(x))
+        return .cell(row * columns + column, x: unwrappedX)
     }
 
-    /// The margin of `placement`, in cells: far above the few units in the last place by which a multiplication by
-    /// cells per unit and a division of pixels by the cell size differ (at most 16,384 cells a side).
+    /// The margin of `placement`, in cells: far above the few units in the last place by which its arithmetic (a
+    /// multiplication by cells per unit, the extent scaled apart) and the pixel rule's (a division of pixels by the
+    /// cell size) differ, at most 16,384 cells a side.
     static let cellMargin = 1e-9
 
-    /// Makes room for `count` entries without growing.
-    /// - Complexity: O(count).
+    /// Makes room for `count` more entries, growing geometrically.
+    /// - Complexity: amortised O(count).
     mutating func reserveCapacity(_ count: Int) {
-        placed.reserveCapacity(count)
+        let needed = placed.count + count
+        if placed.capacity < needed { placed.reserveCapacity(max(needed, 2 * placed.capacity)) }
     }
 
     /// Cells held in memory: every cell of a small grid, only the non-empty ones of a large one.
@@ -294,8 +301,14 @@ public struct GridClustering {
     var cellsHeld: Int { denseSlots.isEmpty ? sparseSlots.count : denseSlots.count }
 
     /// The slot of `cell`, made when the cell gets its first entry.
+    @inline(__always)
     private mutating func slot(ofCell cell: Int) -> Int {
         if !denseSlots.isEmpty, denseSlots[cell] >= 0 { return Int(denseSlots[cell]) }
+        return newSlot(ofCell: cell)
+    }
+
+    /// The slot of a cell of a sparse grid, or of an empty cell (made now).
+    private mutating func newSlot(ofCell cell: Int) -> Int {
         if denseSlots.isEmpty, let slot = sparseSlots[cell] { return slot }
         let slot = slots.count
         if denseSlots.isEmpty { sparseSlots[cell] = slot } else { denseSlots[cell] = Int32(slot) }
@@ -393,7 +406,6 @@ extension ClusterIndex {
         h.tree.search(x: UnitXRanges(viewport.box, widenedBy: reach), y0: y0 - reach, y1: y1 + reach, zoom: level, hierarchy: h) { e in
             found.append(UInt32(e))
         }
-        grid.reserveCapacity(found.count * 2)
         // Breadth first from the level's entries in entry order, not the tree's (which edits change): the sums, and
         // so the means, come out bit for bit as a rebuild's. Points and clusters go in lists of their own, and each
         // round reads what it needs of them in loops without branches, whose scattered loads overlap.
@@ -402,6 +414,7 @@ extension ClusterIndex {
             if Int(e) < h.leafCount { points.append(e) } else { clusters.append(e) }
         }
         while !points.isEmpty || !clusters.isEmpty {
+            grid.reserveCapacity(points.count + clusters.count)
             // A point is placed by its position as held unless that is within the rounding of an edge; then by its
             // exact projection.
             for (e, x, y) in Self.positions(of: points, in: h) {
@@ -411,22 +424,17 @@ extension ClusterIndex {
                 case .split: grid.add(self.points.coordinates[e], index: e)
                 }
             }
-            let read = Self.records(of: clusters, in: h)
             var opened: [Int] = []
-            for (k, r) in read.enumerated() {
+            for (e, r) in zip(clusters, Self.records(of: clusters, in: h)) {
                 switch grid.placement(x: r.x, y: r.y, extent: Double(r.extent)) {
                 case .outside: continue
                 case .cell(let cell, let x):
-                    let id = ClusterID(zoom: Int(h.topZoom[Int(clusters[k])]), origin: Int(r.origin))
+                    let id = ClusterID(zoom: Int(h.topZoom[Int(e)]), origin: Int(r.origin))
                     grid.add(x: x, y: r.y, weight: Int(r.weight), member: .cluster(id), cell: cell)
-                case .split: opened.append(k)
+                case .split: opened.append(Int(e) - h.leafCount)
                 }
             }
-            points.removeAll(keepingCapacity: true)
-            clusters.removeAll(keepingCapacity: true)
-            for child in Self.children(of: opened.map { read[$0].children }, in: h) {
-                if Int(child) < h.leafCount { points.append(child) } else { clusters.append(child) }
-            }
+            (points, clusters) = Self.children(of: opened, in: h)
         }
         return grid.clusters()
     }
@@ -435,41 +443,52 @@ extension ClusterIndex {
     /// - Complexity: O(k) for k entries.
     private static func positions(of entries: [UInt32], in h: ClusterHierarchy) -> [(entry: Int, x: Double, y: Double)] {
         .init(unsafeUninitializedCapacity: entries.count) { buffer, initialized in
-            for (k, e) in entries.lazy.map(Int.init).enumerated() { buffer.initializeElement(at: k, to: (e, h.leafPositions[e].x, h.leafPositions[e].y)) }
-            initialized = entries.count
-        }
-    }
-
-    /// The records of clusters `entries` with where their child lists lie, gathered in one pass (one cache line
-    /// each: the list's start is the end stored in the record before).
-    /// - Complexity: O(k) for k entries.
-    private static func records(of entries: [UInt32], in h: ClusterHierarchy)
-        -> [(x: Double, y: Double, extent: Float, weight: UInt32, origin: UInt32, children: Range<Int>)] {
-        .init(unsafeUninitializedCapacity: entries.count) { buffer, initialized in
-            for (k, e) in entries.enumerated() {
-                let c = Int(e) - h.leafCount
-                let r = h.clusters[c]
-                buffer.initializeElement(at: k, to: (r.x, r.y, r.extent, r.weight, r.origin, h.childRange(ofCluster: c)))
+            h.leafPositions.withUnsafeBufferPointer { table in
+                for (k, e) in entries.lazy.map(Int.init).enumerated() { buffer.initializeElement(at: k, to: (e, table[e].x, table[e].y)) }
             }
             initialized = entries.count
         }
     }
 
-    /// The entries of `lists` of children, concatenated in one pass before the caller tells points from clusters
-    /// (a branch on each loaded child made every load wait for the one before).
+    /// The records of clusters `entries`, gathered in one pass (one cache line each).
+    /// - Complexity: O(k) for k entries.
+    private static func records(of entries: [UInt32], in h: ClusterHierarchy) -> [ClusterRecord] {
+        .init(unsafeUninitializedCapacity: entries.count) { buffer, initialized in
+            h.clusters.withUnsafeBufferPointer { table in
+                let first = h.leafCount
+                for (k, e) in entries.enumerated() { buffer.initializeElement(at: k, to: table[Int(e) - first]) }
+            }
+            initialized = entries.count
+        }
+    }
+
+    /// The children of clusters `opened` (entry - leafCount), in order, as points and as clusters. They are copied
+    /// in one pass before they are told apart (a branch on each loaded child made every load wait for the one
+    /// before), then counted, then split.
     /// - Complexity: O(c) for c children.
-    private static func children(of lists: [Range<Int>], in h: ClusterHierarchy) -> [UInt32] {
-        let count = lists.reduce(0) { $0 + $1.count }
-        return .init(unsafeUninitializedCapacity: count) { buffer, initialized in
-            var k = 0
-            for list in lists {
-                for i in list {
-                    buffer.initializeElement(at: k, to: h.children[i])
-                    k += 1
+    private static func children(of opened: [Int], in h: ClusterHierarchy) -> (points: [UInt32], clusters: [UInt32]) {
+        let lists = opened.map { h.childRange(ofCluster: $0) }
+        let all = [UInt32](unsafeUninitializedCapacity: lists.reduce(0) { $0 + $1.count }) { buffer, initialized in
+            h.children.withUnsafeBufferPointer { children in
+                for list in lists {
+                    for i in list {
+                        buffer.initializeElement(at: initialized, to: children[i])
+                        initialized += 1
+                    }
                 }
             }
-            initialized = count
         }
+        let leafCount = UInt32(h.leafCount)
+        let pointCount = all.reduce(0) { $0 + ($1 < leafCount ? 1 : 0) }
+        func split(count: Int, _ isPoint: Bool) -> [UInt32] {
+            .init(unsafeUninitializedCapacity: count) { buffer, initialized in
+                for child in all where (child < leafCount) == isPoint {
+                    buffer.initializeElement(at: initialized, to: child)
+                    initialized += 1
+                }
+            }
+        }
+        return (split(count: pointCount, true), split(count: all.count - pointCount, false))
     }
 
     /// How many cluster radii of the level read fit across a grid cell, at least: most of its clusters then lie
