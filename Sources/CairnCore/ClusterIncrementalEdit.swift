@@ -15,7 +15,7 @@ struct ClusterIncrementalEdit {
         var x: Double
         var y: Double
         /// The cluster's extent (`ClusterRecord.extent`); unused for the point.
-        var extent: Float = 0
+        var extent = ClusterExtent.zero
         var weight: UInt32
         /// Input position in the numbering before the edit (`leafCount` for an appended point).
         var origin: Int
@@ -63,8 +63,8 @@ struct ClusterIncrementalEdit {
     @inline(__always) func x(_ node: Int) -> Double { node >= 0 ? h.x(node) : fresh[-node - 1].x }
     @inline(__always) func y(_ node: Int) -> Double { node >= 0 ? h.y(node) : fresh[-node - 1].y }
     @inline(__always) func weight(_ node: Int) -> UInt32 { node >= 0 ? h.weight(node) : fresh[-node - 1].weight }
-    @inline(__always) func extent(_ node: Int) -> Double {
-        node >= 0 ? h.extent(node) : (fresh[-node - 1].zoom == nil ? h.pointExtent : Double(fresh[-node - 1].extent))
+    @inline(__always) func extent(_ node: Int) -> ClusterExtent {
+        node >= 0 ? h.extent(node) : (fresh[-node - 1].zoom == nil ? ClusterExtent(x: h.pointExtent, y: h.pointExtent) : fresh[-node - 1].extent)
     }
     @inline(__always) func origin(_ node: Int) -> Int { node >= 0 ? h.originKey(ofEntry: node) : fresh[-node - 1].origin }
     /// The coordinate of a point node: an old point or the added one.
@@ -226,11 +226,12 @@ struct ClusterIncrementalEdit {
             cy = wy / Double(total)
         }
         let children = [c] + members
-        var reach = 0.0
+        var reach = (x: 0.0, y: 0.0)
         for m in children {
-            reach = max(reach, ClusterHierarchy.reach(fromX: cx, y: cy, toX: x(m), y: y(m), extent: extent(m)))
+            let r = ClusterHierarchy.reach(fromX: cx, y: cy, toX: x(m), y: y(m), extent: extent(m))
+            reach = (max(reach.x, r.x), max(reach.y, r.y))
         }
-        fresh.append(Fresh(x: cx, y: cy, extent: ClusterHierarchy.storedExtent(reach), weight: UInt32(truncatingIfNeeded: total),
+        fresh.append(Fresh(x: cx, y: cy, extent: ClusterExtent(x: reach.x, y: reach.y), weight: UInt32(truncatingIfNeeded: total),
                            origin: origin(c), zoom: zoom, children: children))
         return -fresh.count
     }

@@ -3,9 +3,9 @@
 struct ClusterRecord: Sendable {
     /// Web Mercator position: the weighted centroid, x wrapped into [0, 1).
     var x: Double, y: Double
-    /// How far from (x, y) its points' exact projections may lie (unit-square units, the shorter way round the
-    /// antimeridian): see `ClusterHierarchy.reach(fromX:y:toX:y:extent:)`.
-    var extent: Float
+    /// How far from (x, y) its points' exact projections may lie, along each axis: see
+    /// `ClusterHierarchy.reach(fromX:y:toX:y:extent:)`.
+    var extent: ClusterExtent
     /// Points held.
     var weight: UInt32
     /// The input position of the point it grew from (the origin entry's own origin, down to a point).
@@ -14,7 +14,7 @@ struct ClusterRecord: Sendable {
     var childEnd: UInt32
 
     /// The row that edits write over (a splice's placeholder).
-    static let empty = ClusterRecord(x: 0, y: 0, extent: 0, weight: 0, origin: 0, childEnd: 0)
+    static let empty = ClusterRecord(x: 0, y: 0, extent: .zero, weight: 0, origin: 0, childEnd: 0)
 }
 
 /// The built levels of a `ClusterIndex`, stored flat.
@@ -163,28 +163,22 @@ struct ClusterHierarchy: Sendable {
         children = exact(children)
     }
 
-    /// How far from entry `e`'s position its points' exact projections may lie (unit-square units).
+    /// How far from entry `e`'s position its points' exact projections may lie along each axis (unit-square units).
     @inline(__always)
-    func extent(_ e: Int) -> Double { e < leafCount ? pointExtent : Double(clusters[e - leafCount].extent) }
+    func extent(_ e: Int) -> ClusterExtent { e < leafCount ? ClusterExtent(x: pointExtent, y: pointExtent) : clusters[e - leafCount].extent }
 
-    /// How far a cluster at (cx, cy) reaches through one child at (x, y) of extent `extent`: their distance (the
-    /// shorter way round) plus the child's extent. A cluster's extent is the largest over its children, a bound by
-    /// the triangle inequality, usually near the radius where it formed (`storedExtent`).
+    /// How far a cluster at (cx, cy) reaches through one child at (x, y) of extent `extent`, along each axis: their
+    /// distance along it (x the shorter way round) plus the child's bound. A cluster's extent is the largest over
+    /// its children, a bound by the triangle inequality on each axis.
     /// - Complexity: O(1).
     @inline(__always)
-    static func reach(fromX cx: Double, y cy: Double, toX x: Double, y: Double, extent: Double) -> Double {
-        ClusterNeighbourGrid.distanceSquared(cx, cy, x, y).squareRoot() + extent
-    }
-
-    /// A cluster's largest `reach`, rounded up to a Float as stored.
-    /// - Complexity: O(1).
-    static func storedExtent(_ reach: Double) -> Float {
-        let f = Float(reach)
-        return Double(f) < reach ? f.nextUp : f
+    static func reach(fromX cx: Double, y cy: Double, toX x: Double, y: Double, extent: ClusterExtent) -> (x: Double, y: Double) {
+        let across = abs(cx - x)
+        return (min(across, 1 - across) + extent.x, abs(cy - y) + extent.y)
     }
 
     /// Appends a cluster entry (the caller then appends its children and closes it).
-    mutating func appendCluster(x cx: Double, y cy: Double, extent: Float, weight w: UInt32, zoom: Int, origin o: Int) -> Int {
+    mutating func appendCluster(x cx: Double, y cy: Double, extent: ClusterExtent, weight w: UInt32, zoom: Int, origin o: Int) -> Int {
         let e = entryCount
         clusters.append(ClusterRecord(x: cx, y: cy, extent: extent, weight: w, origin: UInt32(o), childEnd: UInt32(children.count)))
         topZoom.append(UInt8(zoom))

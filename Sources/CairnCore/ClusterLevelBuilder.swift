@@ -56,7 +56,7 @@ struct ClusterLevelBuilder {
     private struct Group {
         var x: Double
         var y: Double
-        var extent: Float
+        var extent: ClusterExtent
         var weight: UInt64
         var members: Range<Int32>
         var children: Int32
@@ -80,7 +80,7 @@ struct ClusterLevelBuilder {
         for members in groups {
             let i = members[0]
             let w = UInt32(members.count)
-            let extent = ClusterHierarchy.storedExtent(h.pointExtent) // its children share its position
+            let extent = ClusterExtent(x: h.pointExtent, y: h.pointExtent) // its children share its position
             let e = h.appendCluster(x: points.positions[i].x, y: points.positions[i].y, extent: extent, weight: w, zoom: options.maxZoom + 1, origin: i)
             for m in members { h.adopt(m, by: e, zoom: options.maxZoom + 1) }
             h.closeCluster()
@@ -231,7 +231,7 @@ struct ClusterLevelBuilder {
             var total = wi
             for k in lo..<hi { total += UInt64(points[Int(members[k])].weight) }
             var cx = centre.x, cy = centre.y
-            var extent: Float = 0
+            var extent = ClusterExtent.zero
             if total >= minPoints {
                 var wx = centre.x * Double(wi), wy = centre.y * Double(wi)
                 for k in lo..<hi {
@@ -246,9 +246,10 @@ struct ClusterLevelBuilder {
                 var reach = ClusterHierarchy.reach(fromX: cx, y: cy, toX: centre.x, y: centre.y, extent: h.extent(Int(centre.entry)))
                 for k in lo..<hi {
                     let f = points[Int(members[k])]
-                    reach = max(reach, ClusterHierarchy.reach(fromX: cx, y: cy, toX: f.x, y: f.y, extent: h.extent(Int(f.entry))))
+                    let r = ClusterHierarchy.reach(fromX: cx, y: cy, toX: f.x, y: f.y, extent: h.extent(Int(f.entry)))
+                    reach = (max(reach.x, r.x), max(reach.y, r.y))
                 }
-                extent = ClusterHierarchy.storedExtent(reach)
+                extent = ClusterExtent(x: reach.x, y: reach.y)
             }
             tag[Int(centre.slot)] = Int32(groups.count)
             groups.append(Group(x: cx, y: cy, extent: extent, weight: total, members: Int32(lo)..<Int32(hi), children: Int32(children.count)))

@@ -255,15 +255,16 @@ public struct GridClustering {
         case split
     }
 
-    /// Decides, from the entry's position and extent alone, whether its points all fall in one cell, all outside
-    /// the viewport, or neither. Cells are monotone in the screen position, and the screen position in x and y, so
-    /// the corners of the extent's box decide. They are compared in cells (one multiplication, no division), with a
+    /// Decides, from the entry's position and how far its points may lie from it along each axis, whether they all
+    /// fall in one cell, all outside the viewport, or neither. Cells are monotone in the screen position, and the
+    /// screen position in x and y, so the corners of that box decide. They are compared in cells (one multiplication, no division), with a
     /// margin of `cellMargin` that covers the rounding by which this differs from `cell(pixelX:pixelY:)`: whatever
     /// is near an edge within the margin is split, and so placed by the exact rule.
     /// - Complexity: O(1).
     @inline(__always)
-    func placement(x: Double, y: Double, extent: Double) -> Placement {
-        let d = extent * (1 + 1e-9) + 1e-15 // room for the rounding of the subtractions below
+    func placement(x: Double, y: Double, reachX: Double, reachY: Double) -> Placement {
+        // Room for the rounding of the subtractions below.
+        let d = reachX * (1 + 1e-9) + 1e-15, dy = (reachY * (1 + 1e-9) + 1e-15) * cellsPerUnitY + Self.cellMargin
         // Near the antimeridian the points' x may wrap; beyond a quarter turn a centroid may sum members shifted by
         // a whole turn (taken the shorter way round) that the box would count unshifted: place those point by point.
         guard x - d >= 0, x + d < 1, d < 0.25 else { return .split }
@@ -273,7 +274,7 @@ public struct GridClustering {
             unwrappedX += 1
         }
         let cx = (unwrappedX - west) * cellsPerUnitX, dx = d * cellsPerUnitX + Self.cellMargin
-        let cy = (y - north) * cellsPerUnitY, dy = d * cellsPerUnitY + Self.cellMargin
+        let cy = (y - north) * cellsPerUnitY
         let u0 = cx - dx, u1 = cx + dx, v0 = cy - dy, v1 = cy + dy
         if u1 < 0 || u0 > widthCells || v1 < 0 || v0 > heightCells { return .outside }
         // Across the viewport's edge (or touching its east or south edge, whose points the last cell takes).
@@ -418,7 +419,7 @@ extension ClusterIndex {
             // A point is placed by its position as held unless that is within the rounding of an edge; then by its
             // exact projection.
             for (e, x, y) in Self.positions(of: points, in: h) {
-                switch grid.placement(x: x, y: y, extent: h.pointExtent) {
+                switch grid.placement(x: x, y: y, reachX: h.pointExtent, reachY: h.pointExtent) {
                 case .outside: continue
                 case .cell(let cell, let x): grid.add(x: x, y: y, weight: 1, member: .point(e), cell: cell)
                 case .split: grid.add(self.points.coordinates[e], index: e)
@@ -426,7 +427,7 @@ extension ClusterIndex {
             }
             var opened: [Int] = []
             for (e, r) in zip(clusters, Self.records(of: clusters, in: h)) {
-                switch grid.placement(x: r.x, y: r.y, extent: Double(r.extent)) {
+                switch grid.placement(x: r.x, y: r.y, reachX: r.extent.x, reachY: r.extent.y) {
                 case .outside: continue
                 case .cell(let cell, let x):
                     let id = ClusterID(zoom: Int(h.topZoom[Int(e)]), origin: Int(r.origin))
@@ -495,13 +496,15 @@ extension ClusterIndex {
     /// inside one cell, and few are opened.
     static let gridCellsPerRadius = 4.0
 
-    /// An upper bound on the extent of the entries shown at `level`: a point's is the rounding s; a cluster formed
-    /// at zoom z reaches its children within 2·(r(z) + s) of its centroid, and theirs (formed at z + 1 or above)
-    /// beyond them, so at most 4·r(z) + (2·(maxZoom − z + 1) + 1)·s; Float storage rounds each up a little.
+    /// An upper bound on the extent (along either axis) of the entries shown at `level`: a point's is the rounding
+    /// s; a cluster formed at zoom z reaches its children within 2·(r(z) + s) of its centroid, and theirs (formed at
+    /// z + 1 or above) beyond them, so at most 4·r(z) + (2·(maxZoom − z + 1) + 1)·s. Storage rounds each level's
+    /// bound up by a factor of at most 1 + ε (ε = 2^-7, `ClusterExtent`), which compounds down the levels to at most
+    /// (1 + ε)/(1 − ε) < 1.016 of that sum; 1.02 covers it.
     func largestExtent(atLevel level: Int) -> Double {
         let s = options.precision.roundingReach
         guard level <= options.maxZoom else { return s * (1 + 1e-6) + 1e-15 }
-        return (4 * options.unitRadius(zoom: level) + Double(2 * (options.maxZoom - level + 1) + 1) * s) * (1 + 1e-5) + 1e-15
+        return (4 * options.unitRadius(zoom: level) + Double(2 * (options.maxZoom - level + 1) + 1) * s) * 1.02 + 1e-15
     }
 
     /// Entry numbers in ascending order, by three 11-bit counting passes (a comparison sort cost a quarter of a

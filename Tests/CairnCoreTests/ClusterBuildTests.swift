@@ -48,7 +48,18 @@ struct ClusterBuildTests {
         #expect(positive > points.count / 10)
     }
 
-    @Test("every cluster's extent reaches its points' exact projections, and is not far beyond 4 radii",
+    @Test("a stored extent is at least the value and at most 2^-7 above it, on each axis")
+    func extentRounding() {
+        var random = ClusterRandom(seed: 5)
+        for _ in 0..<10_000 {
+            let x = random.uniform(0, 1) * pow(2, -Double(random.below(40))), y = random.uniform(0, 0.3)
+            let e = ClusterExtent(x: x, y: y)
+            #expect(e.x >= x && e.x <= x * ClusterExtent.roundingFactor && e.y >= y && e.y <= y * ClusterExtent.roundingFactor)
+        }
+        #expect(ClusterExtent(x: 0x1p-24, y: 0).x == 0x1p-24 && ClusterExtent.zero.y == 0)
+    }
+
+    @Test("every cluster's extent reaches its points' exact projections along each axis, and is not far beyond 4 radii",
           arguments: [ClusterPrecision.float32, .float64])
     func extents(precision: ClusterPrecision) throws {
         var random = ClusterRandom(seed: 31)
@@ -59,14 +70,19 @@ struct ClusterBuildTests {
         #expect(h.clusterCount > 100)
         for e in h.leafCount..<h.entryCount {
             let leaves = try index.leaves(of: h.id(ofEntry: e), limit: .max)
-            let reach = leaves.map { i in
+            // Each leaf's exact projection, along each axis (x the shorter way round).
+            let reaches = leaves.map { i in
                 var x = WebMercator.x(longitude: points[i].longitude)
                 if x >= 1 { x = 0 }
-                return ClusterNeighbourGrid.distanceSquared(h.x(e), h.y(e), x, WebMercator.y(latitude: points[i].latitude)).squareRoot()
-            }.max() ?? 0
-            #expect(reach <= h.extent(e), "cluster \(e): a point \(reach) away, extent \(h.extent(e))")
+                let across = abs(h.x(e) - x)
+                return (x: min(across, 1 - across), y: abs(h.y(e) - WebMercator.y(latitude: points[i].latitude)))
+            }
+            let extent = h.extent(e)
+            #expect(reaches.allSatisfy { $0.x <= extent.x && $0.y <= extent.y }, "cluster \(e): a point beyond its extent \(extent)")
+            // Not loose: within twice the farthest leaf on each axis (the bound adds up the children's own spread).
+            #expect(extent.x <= 2 * (reaches.map(\.x).max() ?? 0) + 1e-6 && extent.y <= 2 * (reaches.map(\.y).max() ?? 0) + 1e-6)
             if h.isIdenticalGroup(e) { continue }
-            #expect(h.extent(e) <= index.largestExtent(atLevel: Int(h.topZoom[e])))
+            #expect(max(extent.x, extent.y) <= index.largestExtent(atLevel: Int(h.topZoom[e])))
         }
     }
 

@@ -16,7 +16,7 @@ struct ClusterIncrementalEditTests {
         if bits(a.clusters.map(\.x)) != bits(b.clusters.map(\.x)) || bits(a.clusters.map(\.y)) != bits(b.clusters.map(\.y)) {
             result.append("cluster positions")
         }
-        if a.clusters.map(\.extent.bitPattern) != b.clusters.map(\.extent.bitPattern) { result.append("cluster extents") }
+        if a.clusters.map(\.extent) != b.clusters.map(\.extent) { result.append("cluster extents") }
         if a.clusters.map(\.weight) != b.clusters.map(\.weight) { result.append("weight") }
         if a.topZoom != b.topZoom { result.append("topZoom") }
         if a.lowZoom != b.lowZoom { result.append("lowZoom") }
