@@ -480,16 +480,24 @@ extension ClusterIndex {
             }
         }
         let leafCount = UInt32(h.leafCount)
-        let pointCount = all.reduce(0) { $0 + ($1 < leafCount ? 1 : 0) }
-        func split(count: Int, _ isPoint: Bool) -> [UInt32] {
-            .init(unsafeUninitializedCapacity: count) { buffer, initialized in
-                for child in all where (child < leafCount) == isPoint {
-                    buffer.initializeElement(at: initialized, to: child)
-                    initialized += 1
+        var pointCount = 0
+        for child in all where child < leafCount { pointCount += 1 }
+        var points = [UInt32](repeating: 0, count: pointCount), clusters = [UInt32](repeating: 0, count: all.count - pointCount)
+        points.withUnsafeMutableBufferPointer { points in
+            clusters.withUnsafeMutableBufferPointer { clusters in
+                var p = 0, c = 0
+                for child in all {
+                    if child < leafCount {
+                        points[p] = child
+                        p += 1
+                    } else {
+                        clusters[c] = child
+                        c += 1
+                    }
                 }
             }
         }
-        return (split(count: pointCount, true), split(count: all.count - pointCount, false))
+        return (points, clusters)
     }
 
     /// How many cluster radii of the level read fit across a grid cell, at least: most of its clusters then lie
@@ -512,21 +520,29 @@ extension ClusterIndex {
     /// - Complexity: O(k) for k entries (below 2^33).
     static func sortedEntries(_ entries: [UInt32]) -> [UInt32] {
         guard entries.count > 64 else { return entries.sorted() }
-        var source = entries, target = entries
+        var source = entries, target = [UInt32](repeating: 0, count: entries.count)
         var counts = [Int](repeating: 0, count: 2049)
         // Only the digits the largest entry has (two passes below 2^22 entries).
         let bits = UInt32(32 - (entries.max() ?? 0).leadingZeroBitCount)
         for shift in stride(from: UInt32(0), to: bits, by: 11) {
-            for i in counts.indices { counts[i] = 0 }
-            for e in source { counts[Int((e >> shift) & 0x7FF) + 1] += 1 }
-            if counts[1] == source.count { continue } // every digit 0 here: already in order
-            for i in 1..<counts.count { counts[i] += counts[i - 1] }
-            for e in source {
-                let d = Int((e >> shift) & 0x7FF)
-                target[counts[d]] = e
-                counts[d] += 1
+            // In buffers: the array accesses' checks cost as much as the sort itself.
+            let moved = counts.withUnsafeMutableBufferPointer { counts in
+                source.withUnsafeBufferPointer { source in
+                    target.withUnsafeMutableBufferPointer { target in
+                        counts.update(repeating: 0)
+                        for e in source { counts[Int((e >> shift) & 0x7FF) + 1] += 1 }
+                        if counts[1] == source.count { return false } // every digit 0 here: already in order
+                        for i in 1..<counts.count { counts[i] += counts[i - 1] }
+                        for e in source {
+                            let d = Int((e >> shift) & 0x7FF)
+                            target[counts[d]] = e
+                            counts[d] += 1
+                        }
+                        return true
+                    }
+                }
             }
-            swap(&source, &target)
+            if moved { swap(&source, &target) }
         }
         return source
     }
