@@ -257,24 +257,24 @@ public struct GridClustering {
 
     /// Decides, from the entry's position and how far its points may lie from it along each axis, whether they all
     /// fall in one cell, all outside the viewport, or neither. Cells are monotone in the screen position, and the
-    /// screen position in x and y, so the corners of that box decide. They are compared in cells (one multiplication, no division), with a
-    /// margin of `cellMargin` that covers the rounding by which this differs from `cell(pixelX:pixelY:)`: whatever
-    /// is near an edge within the margin is split, and so placed by the exact rule.
+    /// screen position in x and y, so the corners of that box decide. They are compared in cells (multiplications,
+    /// no division), with a margin of `cellMargin` that covers the rounding by which this differs from
+    /// `cell(pixelX:pixelY:)`: whatever is near an edge within the margin is split, and so placed by the exact rule.
     /// - Complexity: O(1).
     @inline(__always)
     func placement(x: Double, y: Double, reachX: Double, reachY: Double) -> Placement {
         // Room for the rounding of the subtractions below.
-        let d = reachX * (1 + 1e-9) + 1e-15, dy = (reachY * (1 + 1e-9) + 1e-15) * cellsPerUnitY + Self.cellMargin
+        let rx = reachX * (1 + 1e-9) + 1e-15, ry = reachY * (1 + 1e-9) + 1e-15
         // Near the antimeridian the points' x may wrap; beyond a quarter turn a centroid may sum members shifted by
         // a whole turn (taken the shorter way round) that the box would count unshifted: place those point by point.
-        guard x - d >= 0, x + d < 1, d < 0.25 else { return .split }
+        guard x - rx >= 0, x + rx < 1, rx < 0.25 else { return .split }
         var unwrappedX = x
-        if unwrapsEast, x - d < west {
-            guard x + d < west else { return .split } // across the west edge of a box over the antimeridian
+        if unwrapsEast, x - rx < west {
+            guard x + rx < west else { return .split } // across the west edge of a box over the antimeridian
             unwrappedX += 1
         }
-        let cx = (unwrappedX - west) * cellsPerUnitX, dx = d * cellsPerUnitX + Self.cellMargin
-        let cy = (y - north) * cellsPerUnitY
+        let cx = (unwrappedX - west) * cellsPerUnitX, dx = rx * cellsPerUnitX + Self.cellMargin
+        let cy = (y - north) * cellsPerUnitY, dy = ry * cellsPerUnitY + Self.cellMargin
         let u0 = cx - dx, u1 = cx + dx, v0 = cy - dy, v1 = cy + dy
         if u1 < 0 || u0 > widthCells || v1 < 0 || v0 > heightCells { return .outside }
         // Across the viewport's edge (or touching its east or south edge, whose points the last cell takes).
@@ -430,8 +430,7 @@ extension ClusterIndex {
                 switch grid.placement(x: r.x, y: r.y, reachX: r.extent.x, reachY: r.extent.y) {
                 case .outside: continue
                 case .cell(let cell, let x):
-                    let id = ClusterID(zoom: Int(h.topZoom[Int(e)]), origin: Int(r.origin))
-                    grid.add(x: x, y: r.y, weight: Int(r.weight), member: .cluster(id), cell: cell)
+                    grid.add(x: x, y: r.y, weight: Int(r.weight), member: .cluster(h.id(ofEntry: Int(e))), cell: cell)
                 case .split: opened.append(Int(e) - h.leafCount)
                 }
             }
