@@ -20,7 +20,9 @@ let package = Package(
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
-        .target(name: "CairnCore", dependencies: ["CPROJ"]),
+        // A compiler hint Swift has no spelling for (header-only, inlined).
+        .target(name: "CCairnShims"),
+        .target(name: "CairnCore", dependencies: ["CPROJ", "CCairnShims"]),
         .target(name: "CairnIO", dependencies: ["CairnCore", "CZlib"]),
         .target(name: "CairnStore", dependencies: [
             "CairnCore",

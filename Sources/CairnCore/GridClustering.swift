@@ -442,21 +442,30 @@ extension ClusterIndex {
     /// The held positions of points `entries`, gathered in one pass.
     /// - Complexity: O(k) for k entries.
     private static func positions(of entries: [UInt32], in h: ClusterHierarchy) -> [(entry: Int, x: Double, y: Double)] {
-        .init(unsafeUninitializedCapacity: entries.count) { buffer, initialized in
-            h.leafPositions.withUnsafeBufferPointer { table in
-                for (k, e) in entries.lazy.map(Int.init).enumerated() { buffer.initializeElement(at: k, to: (e, table[e].x, table[e].y)) }
-            }
-            initialized = entries.count
+        h.leafPositions.withUnsafeBufferPointer { table in
+            gather(entries, offset: 0, from: table) { e, p in (e, p.x, p.y) }
         }
     }
 
     /// The records of clusters `entries`, gathered in one pass (one cache line each).
     /// - Complexity: O(k) for k entries.
     private static func records(of entries: [UInt32], in h: ClusterHierarchy) -> [ClusterRecord] {
+        h.clusters.withUnsafeBufferPointer { table in
+            gather(entries, offset: h.leafCount, from: table) { _, r in r }
+        }
+    }
+
+    /// `make(e, table[e - offset])` for each entry e, in one array, each row asked for `prefetchDistance` entries
+    /// ahead: the rows lie at scattered places in tables of up to millions, and a load from memory takes about as
+    /// long as a few dozen rows' work.
+    /// - Complexity: O(k) for k entries.
+    @inline(__always)
+    private static func gather<Row, Result>(_ entries: [UInt32], offset: Int, from table: UnsafeBufferPointer<Row>,
+                                            _ make: (Int, Row) -> Result) -> [Result] {
         .init(unsafeUninitializedCapacity: entries.count) { buffer, initialized in
-            h.clusters.withUnsafeBufferPointer { table in
-                let first = h.leafCount
-                for (k, e) in entries.enumerated() { buffer.initializeElement(at: k, to: table[Int(e) - first]) }
+            for (k, e) in entries.lazy.map(Int.init).enumerated() {
+                if k + prefetchDistance < entries.count { table.prefetch(Int(entries[k + prefetchDistance]) - offset) }
+                buffer.initializeElement(at: k, to: make(e, table[e - offset]))
             }
             initialized = entries.count
         }
@@ -470,7 +479,8 @@ extension ClusterIndex {
         let lists = opened.map { h.childRange(ofCluster: $0) }
         let all = [UInt32](unsafeUninitializedCapacity: lists.reduce(0) { $0 + $1.count }) { buffer, initialized in
             h.children.withUnsafeBufferPointer { children in
-                for list in lists {
+                for (k, list) in lists.enumerated() {
+                    if k + prefetchDistance < lists.count { children.prefetch(lists[k + prefetchDistance].lowerBound) }
                     for i in list {
                         buffer.initializeElement(at: initialized, to: children[i])
                         initialized += 1
@@ -498,6 +508,10 @@ extension ClusterIndex {
         }
         return (points, clusters)
     }
+
+    /// How many rows ahead a gather asks for a row (16 to 32 measured best: 1.11-1.15 ms without, 0.97-1.03 ms with,
+    /// for the zoom-4 grid on the million).
+    static let prefetchDistance = 32
 
     /// How many cluster radii of the level read fit across a grid cell, at least: most of its clusters then lie
     /// inside one cell, and few are opened.
