@@ -451,7 +451,13 @@ extension ClusterIndex {
     /// - Complexity: O(k) for k entries.
     private static func records(of entries: [UInt32], in h: ClusterHierarchy) -> [ClusterRecord] {
         h.clusters.withUnsafeBufferPointer { table in
-            gather(entries, offset: h.leafCount, from: table) { _, r in r }
+            h.topZoom.withUnsafeBufferPointer { zooms in
+                // The zoom of a cluster placed whole is read for its id soon after.
+                gather(entries, offset: h.leafCount, from: table) { e, r in
+                    zooms.prefetch(e)
+                    return r
+                }
+            }
         }
     }
 
