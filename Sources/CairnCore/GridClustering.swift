@@ -388,8 +388,8 @@ extension ClusterIndex {
     ///
     /// Members are listed in the order they are placed (round by round, points before clusters, each round in
     /// entry order, then the children of the clusters opened), so an edited index lists them as a rebuild does.
-    /// - Complexity: O(log e + k log k) for the k entries read: those of the level in view, plus the children of
-    ///   the clusters opened (those near cell edges), plus the grid's own cost.
+    /// - Complexity: O(log e + k) for the k entries read (put in entry order by a radix sort): those of the level in
+    ///   view, plus the children of the clusters opened (those near cell edges), plus the grid's own cost.
     public func gridClusters(in viewport: Viewport, options gridOptions: GridClusterOptions = .standard) -> [GridCluster] {
         let h = hierarchy
         // Pixels per unit along the axis that magnifies most: a cluster must be small on screen in both directions.
