@@ -7,8 +7,7 @@ extension ClusterHierarchy {
     /// origin with as many children: every entry then keeps its number and its place in the child lists. Groups of
     /// identical points and aggregates are left to the spliced path (`applySpliced`).
     /// - Complexity: O(f log c) for f fresh nodes.
-    func inPlacePairing(_ plan: ClusterIncrementalEdit, movedPoint point: Int, options: ClusterOptions) -> [Int]? {
-        let groupZoom = options.maxZoom + 1
+    func inPlacePairing(_ plan: ClusterIncrementalEdit, movedPoint point: Int) -> [Int]? {
         guard !aggregates.isActive, byOrigin.isEmpty else { return nil }
         var pairing = [Int](repeating: -1, count: plan.fresh.count)
         var pairedClusters = Set<Int>()
@@ -18,7 +17,7 @@ extension ClusterHierarchy {
                 pairing[k] = point
                 continue
             }
-            guard zoom != groupZoom, let e = entry(of: ClusterID(zoom: zoom, origin: f.origin)),
+            guard zoom != Int(groupZoom), let e = entry(of: ClusterID(zoom: zoom, origin: f.origin)),
                   plan.removedClusters.contains(e), childEntries(of: e).count == f.children.count,
                   pairedClusters.insert(e).inserted else { return nil }
             pairing[k] = e

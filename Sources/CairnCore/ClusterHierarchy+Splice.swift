@@ -164,8 +164,7 @@ extension ClusterHierarchy {
         }
 
         // Rows move; stored entry numbers are renumbered.
-        let topLevel = UInt8(options.maxZoom + 1)
-        entrySplice.apply(to: &topZoom, filler: topLevel)
+        entrySplice.apply(to: &topZoom, filler: groupZoom)
         entrySplice.apply(to: &lowZoom, filler: minZoom)
         entrySplice.apply(to: &parent, filler: Self.noParent)
         entrySplice.renumber(&parent)

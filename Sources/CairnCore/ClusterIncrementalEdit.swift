@@ -14,8 +14,8 @@ struct ClusterIncrementalEdit {
     struct Fresh {
         var x: Double
         var y: Double
-        /// The cluster's extent (`ClusterRecord.extent`); unused for the point.
-        var extent = ClusterExtent.zero
+        /// The extent (`ClusterRecord.extent`; a point's rounding for the point).
+        var extent: ClusterExtent
         var weight: UInt32
         /// Input position in the numbering before the edit (`leafCount` for an appended point).
         var origin: Int
@@ -47,9 +47,8 @@ struct ClusterIncrementalEdit {
         var added: [Int] = []
         if let p = removedPoint { removed.insert(p) }
         if let a = addedPoint {
-            let x = ClusterPoints.x(longitude: a.coordinate.longitude, precision: options.precision)
-            let y = ClusterPoints.y(latitude: a.coordinate.latitude, precision: options.precision)
-            fresh.append(Fresh(x: x, y: y, weight: 1, origin: a.origin, zoom: nil, children: []))
+            let p = ClusterPoints.position(of: a.coordinate, precision: options.precision)
+            fresh.append(Fresh(x: p.x, y: p.y, extent: hierarchy.pointBounds, weight: 1, origin: a.origin, zoom: nil, children: []))
             added.append(-1)
         }
         for zoom in stride(from: options.maxZoom + 1, through: options.minZoom, by: -1) {
@@ -63,9 +62,7 @@ struct ClusterIncrementalEdit {
     @inline(__always) func x(_ node: Int) -> Double { node >= 0 ? h.x(node) : fresh[-node - 1].x }
     @inline(__always) func y(_ node: Int) -> Double { node >= 0 ? h.y(node) : fresh[-node - 1].y }
     @inline(__always) func weight(_ node: Int) -> UInt32 { node >= 0 ? h.weight(node) : fresh[-node - 1].weight }
-    @inline(__always) func extent(_ node: Int) -> ClusterExtent {
-        node >= 0 ? h.extent(node) : (fresh[-node - 1].zoom == nil ? ClusterExtent(x: h.pointExtent, y: h.pointExtent) : fresh[-node - 1].extent)
-    }
+    @inline(__always) func extent(_ node: Int) -> ClusterExtent { node >= 0 ? h.extent(node) : fresh[-node - 1].extent }
     @inline(__always) func origin(_ node: Int) -> Int { node >= 0 ? h.originKey(ofEntry: node) : fresh[-node - 1].origin }
     /// The coordinate of a point node: an old point or the added one.
     @inline(__always) func coordinate(ofPoint node: Int) -> Coordinate? { node >= 0 ? coordinates[node] : addedCoordinate }
@@ -88,7 +85,7 @@ struct ClusterIncrementalEdit {
     /// Re-decides the level at `zoom` given the entries that left (`removed`) and joined (`added`) the level above;
     /// returns the same for the level at `zoom`.
     private mutating func step(zoom: Int, removed: Set<Int>, added: [Int]) -> (Set<Int>, [Int]) {
-        let grouping = zoom == options.maxZoom + 1
+        let grouping = zoom == Int(h.groupZoom)
         let addedSet = Set(added)
         let test = ClusterReach(options: options, zoom: zoom)
         let r = options.unitRadius(zoom: zoom)
@@ -115,9 +112,7 @@ struct ClusterIncrementalEdit {
                 }
                 for a in added where a != node && same(a) { result.append(a) }
             } else {
-                let x0 = px - reach, x1 = px + reach
-                let ranges = x0 < 0 ? UnitXRanges(0, x1, x0 + 1, 1) : (x1 >= 1 ? UnitXRanges(x0, 1, 0, x1 - 1) : UnitXRanges(x0, x1))
-                h.tree.search(x: ranges, y0: py - reach, y1: py + reach, zoom: zoom + 1, hierarchy: h) { e in
+                h.tree.search(x: UnitXRanges(arcFrom: px - reach, to: px + reach), y0: py - reach, y1: py + reach, zoom: zoom + 1, hierarchy: h) { e in
                     if e != node, !removed.contains(e),
                        ClusterNeighbourGrid.distanceSquared(px, py, h.x(e), h.y(e)) <= reach2 { result.append(e) }
                 }
@@ -192,7 +187,7 @@ struct ClusterIncrementalEdit {
                        members.allSatisfy({ $0 >= 0 }) {
                         after = b
                     } else {
-                        after = makeCluster(centre: c, members: members, zoom: zoom, grouping: grouping)
+                        after = makeCluster(centre: c, members: members, zoom: zoom, test: grouping ? nil : test)
                     }
                 }
             }
@@ -206,15 +201,16 @@ struct ClusterIncrementalEdit {
         return (nextRemoved, nextAdded)
     }
 
-    /// A new cluster of a centre and its members (by origin), placed as the builder places it.
-    private mutating func makeCluster(centre c: Int, members: [Int], zoom: Int, grouping: Bool) -> Int {
+    /// A new cluster of a centre and its members (by origin), placed as the builder places it: at their weighted
+    /// centroid (`test` unwraps x across the antimeridian), or, for a group of identical points (no `test`), at
+    /// the centre's position.
+    private mutating func makeCluster(centre c: Int, members: [Int], zoom: Int, test: ClusterReach?) -> Int {
         let xi = x(c), yi = y(c)
         let wi = UInt64(weight(c))
         var total = wi
         for m in members { total += UInt64(weight(m)) }
         var cx = xi, cy = yi
-        if !grouping {
-            let test = ClusterReach(options: options, zoom: zoom)
+        if let test {
             var wx = xi * Double(wi), wy = yi * Double(wi)
             for m in members {
                 let wj = Double(weight(m))
@@ -226,12 +222,10 @@ struct ClusterIncrementalEdit {
             cy = wy / Double(total)
         }
         let children = [c] + members
-        var reach = (x: 0.0, y: 0.0)
-        for m in children {
-            let r = ClusterHierarchy.reach(fromX: cx, y: cy, toX: x(m), y: y(m), extent: extent(m))
-            reach = (max(reach.x, r.x), max(reach.y, r.y))
+        let extent = ClusterHierarchy.extent(ofClusterAtX: cx, y: cy, count: children.count) { k in
+            (x(children[k]), y(children[k]), self.extent(children[k]))
         }
-        fresh.append(Fresh(x: cx, y: cy, extent: ClusterExtent(x: reach.x, y: reach.y), weight: UInt32(truncatingIfNeeded: total),
+        fresh.append(Fresh(x: cx, y: cy, extent: extent, weight: UInt32(truncatingIfNeeded: total),
                            origin: origin(c), zoom: zoom, children: children))
         return -fresh.count
     }

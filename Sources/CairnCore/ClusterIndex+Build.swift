@@ -17,6 +17,8 @@ struct ClusterHierarchy: Sendable {
     var clusters: [ClusterRecord] = []
     /// How far a point's exact projection may lie from its position as held (the precision's rounding).
     let pointExtent: Double
+    /// `pointExtent` on both axes, as a cluster's extent is held.
+    let pointBounds: ClusterExtent
     /// The highest zoom at which the entry shows (`maxZoom + 1` for points).
     var topZoom: [UInt8] = []
     /// The lowest zoom at which the entry shows (one above its parent's zoom, or `minZoom`).
@@ -113,17 +115,18 @@ struct ClusterHierarchy: Sendable {
 
     /// Builds every level for the points (see `ClusterLevelBuilder`).
     /// - Complexity: O(n) once, plus O(a) expected per level for the a entries that may have a neighbour there
-    ///   (levels shrink as clusters form, and points that nothing lies near are left out).
+    ///   (levels shrink as clusters form, and points that nothing lies near are left out); with `minPoints` >= 3
+    ///   also O(n log n) expected per level (`ClusterLevelBuilder.build`).
     init(points: ClusterPoints, options: ClusterOptions) {
         let n = points.count
         leafCount = n
         minZoom = UInt8(options.minZoom)
         groupZoom = UInt8(options.maxZoom + 1)
         pointExtent = options.precision.roundingReach
+        pointBounds = ClusterExtent(x: pointExtent, y: pointExtent)
         aggregates = ClusterAggregateTable(points: points)
-        let topLevel = options.maxZoom + 1
         leafPositions = points.positions
-        topZoom = [UInt8](repeating: UInt8(topLevel), count: n)
+        topZoom = [UInt8](repeating: groupZoom, count: n)
         lowZoom = [UInt8](repeating: UInt8(options.minZoom), count: n)
         parent = [UInt32](repeating: Self.noParent, count: n)
 
@@ -146,16 +149,22 @@ struct ClusterHierarchy: Sendable {
 
     /// How far from entry `e`'s position its points' exact projections may lie along each axis (unit-square units).
     @inline(__always)
-    func extent(_ e: Int) -> ClusterExtent { e < leafCount ? ClusterExtent(x: pointExtent, y: pointExtent) : clusters[e - leafCount].extent }
+    func extent(_ e: Int) -> ClusterExtent { e < leafCount ? pointBounds : clusters[e - leafCount].extent }
 
-    /// How far a cluster at (cx, cy) reaches through one child at (x, y) of extent `extent`, along each axis: their
-    /// distance along it (x the shorter way round) plus the child's bound. A cluster's extent is the largest over
-    /// its children, a bound by the triangle inequality on each axis.
-    /// - Complexity: O(1).
+    /// The extent of a cluster at (cx, cy) over its `count` children (`child(k)`: position and extent): along each
+    /// axis, the largest distance to a child (x the shorter way round) plus that child's bound, a bound by the
+    /// triangle inequality. The builder and the incremental edits both make extents here, so they agree bit for bit.
+    /// - Complexity: O(count).
     @inline(__always)
-    static func reach(fromX cx: Double, y cy: Double, toX x: Double, y: Double, extent: ClusterExtent) -> (x: Double, y: Double) {
-        let across = abs(cx - x)
-        return (min(across, 1 - across) + extent.x, abs(cy - y) + extent.y)
+    static func extent(ofClusterAtX cx: Double, y cy: Double, count: Int,
+                       child: (Int) -> (x: Double, y: Double, extent: ClusterExtent)) -> ClusterExtent {
+        var reachX = 0.0, reachY = 0.0
+        for k in 0..<count {
+            let c = child(k)
+            reachX = max(reachX, ClusterNeighbourGrid.wrappedDistance(cx, c.x) + c.extent.x)
+            reachY = max(reachY, abs(cy - c.y) + c.extent.y)
+        }
+        return ClusterExtent(x: reachX, y: reachY)
     }
 
     /// Appends a cluster entry (the caller then appends its children and closes it).

@@ -86,7 +86,7 @@ extension ClusterIndex {
             let plan = ClusterIncrementalEdit(hierarchy: hierarchy, coordinates: points.coordinates, options: options,
                                               removedPoint: removedPoint, addedPoint: added)
             var pairing: [Int]?
-            if case .move(let i, _) = change { pairing = hierarchy.inPlacePairing(plan, movedPoint: i, options: options) }
+            if case .move(let i, _) = change { pairing = hierarchy.inPlacePairing(plan, movedPoint: i) }
             return (ClusterHierarchy.PlannedEdit(fresh: plan.fresh, removedClusters: plan.removedClusters, point: point), pairing)
         }()
         let edit = planned.edit

@@ -100,7 +100,7 @@ extension ClusterIndex {
         var e = try entry(of: id)
         let h = hierarchy
         while true {
-            if Int(h.topZoom[e]) == options.maxZoom + 1 { return .identicalPoints }
+            if h.isIdenticalGroup(e) { return .identicalPoints }
             let kids = h.childEntries(of: e)
             if kids.count != 1 || Int(kids[kids.startIndex]) < h.leafCount { return .zoom(Int(h.topZoom[e]) + 1) }
             e = Int(kids[kids.startIndex])
@@ -142,13 +142,10 @@ extension ClusterIndex {
         func add(_ ranges: UnitXRanges, xOffset: Double) {
             hierarchy.tree.forEachEntry(x: ranges, y0: top, y1: bottom, zoom: zoom, hierarchy: hierarchy) { s, e in
                 // A point is drawn at its exact projection (as supercluster draws it), a cluster at its centroid.
-                var px = hierarchy.x(e), py = hierarchy.y(e)
-                if e < hierarchy.leafCount {
-                    let c = points.coordinates[e]
-                    (px, py) = (ClusterPoints.x(longitude: c.longitude, precision: .float64), WebMercator.y(latitude: c.latitude))
-                }
-                let tx = floor(options.extent * (px * z2 - xOffset) + 0.5)
-                let ty = floor(options.extent * (py * z2 - Double(y)) + 0.5)
+                let p = e < hierarchy.leafCount ? ClusterPoints.position(of: points.coordinates[e], precision: .float64)
+                    : ClusterPosition(x: hierarchy.x(e), y: hierarchy.y(e))
+                let tx = floor(options.extent * (p.x * z2 - xOffset) + 0.5)
+                let ty = floor(options.extent * (p.y * z2 - Double(y)) + 0.5)
                 result.append(ClusterTileFeature(node: node(atSlot: s), tileX: Int(tx), tileY: Int(ty)))
             }
         }

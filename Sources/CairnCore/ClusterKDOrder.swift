@@ -17,7 +17,7 @@ enum ClusterKDOrder {
 
     /// The walk's rank of each item (by its index in the level's order), from positions as the tree holds them
     /// (rounded to Float for supercluster's Float32 trees), x and y of each item in turn; sorts `positions` in place.
-    /// - Complexity: O(n log n) for n items.
+    /// - Complexity: O(n log n) expected for n items (Floyd–Rivest selection).
     static func ranks(positions coordinates: inout [Double]) -> [UInt32] {
         let n = coordinates.count / 2
         var ids = (0..<n).map { Int32($0) }

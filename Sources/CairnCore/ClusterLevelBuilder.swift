@@ -70,7 +70,8 @@ struct ClusterLevelBuilder {
 
     /// Builds every level, from the groups of identical points at `maxZoom + 1` down to `minZoom`, appending the
     /// clusters to `h`. Only entries that may have a neighbour are visited; the others are carried implicitly.
-    /// - Complexity: O(a) expected per level for the a entries that may have a neighbour, plus O(n) once.
+    /// - Complexity: O(a) expected per level for the a entries that may have a neighbour, plus O(n) once; with
+    ///   `minPoints` >= 3 also O(n log n) expected per level for the neighbour order (`neighbourRanks`).
     mutating func build(_ points: ClusterPoints, into h: inout ClusterHierarchy) {
         let activation = ClusterActivation(positions: points.positions, options: options)
         let groups = Self.identicalGroups(activation.maybeIdentical, coordinates: points.coordinates)
@@ -80,9 +81,10 @@ struct ClusterLevelBuilder {
         for members in groups {
             let i = members[0]
             let w = UInt32(members.count)
-            let extent = ClusterExtent(x: h.pointExtent, y: h.pointExtent) // its children share its position
-            let e = h.appendCluster(x: points.positions[i].x, y: points.positions[i].y, extent: extent, weight: w, zoom: options.maxZoom + 1, origin: i)
-            for m in members { h.adopt(m, by: e, zoom: options.maxZoom + 1) }
+            // Its children share its position.
+            let zoom = Int(h.groupZoom)
+            let e = h.appendCluster(x: points.positions[i].x, y: points.positions[i].y, extent: h.pointBounds, weight: w, zoom: zoom, origin: i)
+            for m in members { h.adopt(m, by: e, zoom: zoom) }
             h.closeCluster()
             h.aggregates.appendCluster(children: h.childEntries(of: e), leafCount: h.leafCount)
             groupOf[i] = (e, w)
@@ -116,7 +118,7 @@ struct ClusterLevelBuilder {
 
     /// The rank of each item of `level` in supercluster's neighbour order over the whole level: its items and the
     /// points carried implicitly, merged in level order (see `ClusterKDOrder`).
-    /// - Complexity: O(n log n) for the n points and clusters of the level.
+    /// - Complexity: O(n log n) expected for the n points and clusters of the level.
     private func neighbourRanks(_ level: ClusterLevel, carried: [Bool], points: ClusterPoints) -> [UInt32] {
         var positions: [Double] = [], itemAt: [Int] = []
         positions.reserveCapacity(2 * points.count)
@@ -178,7 +180,7 @@ struct ClusterLevelBuilder {
         return grid.points.withUnsafeBufferPointer { points in group(level, grid: grid, points: points, zoom: zoom, ranks: ranks, into: &h) }
     }
 
-    /// The rest of `cluster(_:zoom:into:)` once the level is on its grid: owners decided, groups summed, clusters
+    /// The rest of `cluster(_:zoom:ranks:into:)` once the level is on its grid: owners decided, groups summed, clusters
     /// created.
     private func group(
         _ level: ClusterLevel, grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>, zoom: Int,
@@ -243,13 +245,11 @@ struct ClusterLevelBuilder {
                 cx = wx / Double(total)
                 if cx < 0 { cx += 1 } else if cx >= 1 { cx -= 1 }
                 cy = wy / Double(total)
-                var reach = ClusterHierarchy.reach(fromX: cx, y: cy, toX: centre.x, y: centre.y, extent: h.extent(Int(centre.entry)))
-                for k in lo..<hi {
-                    let f = points[Int(members[k])]
-                    let r = ClusterHierarchy.reach(fromX: cx, y: cy, toX: f.x, y: f.y, extent: h.extent(Int(f.entry)))
-                    reach = (max(reach.x, r.x), max(reach.y, r.y))
+                // The centre, then its members.
+                extent = ClusterHierarchy.extent(ofClusterAtX: cx, y: cy, count: hi - lo + 1) { k in
+                    let f = k == 0 ? centre : points[Int(members[lo + k - 1])]
+                    return (f.x, f.y, h.extent(Int(f.entry)))
                 }
-                extent = ClusterExtent(x: reach.x, y: reach.y)
             }
             tag[Int(centre.slot)] = Int32(groups.count)
             groups.append(Group(x: cx, y: cy, extent: extent, weight: total, members: Int32(lo)..<Int32(hi), children: Int32(children.count)))

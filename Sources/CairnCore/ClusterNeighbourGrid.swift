@@ -126,12 +126,21 @@ struct ClusterNeighbourGrid {
 
     var count: Int { keys.count }
 
+    /// The distance between two unit-square x, the shorter way round the antimeridian. Equal to
+    /// `dx > 0.5 ? 1 - dx : dx` for dx in [0, 1] (rounding is monotone, so 1 - dx >= dx exactly when dx <= 0.5),
+    /// and branch-free.
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func wrappedDistance(_ x1: Double, _ x2: Double) -> Double {
+        let across = abs(x1 - x2)
+        return min(across, 1 - across)
+    }
+
+    /// The squared distance between two unit-square positions, x the shorter way round the antimeridian.
+    /// - Complexity: O(1).
     @inline(__always)
     static func distanceSquared(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
-        // The shorter way round; equal to `dx > 0.5 ? 1 - dx : dx` for dx in [0, 1] (rounding is monotone, so
-        // 1 - dx >= dx exactly when dx <= 0.5), and branch-free.
-        let across = abs(x1 - x2)
-        let dx = min(across, 1 - across)
+        let dx = wrappedDistance(x1, x2)
         let dy = y1 - y2
         return dx * dx + dy * dy
     }

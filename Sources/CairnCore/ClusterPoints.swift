@@ -31,8 +31,7 @@ struct ClusterPoints: Sendable {
         // As `append` one by one (no values, no category), in bulk; an exact copy of the coordinates, as appends
         // into reserved arrays gave.
         self.coordinates = coordinates.withUnsafeBufferPointer { Array($0) }
-        let precision = options.precision
-        positions = coordinates.map { Self.position(of: $0, precision: precision) }
+        positions = coordinates.map { [precision] in Self.position(of: $0, precision: precision) }
         numbers = [Double](repeating: .nan, count: coordinates.count * numericCount)
         if countsCategories { categories = [Int32](repeating: -1, count: coordinates.count) }
     }

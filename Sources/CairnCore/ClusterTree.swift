@@ -626,18 +626,24 @@ struct UnitXRanges {
     @inline(__always)
     func overlaps(_ lo: Double, _ hi: Double) -> Bool { (hi >= a0 && lo <= a1) || (hi >= b0 && lo <= b1) }
 
-    /// The x ranges of a longitude box widened by `d` on each side, wrapping across the antimeridian: the box's
-    /// arc of x (past 1 when it crosses), widened, then cut at 0 and 1.
+    /// The x ranges of a longitude box widened by `d` on each side, wrapping across the antimeridian.
     init(_ box: BoundingBox, widenedBy d: Double) {
-        let w = WebMercator.x(longitude: box.west)
-        var e = WebMercator.x(longitude: box.east)
-        if box.crossesAntimeridian { e += 1 }
-        let lo = w - d, hi = e + d
-        if (box.west == -180 && box.east == 180) || hi - lo >= 1 {
+        let arc = WebMercator.xArc(of: box)
+        if box.west == -180, box.east == 180 {
+            self.init(0, 1)
+        } else {
+            self.init(arcFrom: arc.west - d, to: arc.east + d)
+        }
+    }
+
+    /// The x ranges of the arc from `lo` to `hi` (which may reach below 0 or to 1 and past), cut at 0 and 1;
+    /// x = 1 is x = 0, the same meridian.
+    init(arcFrom lo: Double, to hi: Double) {
+        if hi - lo >= 1 {
             self.init(0, 1)
         } else if lo < 0 {
             self.init(lo + 1, 1, 0, hi)
-        } else if hi > 1 {
+        } else if hi >= 1 {
             self.init(lo, 1, 0, hi - 1)
         } else {
             self.init(lo, hi)

@@ -46,9 +46,8 @@ public struct Viewport: Hashable, Sendable {
 
     /// A box's width and height in Web Mercator (unit-square) units; the width runs east across the antimeridian.
     private static func span(of box: BoundingBox) -> (width: Double, height: Double) {
-        var east = WebMercator.x(longitude: box.east)
-        if box.crossesAntimeridian { east += 1 }
-        return (east - WebMercator.x(longitude: box.west), WebMercator.y(latitude: box.south) - WebMercator.y(latitude: box.north))
+        let arc = WebMercator.xArc(of: box)
+        return (arc.east - arc.west, WebMercator.y(latitude: box.south) - WebMercator.y(latitude: box.north))
     }
 
     /// The viewport of a map centred on `center` at `zoom`, `widthPixels` × `heightPixels` pixels of
@@ -153,7 +152,6 @@ public enum GridClusteringError: Error, Equatable, Sendable, CustomStringConvert
 /// and an optional second pass merges, in cell order, each cluster into the first kept one whose circle it overlaps
 /// (centres closer than one cell). Points on the viewport's edges are inside.
 public struct GridClustering {
-    private let viewport: Viewport
     private let options: GridClusterOptions
     private let west: Double, north: Double, scaleX: Double, scaleY: Double
     private let widthPixels: Double, heightPixels: Double
@@ -190,7 +188,6 @@ public struct GridClustering {
     /// Starts an empty grid over `viewport`.
     /// - Complexity: O(c) for c cells, at most `denseCellLimit`.
     public init(viewport: Viewport, options: GridClusterOptions = .standard) {
-        self.viewport = viewport
         self.options = options
         west = viewport.west
         north = WebMercator.y(latitude: viewport.box.north)
@@ -203,16 +200,16 @@ public struct GridClustering {
         widthCells = widthPixels / options.cellSizePixels
         heightCells = heightPixels / options.cellSizePixels
         unwrapsEast = viewport.box.crossesAntimeridian || viewport.box.east == 180
-        columns = max(1, Int((Double(viewport.widthPixels) / options.cellSizePixels).rounded(.up)))
-        rows = max(1, Int((Double(viewport.heightPixels) / options.cellSizePixels).rounded(.up)))
+        columns = max(1, Int(widthCells.rounded(.up)))
+        rows = max(1, Int(heightCells.rounded(.up)))
         denseSlots = columns * rows <= Self.denseCellLimit ? Array(repeating: -1, count: columns * rows) : []
     }
 
     /// Adds an input point (by its position in the caller's input); ignored when outside the viewport.
     /// - Complexity: O(1) amortised.
     public mutating func add(_ coordinate: Coordinate, index: Int) {
-        let x = unwrapped(ClusterPoints.x(longitude: coordinate.longitude, precision: .float64))
-        let y = WebMercator.y(latitude: coordinate.latitude)
+        let p = ClusterPoints.position(of: coordinate, precision: .float64)
+        let x = unwrapped(p.x), y = p.y
         guard let cell = cell(pixelX: (x - west) * scaleX, pixelY: (y - north) * scaleY) else { return }
         add(x: x, y: y, weight: 1, member: .point(index), cell: cell)
     }
@@ -245,8 +242,8 @@ public struct GridClustering {
     @inline(__always)
     private func row(_ py: Double) -> Int { min(Int(py / options.cellSizePixels), rows - 1) }
 
-    /// Where the points of an entry go when they all lie within `extent` of Web Mercator (x, y).
-    enum Placement: Equatable {
+    /// Where the points of an entry go, decided by `placement(x:y:reachX:reachY:)`.
+    enum Placement {
         /// None is in the viewport.
         case outside
         /// All are in this cell (the entry's x unwrapped as the viewport reads it).
@@ -410,18 +407,15 @@ extension ClusterIndex {
         // Breadth first from the level's entries in entry order, not the tree's (which edits change): the sums, and
         // so the means, come out bit for bit as a rebuild's. Points and clusters go in lists of their own, and each
         // round reads what it needs of them in loops without branches, whose scattered loads overlap.
-        var points: [UInt32] = [], clusters: [UInt32] = []
-        for e in Self.sortedEntries(found) {
-            if Int(e) < h.leafCount { points.append(e) } else { clusters.append(e) }
-        }
+        var (points, clusters) = Self.split(Self.sortedEntries(found), leafCount: h.leafCount)
         while !points.isEmpty || !clusters.isEmpty {
             grid.reserveCapacity(points.count + clusters.count)
             // A point is placed by its position as held unless that is within the rounding of an edge; then by its
             // exact projection.
-            for (e, x, y) in Self.positions(of: points, in: h) {
-                switch grid.placement(x: x, y: y, reachX: h.pointExtent, reachY: h.pointExtent) {
+            for (e, p) in zip(points.lazy.map(Int.init), Self.positions(of: points, in: h)) {
+                switch grid.placement(x: p.x, y: p.y, reachX: h.pointExtent, reachY: h.pointExtent) {
                 case .outside: continue
-                case .cell(let cell, let x): grid.add(x: x, y: y, weight: 1, member: .point(e), cell: cell)
+                case .cell(let cell, let x): grid.add(x: x, y: p.y, weight: 1, member: .point(e), cell: cell)
                 case .split: grid.add(self.points.coordinates[e], index: e)
                 }
             }
@@ -441,10 +435,8 @@ extension ClusterIndex {
 
     /// The held positions of points `entries`, gathered in one pass.
     /// - Complexity: O(k) for k entries.
-    private static func positions(of entries: [UInt32], in h: ClusterHierarchy) -> [(entry: Int, x: Double, y: Double)] {
-        h.leafPositions.withUnsafeBufferPointer { table in
-            gather(entries, offset: 0, from: table) { e, p in (e, p.x, p.y) }
-        }
+    private static func positions(of entries: [UInt32], in h: ClusterHierarchy) -> [ClusterPosition] {
+        h.leafPositions.withUnsafeBufferPointer { table in gather(entries, offset: 0, from: table) }
     }
 
     /// The records of clusters `entries`, gathered in one pass (one cache line each).
@@ -453,25 +445,23 @@ extension ClusterIndex {
         h.clusters.withUnsafeBufferPointer { table in
             h.topZoom.withUnsafeBufferPointer { zooms in
                 // The zoom of a cluster placed whole is read for its id soon after.
-                gather(entries, offset: h.leafCount, from: table) { e, r in
-                    zooms.prefetch(e)
-                    return r
-                }
+                gather(entries, offset: h.leafCount, from: table) { e in zooms.prefetch(e) }
             }
         }
     }
 
-    /// `make(e, table[e - offset])` for each entry e, in one array, each row asked for `prefetchDistance` entries
-    /// ahead: the rows lie at scattered places in tables of up to millions, and a load from memory takes about as
-    /// long as a few dozen rows' work.
+    /// `table[e - offset]` for each entry e, in one array, each row asked for `prefetchDistance` entries ahead: the
+    /// rows lie at scattered places in tables of up to millions, and a load from memory takes about as long as a few
+    /// dozen rows' work. `visit` sees each entry as its row is read.
     /// - Complexity: O(k) for k entries.
     @inline(__always)
-    private static func gather<Row, Result>(_ entries: [UInt32], offset: Int, from table: UnsafeBufferPointer<Row>,
-                                            _ make: (Int, Row) -> Result) -> [Result] {
+    private static func gather<Row>(_ entries: [UInt32], offset: Int, from table: UnsafeBufferPointer<Row>,
+                                    _ visit: (Int) -> Void = { _ in }) -> [Row] {
         .init(unsafeUninitializedCapacity: entries.count) { buffer, initialized in
             for (k, e) in entries.lazy.map(Int.init).enumerated() {
                 if k + prefetchDistance < entries.count { table.prefetch(Int(entries[k + prefetchDistance]) - offset) }
-                buffer.initializeElement(at: k, to: make(e, table[e - offset]))
+                visit(e)
+                buffer.initializeElement(at: k, to: table[e - offset])
             }
             initialized = entries.count
         }
@@ -479,7 +469,7 @@ extension ClusterIndex {
 
     /// The children of clusters `opened` (entry - leafCount), in order, as points and as clusters. They are copied
     /// in one pass before they are told apart (a branch on each loaded child made every load wait for the one
-    /// before), then counted, then split.
+    /// before).
     /// - Complexity: O(c) for c children.
     private static func children(of opened: [Int], in h: ClusterHierarchy) -> (points: [UInt32], clusters: [UInt32]) {
         let lists = opened.map { h.childRange(ofCluster: $0) }
@@ -494,19 +484,25 @@ extension ClusterIndex {
                 }
             }
         }
-        let leafCount = UInt32(h.leafCount)
+        return split(all, leafCount: h.leafCount)
+    }
+
+    /// `entries` as points and as clusters, each in the order given: counted, then copied (no appends).
+    /// - Complexity: O(k) for k entries.
+    private static func split(_ entries: [UInt32], leafCount n: Int) -> (points: [UInt32], clusters: [UInt32]) {
+        let leafCount = UInt32(n)
         var pointCount = 0
-        for child in all where child < leafCount { pointCount += 1 }
-        var points = [UInt32](repeating: 0, count: pointCount), clusters = [UInt32](repeating: 0, count: all.count - pointCount)
+        for e in entries where e < leafCount { pointCount += 1 }
+        var points = [UInt32](repeating: 0, count: pointCount), clusters = [UInt32](repeating: 0, count: entries.count - pointCount)
         points.withUnsafeMutableBufferPointer { points in
             clusters.withUnsafeMutableBufferPointer { clusters in
                 var p = 0, c = 0
-                for child in all {
-                    if child < leafCount {
-                        points[p] = child
+                for e in entries {
+                    if e < leafCount {
+                        points[p] = e
                         p += 1
                     } else {
-                        clusters[c] = child
+                        clusters[c] = e
                         c += 1
                     }
                 }
@@ -526,17 +522,18 @@ extension ClusterIndex {
     /// An upper bound on the extent (along either axis) of the entries shown at `level`: a point's is the rounding
     /// s; a cluster formed at zoom z reaches its children within 2·(r(z) + s) of its centroid, and theirs (formed at
     /// z + 1 or above) beyond them, so at most 4·r(z) + (2·(maxZoom − z + 1) + 1)·s. Storage rounds each level's
-    /// bound up by a factor of at most 1 + ε (ε = 2^-7, `ClusterExtent`), which compounds down the levels to at most
-    /// (1 + ε)/(1 − ε) < 1.016 of that sum; 1.02 covers it.
+    /// bound up by a factor of at most 1 + ε (ε = 2^-7, `ClusterExtent.roundingFactor`), which compounds down the
+    /// levels to at most (1 + ε)/(1 − ε) of that sum (under 1.016), widened a little more for the sums' own rounding.
     func largestExtent(atLevel level: Int) -> Double {
         let s = options.precision.roundingReach
         guard level <= options.maxZoom else { return s * (1 + 1e-6) + 1e-15 }
-        return (4 * options.unitRadius(zoom: level) + Double(2 * (options.maxZoom - level + 1) + 1) * s) * 1.02 + 1e-15
+        let compounded = ClusterExtent.roundingFactor / (2 - ClusterExtent.roundingFactor) * (1 + 1e-6)
+        return (4 * options.unitRadius(zoom: level) + Double(2 * (options.maxZoom - level + 1) + 1) * s) * compounded + 1e-15
     }
 
-    /// Entry numbers in ascending order, by three 11-bit counting passes (a comparison sort cost a quarter of a
-    /// grid query's instructions).
-    /// - Complexity: O(k) for k entries (below 2^33).
+    /// Entry numbers in ascending order, by 11-bit counting passes, as many as the largest entry has digits (up to
+    /// three; a comparison sort cost a quarter of a grid query's instructions).
+    /// - Complexity: O(k + 2^11) per pass for k entries.
     static func sortedEntries(_ entries: [UInt32]) -> [UInt32] {
         guard entries.count > 64 else { return entries.sorted() }
         var source = entries, target = [UInt32](repeating: 0, count: entries.count)

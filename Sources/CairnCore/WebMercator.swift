@@ -32,6 +32,14 @@ public enum WebMercator {
         return 360 * atan(exp(y2)) / .pi - 90
     }
 
+    /// The unit-square `x` of a box's west and east edges, the east one past 1 when the box crosses the
+    /// antimeridian (so that east - west is the box's width).
+    /// - Complexity: O(1).
+    static func xArc(of box: BoundingBox) -> (west: Double, east: Double) {
+        let west = x(longitude: box.west), east = x(longitude: box.east)
+        return (west, box.crossesAntimeridian ? east + 1 : east)
+    }
+
     /// The coordinate of a unit-square point, with `x` wrapped into [0, 1] and `y` into [0, 1].
     /// - Complexity: O(1).
     static func coordinate(x: Double, y: Double) -> Coordinate {

@@ -114,7 +114,7 @@ struct ClusterBuildTests {
             let target = try destination(from: points[i], bearingDegrees: random.uniform(0, 360), distanceMeters: metres)
             let plan = ClusterIncrementalEdit(hierarchy: index.hierarchy, coordinates: index.points.coordinates, options: options,
                                               removedPoint: i, addedPoint: (target, i))
-            if index.hierarchy.inPlacePairing(plan, movedPoint: i, options: options) != nil { inPlace += 1 }
+            if index.hierarchy.inPlacePairing(plan, movedPoint: i) != nil { inPlace += 1 }
             points[i] = target
             try index.move(at: i, to: target)
             let rebuilt = ClusterIndex(coordinates: points, options: options)

@@ -53,7 +53,7 @@ struct ClusterMoveOverlayTests {
     func movesInPlace(_ index: ClusterIndex, _ i: Int, to moved: Coordinate) -> Bool {
         let plan = ClusterIncrementalEdit(hierarchy: index.hierarchy, coordinates: index.points.coordinates, options: index.options,
                                           removedPoint: i, addedPoint: (moved, i))
-        return index.hierarchy.inPlacePairing(plan, movedPoint: i, options: index.options) != nil
+        return index.hierarchy.inPlacePairing(plan, movedPoint: i) != nil
     }
 
     /// Every viewport and tile query, at every zoom, against a rebuild's, as sets; grid clusters exactly.
