@@ -140,7 +140,7 @@ let benchmarks: @Sendable () -> Void = {
         let workload = ClusterWorkload.shared
         benchmark.startMeasurement()
         for query in benchmark.scaledIterations {
-            blackHole(workload.index.clusters(in: workload.viewportsZoom6[query % workload.viewportsZoom6.count], zoom: 6))
+            blackHole(workload.index.clusters(in: workload.viewportsZoom6[query % workload.viewportsZoom6.count].box, zoom: 6))
         }
     }
 
@@ -169,7 +169,7 @@ let benchmarks: @Sendable () -> Void = {
 /// The clustering workload: the hierarchy over the same points, and viewports around seeded points.
 struct ClusterWorkload: Sendable {
     let index: ClusterIndex
-    let viewportsZoom6: [BoundingBox]
+    let viewportsZoom6: [Viewport]
     let gridViewportsZoom4: [Viewport]
 
     static let shared = ClusterWorkload()
@@ -178,14 +178,12 @@ struct ClusterWorkload: Sendable {
         let points = Workload.shared.points
         index = ClusterIndex(coordinates: points)
         var random = SeededRandom(seed: Workload.seed &+ 0xC1_05_7E)
-        viewportsZoom6 = (0..<Workload.queryCount).map { _ in Self.box(around: points[random.below(points.count)], zoom: 6) }
-        gridViewportsZoom4 = (0..<Workload.queryCount).compactMap { _ in
-            try? Viewport(center: points[random.below(points.count)], zoom: 4, widthPixels: 1024, heightPixels: 768)
-        }
+        viewportsZoom6 = (0..<Workload.queryCount).compactMap { _ in Self.viewport(around: points[random.below(points.count)], zoom: 6) }
+        gridViewportsZoom4 = (0..<Workload.queryCount).compactMap { _ in Self.viewport(around: points[random.below(points.count)], zoom: 4) }
     }
 
     /// 1024x768 pixels of 256-pixel tiles at `zoom` around `center` (as `cairn bench --clusters` shows them).
-    static func box(around center: Coordinate, zoom: Int) -> BoundingBox {
-        (try? Viewport(center: center, zoom: Double(zoom), widthPixels: 1024, heightPixels: 768))?.box ?? .world
+    static func viewport(around center: Coordinate, zoom: Int) -> Viewport? {
+        try? Viewport(center: center, zoom: Double(zoom), widthPixels: 1024, heightPixels: 768)
     }
 }

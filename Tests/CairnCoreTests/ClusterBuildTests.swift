@@ -79,8 +79,10 @@ struct ClusterBuildTests {
             }
             let extent = h.extent(e)
             #expect(reaches.allSatisfy { $0.x <= extent.x && $0.y <= extent.y }, "cluster \(e): a point beyond its extent \(extent)")
-            // Not loose: within twice the farthest leaf on each axis (the bound adds up the children's own spread).
-            #expect(extent.x <= 2 * (reaches.map(\.x).max() ?? 0) + 1e-6 && extent.y <= 2 * (reaches.map(\.y).max() ?? 0) + 1e-6)
+            // Not loose: within twice the farthest leaf on each axis (the bound adds up the children's own spread;
+            // the worst measured is 1.64 times), plus the rounding of the positions held.
+            let slack = 2 * precision.roundingReach + 1e-12
+            #expect(extent.x <= 2 * (reaches.map(\.x).max() ?? 0) + slack && extent.y <= 2 * (reaches.map(\.y).max() ?? 0) + slack)
             if h.isIdenticalGroup(e) { continue }
             #expect(max(extent.x, extent.y) <= index.largestExtent(atLevel: Int(h.topZoom[e])))
         }

@@ -25,7 +25,9 @@ Algorithm (Mapbox supercluster, index.js `_cluster`, with Cairn's documented ant
 Identical coordinates are not grouped here (Cairn groups them; the Helsinki file has none).
 
 Usage:
-  scripts/reference/supercluster_reference.py Data/osm-helsinki-poi.csv --zooms 3,8,13,16 > Tests/Golden/cluster-helsinki.txt
+  scripts/reference/supercluster_reference.py Data/osm-helsinki-poi.csv --zooms 8,16 [--min-points 5] [--precision float64]
+Each golden file under Tests/Golden names on its second line the exact command that produced it; rerun that one to
+regenerate it.
 Output lines: `zoom count x y member member ...` with members the sorted 0-based input rows (data rows, header
 excluded) and x, y printed with repr (shortest round-trip form).
 """

@@ -21,7 +21,8 @@ struct ClusterCommand: ParsableCommand {
             Clusters carry cluster: true, cluster_id, point_count, point_count_abbreviated, expansion_zoom and the \
             aggregates asked for (--sum, --count-by); single points keep their own properties. Open a cluster with \
             --expand ID (the zoom at which it splits), --children ID or --leaves ID, using the same data and options. \
-            Reads the store (--db) or a file (--input).
+            --tile Z/X/Y prints one tile in supercluster's getTile shape (tile-pixel coordinates). Reads the store \
+            (--db) or a file (--input).
             """
     )
 
@@ -180,10 +181,10 @@ struct ClusterCommand: ParsableCommand {
             }
         } else {
             let box = try parseBox()
-            let zoom = self.zoom ?? 0
             switch mode {
             case .hierarchy:
-                printer.collection(index.clusters(in: box, zoom: zoom))
+                // validate() required --zoom in this mode.
+                printer.collection(index.clusters(in: box, zoom: zoom ?? 0))
             case .grid:
                 let viewport: Viewport
                 let gridOptions: GridClusterOptions
@@ -279,49 +280,45 @@ struct ClusterPrinter {
         return String(count)
     }
 
-    func collection(_ nodes: [ClusterNode]) {
-        sink.write("{\"type\":\"FeatureCollection\",\"features\":[")
-        for (n, node) in nodes.enumerated() {
-            sink.write((n == 0 ? "\n" : ",\n") + feature(node))
-        }
+    /// Writes `opening`, then each text as an element of the JSON array it opens, one per line, then closes it.
+    private func writeFeatures(opening: String, _ texts: some Sequence<String>) {
+        sink.write(opening)
+        for (n, text) in texts.enumerated() { sink.write((n == 0 ? "\n" : ",\n") + text) }
         sink.write("\n]}\n")
     }
 
-    func grid(_ clusters: [GridCluster]) {
-        sink.write("{\"type\":\"FeatureCollection\",\"features\":[")
-        for (n, cluster) in clusters.enumerated() {
-            let text: String
-            if cluster.pointCount == 1, case .point(let i) = cluster.members.first {
-                text = FeatureEncoding.geoJSON(features[i])
-            } else {
-                let props = clusterProperties(id: nil, count: cluster.pointCount)
-                    + ["\"pixel_x\":\(TextEscaping.jsonNumber((cluster.pixelX * 10).rounded() / 10))",
-                       "\"pixel_y\":\(TextEscaping.jsonNumber((cluster.pixelY * 10).rounded() / 10))"]
-                    + aggregateProperties(cluster.members)
-                text = point(cluster.coordinate, properties: props)
-            }
-            sink.write((n == 0 ? "\n" : ",\n") + text)
-        }
-        sink.write("\n]}\n")
+    /// A feature collection of hierarchy nodes.
+    func collection(_ nodes: [ClusterNode]) {
+        writeFeatures(opening: Self.collectionOpening, nodes.lazy.map(feature))
     }
+
+    /// A feature collection of grid clusters: a lone point as itself, a cluster with its pixel position.
+    func grid(_ clusters: [GridCluster]) {
+        writeFeatures(opening: Self.collectionOpening, clusters.lazy.map { cluster in
+            if cluster.pointCount == 1, case .point(let i) = cluster.members.first { return FeatureEncoding.geoJSON(features[i]) }
+            let props = clusterProperties(id: nil, count: cluster.pointCount)
+                + ["\"pixel_x\":\(TextEscaping.jsonNumber((cluster.pixelX * 10).rounded() / 10))",
+                   "\"pixel_y\":\(TextEscaping.jsonNumber((cluster.pixelY * 10).rounded() / 10))"]
+                + aggregateProperties(cluster.members)
+            return point(cluster.coordinate, properties: props)
+        })
+    }
+
+    private static let collectionOpening = "{\"type\":\"FeatureCollection\",\"features\":["
 
     /// Tile features in supercluster's getTile shape: clusters with its four tags (and id), points with their
     /// properties (and id).
     func tile(_ features: [ClusterTileFeature]) {
-        sink.write("{\"features\":[")
-        for (n, f) in features.enumerated() {
+        writeFeatures(opening: "{\"features\":[", features.lazy.map { f in
             let geometry = "\"type\":1,\"geometry\":[[\(f.tileX),\(f.tileY)]]"
-            let text: String
             switch f.node.content {
             case .point(let i):
-                text = "{\(geometry),\"tags\":\(FeatureEncoding.properties(self.features[i])),\"id\":\(TextEscaping.jsonString(self.features[i].id))}"
+                return "{\(geometry),\"tags\":\(FeatureEncoding.properties(self.features[i])),\"id\":\(TextEscaping.jsonString(self.features[i].id))}"
             case .cluster(let id):
                 let tags = clusterProperties(id: id, count: f.node.pointCount) + aggregateProperties([f.node.content])
-                text = "{\(geometry),\"tags\":{\(tags.joined(separator: ","))},\"id\":\(id.rawValue)}"
+                return "{\(geometry),\"tags\":{\(tags.joined(separator: ","))},\"id\":\(id.rawValue)}"
             }
-            sink.write((n == 0 ? "\n" : ",\n") + text)
-        }
-        sink.write("\n]}\n")
+        })
     }
 
     /// The properties map clients read on a cluster: `cluster`, `cluster_id` (when it has one), `point_count`,
