@@ -1,0 +1,226 @@
+extension ClusterIndex {
+    /// Grid clusters of the viewport, as `GridClustering.clusters(of:viewport:options:)` gives them over every
+    /// input point: each point in the cell its own coordinate falls in, each cell's cluster at the mean of its
+    /// points. Read from the hierarchy instead of point by point: from a level whose clusters are small beside a
+    /// cell, a cluster whose extent (see `ClusterRecord.extent`) lies inside one cell is placed whole at
+    /// its centroid, one wholly outside the viewport is skipped, and one that may cross a cell's or the viewport's
+    /// edge is opened into its children, down to single points (a point within the rounding of an edge is placed
+    /// by its exact projection). Counts and members are exact; a mean is exact but for the rounding of the
+    /// positions the index holds (with `.float32` precision, under 2^-24 of the world, about 2 m).
+    ///
+    /// Members are listed in the order they are placed (round by round, points before clusters, each round in
+    /// entry order, then the children of the clusters opened), so an edited index lists them as a rebuild does.
+    /// - Complexity: O(log e + k) for the k entries read (put in entry order by a radix sort): those of the level in
+    ///   view, plus the children of the clusters opened (those near cell edges), plus the grid's own cost.
+    public func gridClusters(in viewport: Viewport, options gridOptions: GridClusterOptions = .standard) -> [GridCluster] {
+        let h = hierarchy
+        // Pixels per unit along the axis that magnifies most: a cluster must be small on screen in both directions.
+        let scale = max(viewport.pixelsPerUnit, viewport.pixelsPerUnitY)
+        var level = options.maxZoom + 1
+        for zoom in options.minZoom...options.maxZoom
+        where options.unitRadius(zoom: zoom) * scale <= gridOptions.cellSizePixels / Self.gridCellsPerRadius {
+            level = zoom
+            break
+        }
+        var grid = GridClustering(viewport: viewport, options: gridOptions)
+        let y0 = WebMercator.y(latitude: viewport.box.north), y1 = WebMercator.y(latitude: viewport.box.south)
+        let reach = largestExtent(atLevel: level)
+        var found: [UInt32] = []
+        h.tree.search(x: UnitXRanges(viewport.box, widenedBy: reach), y0: y0 - reach, y1: y1 + reach, zoom: level, hierarchy: h) { e in
+            found.append(UInt32(e))
+        }
+        // Breadth first from the level's entries in entry order, not the tree's (which edits change): the sums, and
+        // so the means, come out bit for bit as a rebuild's. Points and clusters go in lists of their own, read in
+        // loops that ask for each row a few dozen entries ahead, so that the scattered loads overlap.
+        var (points, clusters) = Self.split(Self.sortedEntries(found), leafCount: h.leafCount)
+        while !points.isEmpty || !clusters.isEmpty {
+            // Each round's rows are gathered first, in loops without branches: a branch on a freshly loaded row
+            // makes the loads after it wait.
+            _ = grid.place(GridPointEntries(entries: points, positions: Self.positions(of: points, in: h),
+                                            coordinates: self.points.coordinates, reach: h.pointExtent)) // all placed
+            let opened = grid.place(GridClusterEntries(entries: clusters, records: Self.records(of: clusters, in: h),
+                                                       zooms: h.topZoom, leafCount: h.leafCount))
+            (points, clusters) = Self.children(of: opened.map { Int(clusters[$0]) - h.leafCount }, in: h)
+        }
+        return grid.clusters()
+    }
+
+    /// The held positions of points `entries`, gathered in one pass.
+    /// - Complexity: O(k) for k entries.
+    private static func positions(of entries: [UInt32], in h: ClusterHierarchy) -> [ClusterPosition] {
+        h.leafPositions.withUnsafeBufferPointer { table in gather(entries, offset: 0, from: table) }
+    }
+
+    /// The records of clusters `entries`, gathered in one pass (one cache line each).
+    /// - Complexity: O(k) for k entries.
+    private static func records(of entries: [UInt32], in h: ClusterHierarchy) -> [ClusterRecord] {
+        h.clusters.withUnsafeBufferPointer { table in
+            h.topZoom.withUnsafeBufferPointer { zooms in
+                // The zoom of a cluster placed whole is read for its id soon after.
+                gather(entries, offset: h.leafCount, from: table) { e in zooms.prefetch(e) }
+            }
+        }
+    }
+
+    /// `table[e - offset]` for each entry e, in one array, each row asked for `prefetchDistance` entries ahead: the
+    /// rows lie at scattered places in tables of up to millions, and a load from memory takes about as long as a few
+    /// dozen rows' work. `visit` sees each entry as its row is read.
+    /// - Complexity: O(k) for k entries.
+    @inline(__always)
+    private static func gather<Row>(_ entries: [UInt32], offset: Int, from table: UnsafeBufferPointer<Row>,
+                                    _ visit: (Int) -> Void = { _ in }) -> [Row] {
+        .init(unsafeUninitializedCapacity: entries.count) { buffer, initialized in
+            for (k, e) in entries.lazy.map(Int.init).enumerated() {
+                if k + prefetchDistance < entries.count { table.prefetch(Int(entries[k + prefetchDistance]) - offset) }
+                visit(e)
+                buffer.initializeElement(at: k, to: table[e - offset])
+            }
+            initialized = entries.count
+        }
+    }
+
+    /// The children of clusters `opened` (entry - leafCount), in order, as points and as clusters. They are copied
+    /// in one pass before they are told apart (a branch on each loaded child made every load wait for the one
+    /// before).
+    /// - Complexity: O(c) for c children.
+    private static func children(of opened: [Int], in h: ClusterHierarchy) -> (points: [UInt32], clusters: [UInt32]) {
+        let lists = opened.map { h.childRange(ofCluster: $0) }
+        let all = [UInt32](unsafeUninitializedCapacity: lists.reduce(0) { $0 + $1.count }) { buffer, initialized in
+            h.children.withUnsafeBufferPointer { children in
+                for (k, list) in lists.enumerated() {
+                    if k + prefetchDistance < lists.count { children.prefetch(lists[k + prefetchDistance].lowerBound) }
+                    for i in list {
+                        buffer.initializeElement(at: initialized, to: children[i])
+                        initialized += 1
+                    }
+                }
+            }
+        }
+        return split(all, leafCount: h.leafCount)
+    }
+
+    /// `entries` as points and as clusters, each in the order given: counted, then copied (no appends).
+    /// - Complexity: O(k) for k entries.
+    private static func split(_ entries: [UInt32], leafCount n: Int) -> (points: [UInt32], clusters: [UInt32]) {
+        let leafCount = UInt32(n)
+        var pointCount = 0
+        for e in entries where e < leafCount { pointCount += 1 }
+        var points = [UInt32](repeating: 0, count: pointCount), clusters = [UInt32](repeating: 0, count: entries.count - pointCount)
+        points.withUnsafeMutableBufferPointer { points in
+            clusters.withUnsafeMutableBufferPointer { clusters in
+                var p = 0, c = 0
+                for e in entries {
+                    if e < leafCount {
+                        points[p] = e
+                        p += 1
+                    } else {
+                        clusters[c] = e
+                        c += 1
+                    }
+                }
+            }
+        }
+        return (points, clusters)
+    }
+
+    /// How many rows ahead a gather asks for a row (16 to 32 measured best: 1.11-1.15 ms without, 0.97-1.03 ms with,
+    /// for the zoom-4 grid on the million).
+    static let prefetchDistance = 32
+
+    /// How many cluster radii of the level read fit across a grid cell, at least: most of its clusters then lie
+    /// inside one cell, and few are opened.
+    static let gridCellsPerRadius = 4.0
+
+    /// An upper bound on the extent (along either axis) of the entries shown at `level`: a point's is the rounding
+    /// s; a cluster formed at zoom z reaches its children within 2·(r(z) + s) of its centroid, and theirs (formed at
+    /// z + 1 or above) beyond them, so at most 4·r(z) + (2·(maxZoom − z + 1) + 1)·s. Storage rounds each level's
+    /// bound up by a factor of at most 1 + ε (ε = 2^-7, `ClusterExtent.roundingFactor`), which compounds down the
+    /// levels to at most (1 + ε)/(1 − ε) of that sum (under 1.016), widened a little more for the sums' own rounding.
+    func largestExtent(atLevel level: Int) -> Double {
+        let s = options.precision.roundingReach
+        guard level <= options.maxZoom else { return s * (1 + 1e-6) + 1e-15 }
+        let compounded = ClusterExtent.roundingFactor / (2 - ClusterExtent.roundingFactor) * (1 + 1e-6)
+        return (4 * options.unitRadius(zoom: level) + Double(2 * (options.maxZoom - level + 1) + 1) * s) * compounded + 1e-15
+    }
+
+    /// Entry numbers in ascending order, by 11-bit counting passes, as many as the largest entry has digits (up to
+    /// three; a comparison sort cost a quarter of a grid query's instructions).
+    /// - Complexity: O(k + 2^11) per pass for k entries.
+    static func sortedEntries(_ entries: [UInt32]) -> [UInt32] {
+        guard entries.count > 64 else { return entries.sorted() }
+        var source = entries, target = [UInt32](repeating: 0, count: entries.count)
+        var counts = [Int](repeating: 0, count: 2049)
+        // Only the digits the largest entry has (two passes below 2^22 entries).
+        let bits = UInt32(32 - (entries.max() ?? 0).leadingZeroBitCount)
+        for shift in stride(from: UInt32(0), to: bits, by: 11) {
+            // In buffers: the array accesses' checks cost as much as the sort itself.
+            let moved = counts.withUnsafeMutableBufferPointer { counts in
+                source.withUnsafeBufferPointer { source in
+                    target.withUnsafeMutableBufferPointer { target in
+                        counts.update(repeating: 0)
+                        for e in source { counts[Int((e >> shift) & 0x7FF) + 1] += 1 }
+                        if counts[1] == source.count { return false } // every digit 0 here: already in order
+                        for i in 1..<counts.count { counts[i] += counts[i - 1] }
+                        for e in source {
+                            let d = Int((e >> shift) & 0x7FF)
+                            target[counts[d]] = e
+                            counts[d] += 1
+                        }
+                        return true
+                    }
+                }
+            }
+            if moved { swap(&source, &target) }
+        }
+        return source
+    }
+}
+
+/// The points of one round of `ClusterIndex.gridClusters`: placed by their held positions, or by their exact
+/// projections when those are within the rounding of an edge.
+private struct GridPointEntries: GridEntrySource {
+    let entries: [UInt32]
+    /// The held position of each entry.
+    let positions: [ClusterPosition]
+    let coordinates: [Coordinate]
+    /// How far a held position may lie from the exact projection.
+    let reach: Double
+
+    var count: Int { entries.count }
+
+    @inline(__always)
+    func entry(_ k: Int) -> (x: Double, y: Double, reachX: Double, reachY: Double, weight: Int) {
+        (positions[k].x, positions[k].y, reach, reach, 1)
+    }
+
+    @inline(__always)
+    func member(_ k: Int) -> ClusterNode.Content { .point(Int(entries[k])) }
+
+    @inline(__always)
+    func split(_ k: Int) -> Coordinate? { coordinates[Int(entries[k])] }
+}
+
+/// The clusters of one round of `ClusterIndex.gridClusters`: placed by their records; those that may fall in
+/// several cells are opened.
+private struct GridClusterEntries: GridEntrySource {
+    let entries: [UInt32]
+    /// The record of each entry.
+    let records: [ClusterRecord]
+    let zooms: [UInt8]
+    let leafCount: Int
+
+    var count: Int { entries.count }
+
+    @inline(__always)
+    func entry(_ k: Int) -> (x: Double, y: Double, reachX: Double, reachY: Double, weight: Int) {
+        (records[k].x, records[k].y, records[k].extent.x, records[k].extent.y, Int(records[k].weight))
+    }
+
+    @inline(__always)
+    func member(_ k: Int) -> ClusterNode.Content {
+        .cluster(ClusterID(zoom: Int(zooms[Int(entries[k])]), origin: Int(records[k].origin)))
+    }
+
+    @inline(__always)
+    func split(_ k: Int) -> Coordinate? { nil }
+}

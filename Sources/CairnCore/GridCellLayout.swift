@@ -1,0 +1,109 @@
+import Foundation
+
+/// Where the cells of a viewport's grid lie in Web Mercator, and which cell a point, or every point of an entry,
+/// falls in. Cells are `cellSizePixels` squares from the viewport's north-west corner, numbered row by row; the
+/// east and south edges belong to the last column and row.
+struct GridCellLayout {
+    /// Web Mercator x of the west edge and y of the north edge.
+    let west: Double, north: Double
+    /// Screen pixels per unit of Web Mercator x and y.
+    let scaleX: Double, scaleY: Double
+    let widthPixels: Double, heightPixels: Double, cellSizePixels: Double
+    /// Cells per unit of Web Mercator x and y, and the viewport's size in cells (for `placement`).
+    let cellsPerUnitX: Double, cellsPerUnitY: Double, widthCells: Double, heightCells: Double
+    /// Whether x west of the box's west edge counts past 1 (the box crosses the antimeridian or ends on 180).
+    let unwrapsEast: Bool
+    let columns: Int, rows: Int
+
+    /// The layout of `cellSizePixels` cells over `viewport`.
+    /// - Complexity: O(1).
+    init(viewport: Viewport, cellSizePixels: Double) {
+        west = viewport.west
+        north = WebMercator.y(latitude: viewport.box.north)
+        scaleX = viewport.pixelsPerUnit
+        scaleY = viewport.pixelsPerUnitY
+        widthPixels = Double(viewport.widthPixels)
+        heightPixels = Double(viewport.heightPixels)
+        self.cellSizePixels = cellSizePixels
+        cellsPerUnitX = scaleX / cellSizePixels
+        cellsPerUnitY = scaleY / cellSizePixels
+        widthCells = widthPixels / cellSizePixels
+        heightCells = heightPixels / cellSizePixels
+        unwrapsEast = viewport.box.crossesAntimeridian || viewport.box.east == 180
+        columns = max(1, Int(widthCells.rounded(.up)))
+        rows = max(1, Int(heightCells.rounded(.up)))
+    }
+
+    /// Cells in the grid.
+    var cellCount: Int { columns * rows }
+
+    /// Web Mercator x in [0, 1) as the viewport reads it: past 1 east of the antimeridian when the box crosses it
+    /// (or ends on 180).
+    @inline(__always)
+    func unwrapped(_ x: Double) -> Double {
+        unwrapsEast && x < west ? x + 1 : x
+    }
+
+    /// Screen position, in pixels from the north-west corner, of Web Mercator (x unwrapped, y).
+    @inline(__always)
+    func pixel(x: Double, y: Double) -> (x: Double, y: Double) {
+        ((x - west) * scaleX, (y - north) * scaleY)
+    }
+
+    /// The cell a coordinate falls in, by its exact projection, with that projection (x unwrapped); nil outside the
+    /// viewport (its edges are inside).
+    /// - Complexity: O(1).
+    func exactPlacement(of coordinate: Coordinate) -> (cell: Int, x: Double, y: Double)? {
+        let p = ClusterPoints.position(of: coordinate, precision: .float64)
+        let x = unwrapped(p.x)
+        let (px, py) = pixel(x: x, y: p.y)
+        guard px >= 0, px <= widthPixels, py >= 0, py <= heightPixels else { return nil }
+        let column = min(Int(px / cellSizePixels), columns - 1), row = min(Int(py / cellSizePixels), rows - 1)
+        return (row * columns + column, x, p.y)
+    }
+
+    /// Where the points of an entry go, decided by `placement(x:y:reachX:reachY:)`.
+    enum Placement {
+        /// None is in the viewport.
+        case outside
+        /// All are in this cell (the entry's x unwrapped as the viewport reads it).
+        case cell(Int, x: Double)
+        /// They may fall in several cells, or near the antimeridian: place them one by one.
+        case split
+    }
+
+    /// Decides, from the entry's position and how far its points may lie from it along each axis, whether they all
+    /// fall in one cell, all outside the viewport, or neither. Cells are monotone in the screen position, and the
+    /// screen position in x and y, so the corners of that box decide. They are compared in cells (multiplications,
+    /// no division), with a margin of `cellMargin` that covers the rounding by which this differs from
+    /// `exactPlacement(of:)`: whatever is near an edge within the margin is split, and so placed by the exact rule.
+    /// - Complexity: O(1).
+    @inline(__always)
+    func placement(x: Double, y: Double, reachX: Double, reachY: Double) -> Placement {
+        // Room for the rounding of the subtractions below.
+        let rx = reachX * (1 + 1e-9) + 1e-15, ry = reachY * (1 + 1e-9) + 1e-15
+        // Near the antimeridian the points' x may wrap; beyond a quarter turn a centroid may sum members shifted by
+        // a whole turn (taken the shorter way round) that the box would count unshifted: place those point by point.
+        guard x - rx >= 0, x + rx < 1, rx < 0.25 else { return .split }
+        var unwrappedX = x
+        if unwrapsEast, x - rx < west {
+            guard x + rx < west else { return .split } // across the west edge of a box over the antimeridian
+            unwrappedX += 1
+        }
+        let cx = (unwrappedX - west) * cellsPerUnitX, dx = rx * cellsPerUnitX + Self.cellMargin
+        let cy = (y - north) * cellsPerUnitY, dy = ry * cellsPerUnitY + Self.cellMargin
+        let u0 = cx - dx, u1 = cx + dx, v0 = cy - dy, v1 = cy + dy
+        if u1 < 0 || u0 > widthCells || v1 < 0 || v0 > heightCells { return .outside }
+        // Across the viewport's edge (or touching its east or south edge, whose points the last cell takes).
+        guard u0 >= 0, u1 < widthCells, v0 >= 0, v1 < heightCells else { return .split }
+        // Non-negative and below the viewport's size: truncation is the floor, and cannot overflow.
+        let column = Int(u0), row = Int(v0)
+        guard u1 < Double(column + 1), v1 < Double(row + 1) else { return .split }
+        return .cell(row * columns + column, x: unwrappedX)
+    }
+
+    /// The margin of `placement`, in cells: far above the few units in the last place by which its arithmetic (a
+    /// multiplication by cells per unit, the extent scaled apart) and the pixel rule's (a division of pixels by the
+    /// cell size) differ, at most 16,384 cells a side.
+    static let cellMargin = 1e-9
+}
