@@ -1,3 +1,5 @@
+import Foundation
+
 extension ClusterIndex {
     /// Grid clusters of the viewport, as `GridClustering.clusters(of:viewport:options:)` gives them over every
     /// input point: each point in the cell its own coordinate falls in, each cell's cluster at the mean of its
@@ -10,23 +12,75 @@ extension ClusterIndex {
     ///
     /// Members are listed in the order they are placed (round by round, points before clusters, each round in
     /// entry order, then the children of the clusters opened), so an edited index lists them as a rebuild does.
+    ///
+    /// A viewport expected to hold more than `parallelPointThreshold` points (the index's points times the share of
+    /// the map it shows) is read in two bands of rows at once, on two threads when the machine has them, split
+    /// where its points are about halved; each cell sees the same entries in the same order as in one pass, so the
+    /// answer is the same bit for bit.
     /// - Complexity: O(log e + k) for the k entries read (put in entry order by a radix sort): those of the level in
     ///   view, plus the children of the clusters opened (those near cell edges), plus the grid's own cost.
     public func gridClusters(in viewport: Viewport, options gridOptions: GridClusterOptions = .standard) -> [GridCluster] {
+        gridClusters(in: viewport, options: gridOptions, splitRow: nil)
+    }
+
+    /// `gridClusters(in:options:)` in one pass (`splitRow` 0, or a grid of one row), in two bands of rows split
+    /// before `splitRow` (clamped to the rows, so that neither is empty), or as it chooses (nil).
+    func gridClusters(in viewport: Viewport, options gridOptions: GridClusterOptions, splitRow: Int?) -> [GridCluster] {
         let h = hierarchy
         // Pixels per unit along the axis that magnifies most: a cluster must be small on screen in both directions.
         let scale = max(viewport.pixelsPerUnit, viewport.pixelsPerUnitY)
-        var level = options.maxZoom + 1
-        for zoom in options.minZoom...options.maxZoom
-        where options.unitRadius(zoom: zoom) * scale <= gridOptions.cellSizePixels / Self.gridCellsPerRadius {
-            level = zoom
-            break
+        let level = (options.minZoom...options.maxZoom).first { zoom in
+            options.unitRadius(zoom: zoom) * scale <= gridOptions.cellSizePixels / Self.gridCellsPerRadius
+        } ?? options.maxZoom + 1
+        let layout = GridCellLayout(viewport: viewport, cellSizePixels: gridOptions.cellSizePixels)
+        let parallel = Double(count) * layout.mapShare > Self.parallelPointThreshold && ProcessInfo.processInfo.activeProcessorCount > 1
+        guard layout.rowCount > 1, splitRow ?? (parallel ? 1 : 0) > 0 else {
+            return gridBand(viewport, gridOptions, rows: 0..<layout.rowCount, level: level).clusters()
         }
-        var grid = GridClustering(viewport: viewport, options: gridOptions)
-        let y0 = WebMercator.y(latitude: viewport.box.north), y1 = WebMercator.y(latitude: viewport.box.south)
-        let reach = largestExtent(atLevel: level)
+        // Two bands of about equal weight; the lighter goes to the other thread, which starts later.
+        let perRow = pointsPerRow(layout, viewport, coarserThan: level)
+        let split = min(max(1, splitRow ?? layout.halvingRow(perRow)), layout.rowCount - 1)
+        let north = 0..<split, south = split..<layout.rowCount
+        let (near, far) = perRow[north].reduce(0, +) >= perRow[south].reduce(0, +) ? (north, south) : (south, north)
+        // Each band's cells, or (without a merge pass, which runs across them) its clusters, made on its thread.
+        func banded<T>(_ finish: @escaping @Sendable (GridClustering) -> [T]) -> [T] {
+            let (a, b) = forkJoin({ finish(gridBand(viewport, gridOptions, rows: near, level: level)) },
+                                  { finish(gridBand(viewport, gridOptions, rows: far, level: level)) })
+            return near.lowerBound == 0 ? a + b : b + a
+        }
+        guard gridOptions.mergeOverlapping else { return banded { $0.clusters() } }
+        return GridClustering.clusters(ofCells: banded { $0.cellClusters() }, layout: layout, options: gridOptions)
+    }
+
+    /// About how many points each row of `layout` holds: the weights of the clusters of a level three zooms above
+    /// `level` (a few hundred in a viewport), each counted in the row of its centroid.
+    /// - Complexity: O(log e + k) for the k entries of that level in view.
+    private func pointsPerRow(_ layout: GridCellLayout, _ viewport: Viewport, coarserThan level: Int) -> [Int] {
+        let h = hierarchy
+        var perRow = [Int](repeating: 0, count: layout.rowCount)
+        let y = layout.bandY
+        h.tree.search(x: UnitXRanges(viewport.box), y0: y.lowerBound, y1: y.upperBound, zoom: max(options.minZoom, level - 3), hierarchy: h) { e in
+            let row = min(max(0, (h.y(e) - layout.north) * layout.cellsPerUnitY), Double(layout.rowCount - 1))
+            perRow[Int(row)] += Int(h.weight(e))
+        }
+        return perRow
+    }
+
+    /// Points a viewport is expected to hold (the index's points times the share of the unit square it shows)
+    /// above which `gridClusters` reads it on two threads: below, handing work to a thread costs more than it saves.
+    static let parallelPointThreshold = 10_000.0
+
+    /// The grid over rows `rows` of the viewport's grid, read from the hierarchy's `level` down.
+    /// - Complexity: see `gridClusters(in:options:)`.
+    private func gridBand(_ viewport: Viewport, _ gridOptions: GridClusterOptions, rows: Range<Int>, level: Int) -> GridClustering {
+        let h = hierarchy
+        var grid = GridClustering(viewport: viewport, options: gridOptions, rows: rows)
+        // Every entry of the level whose points may fall in the band: its position within the level's largest
+        // extent of the band, widened a little more for the rounding of the band's edges.
+        let reach = largestExtent(atLevel: level), band = grid.layout.bandY
+        let y0 = band.lowerBound - reach * (1 + 1e-9) - 1e-12, y1 = band.upperBound + reach * (1 + 1e-9) + 1e-12
         var found: [UInt32] = []
-        h.tree.search(x: UnitXRanges(viewport.box, widenedBy: reach), y0: y0 - reach, y1: y1 + reach, zoom: level, hierarchy: h) { e in
+        h.tree.search(x: UnitXRanges(viewport.box, widenedBy: reach), y0: y0, y1: y1, zoom: level, hierarchy: h) { e in
             found.append(UInt32(e))
         }
         // Breadth first from the level's entries in entry order, not the tree's (which edits change): the sums, and
@@ -42,7 +96,7 @@ extension ClusterIndex {
                                                        zooms: h.topZoom, leafCount: h.leafCount))
             (points, clusters) = Self.children(of: opened.map { Int(clusters[$0]) - h.leafCount }, in: h)
         }
-        return grid.clusters()
+        return grid
     }
 
     /// The held positions of points `entries`, gathered in one pass.

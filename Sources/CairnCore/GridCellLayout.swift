@@ -2,7 +2,8 @@ import Foundation
 
 /// Where the cells of a viewport's grid lie in Web Mercator, and which cell a point, or every point of an entry,
 /// falls in. Cells are `cellSizePixels` squares from the viewport's north-west corner, numbered row by row; the
-/// east and south edges belong to the last column and row.
+/// east and south edges belong to the last column and row. A layout may cover a band of the rows only (`rows`):
+/// points of the other rows are then outside it.
 struct GridCellLayout {
     /// Web Mercator x of the west edge and y of the north edge.
     let west: Double, north: Double
@@ -13,11 +14,15 @@ struct GridCellLayout {
     let cellsPerUnitX: Double, cellsPerUnitY: Double, widthCells: Double, heightCells: Double
     /// Whether x west of the box's west edge counts past 1 (the box crosses the antimeridian or ends on 180).
     let unwrapsEast: Bool
-    let columns: Int, rows: Int
+    let columns: Int, rowCount: Int
+    /// The rows covered, and their north and south edges in cells (the last row's south edge is the viewport's).
+    let rows: Range<Int>
+    private let bandNorth: Double, bandSouth: Double
 
-    /// The layout of `cellSizePixels` cells over `viewport`.
+    /// The layout of `cellSizePixels` cells over `viewport`, covering every row or those of `band` (clamped to the
+    /// grid's rows).
     /// - Complexity: O(1).
-    init(viewport: Viewport, cellSizePixels: Double) {
+    init(viewport: Viewport, cellSizePixels: Double, rows band: Range<Int> = 0..<Int.max) {
         west = viewport.west
         north = WebMercator.y(latitude: viewport.box.north)
         scaleX = viewport.pixelsPerUnit
@@ -31,11 +36,32 @@ struct GridCellLayout {
         heightCells = heightPixels / cellSizePixels
         unwrapsEast = viewport.box.crossesAntimeridian || viewport.box.east == 180
         columns = max(1, Int(widthCells.rounded(.up)))
-        rows = max(1, Int(heightCells.rounded(.up)))
+        rowCount = max(1, Int(heightCells.rounded(.up)))
+        rows = band.clamped(to: 0..<rowCount)
+        bandNorth = Double(rows.lowerBound)
+        bandSouth = rows.upperBound == rowCount ? heightCells : Double(rows.upperBound)
     }
 
-    /// Cells in the grid.
-    var cellCount: Int { columns * rows }
+    /// Cells in the grid (all of its rows).
+    var cellCount: Int { columns * rowCount }
+
+    /// The share of the unit square the viewport shows.
+    var mapShare: Double { widthPixels / scaleX * heightPixels / scaleY }
+
+    /// The first row south of where `perRow` (a weight per row) reaches half its total: 0 to `rowCount`.
+    /// - Complexity: O(r) for r rows.
+    func halvingRow(_ perRow: [Int]) -> Int {
+        let total = perRow.reduce(0, +)
+        var running = 0
+        for (row, weight) in perRow.enumerated() {
+            running += weight
+            if 2 * running >= total { return row + 1 }
+        }
+        return rowCount
+    }
+
+    /// Web Mercator y of the band's north and south edges.
+    var bandY: ClosedRange<Double> { north + bandNorth / cellsPerUnitY...north + bandSouth / cellsPerUnitY }
 
     /// Web Mercator x in [0, 1) as the viewport reads it: past 1 east of the antimeridian when the box crosses it
     /// (or ends on 180).
@@ -51,20 +77,21 @@ struct GridCellLayout {
     }
 
     /// The cell a coordinate falls in, by its exact projection, with that projection (x unwrapped); nil outside the
-    /// viewport (its edges are inside).
+    /// viewport (its edges are inside) or the rows covered.
     /// - Complexity: O(1).
     func exactPlacement(of coordinate: Coordinate) -> (cell: Int, x: Double, y: Double)? {
         let p = ClusterPoints.position(of: coordinate, precision: .float64)
         let x = unwrapped(p.x)
         let (px, py) = pixel(x: x, y: p.y)
         guard px >= 0, px <= widthPixels, py >= 0, py <= heightPixels else { return nil }
-        let column = min(Int(px / cellSizePixels), columns - 1), row = min(Int(py / cellSizePixels), rows - 1)
+        let column = min(Int(px / cellSizePixels), columns - 1), row = min(Int(py / cellSizePixels), rowCount - 1)
+        guard rows.contains(row) else { return nil }
         return (row * columns + column, x, p.y)
     }
 
     /// Where the points of an entry go, decided by `placement(x:y:reachX:reachY:)`.
     enum Placement {
-        /// None is in the viewport.
+        /// None is in the viewport (or in the rows covered).
         case outside
         /// All are in this cell (the entry's x unwrapped as the viewport reads it).
         case cell(Int, x: Double)
@@ -93,9 +120,10 @@ struct GridCellLayout {
         let cx = (unwrappedX - west) * cellsPerUnitX, dx = rx * cellsPerUnitX + Self.cellMargin
         let cy = (y - north) * cellsPerUnitY, dy = ry * cellsPerUnitY + Self.cellMargin
         let u0 = cx - dx, u1 = cx + dx, v0 = cy - dy, v1 = cy + dy
-        if u1 < 0 || u0 > widthCells || v1 < 0 || v0 > heightCells { return .outside }
-        // Across the viewport's edge (or touching its east or south edge, whose points the last cell takes).
-        guard u0 >= 0, u1 < widthCells, v0 >= 0, v1 < heightCells else { return .split }
+        if u1 < 0 || u0 > widthCells || v1 < bandNorth || v0 > bandSouth { return .outside }
+        // Across the viewport's or the band's edge (or touching the viewport's east or south edge, whose points the
+        // last cell takes, or the band's south edge, whose points the next row takes).
+        guard u0 >= 0, u1 < widthCells, v0 >= bandNorth, v1 < bandSouth else { return .split }
         // Non-negative and below the viewport's size: truncation is the floor, and cannot overflow.
         let column = Int(u0), row = Int(v0)
         guard u1 < Double(column + 1), v1 < Double(row + 1) else { return .split }

@@ -101,8 +101,14 @@ public struct GridClustering {
     /// Starts an empty grid over `viewport`.
     /// - Complexity: O(c) for c cells, at most `denseCellLimit`.
     public init(viewport: Viewport, options: GridClusterOptions = .standard) {
+        self.init(viewport: viewport, options: options, rows: 0..<Int.max)
+    }
+
+    /// Starts an empty grid over the rows `rows` of `viewport`'s grid: entries elsewhere are outside it.
+    /// - Complexity: O(c) for c cells (of the whole grid), at most `denseCellLimit`.
+    init(viewport: Viewport, options: GridClusterOptions, rows: Range<Int>) {
         self.options = options
-        layout = GridCellLayout(viewport: viewport, cellSizePixels: options.cellSizePixels)
+        layout = GridCellLayout(viewport: viewport, cellSizePixels: options.cellSizePixels, rows: rows)
         isDense = layout.cellCount <= Self.denseCellLimit
         slots = isDense ? Array(repeating: Sums(), count: layout.cellCount) : []
     }
@@ -179,36 +185,60 @@ public struct GridClustering {
     /// - Complexity: O(m + c + k log k + k²) for m entries added, c cells (of a dense grid) and k non-empty cells
     ///   (the merge pass compares with the clusters kept).
     public func clusters() -> [GridCluster] {
+        Self.clusters(ofCells: cellClusters(), layout: layout, options: options)
+    }
+
+    /// One non-empty cell's cluster before the merge pass: its mean (x unwrapped as the layout reads it), weight and
+    /// members.
+    typealias CellCluster = (x: Double, y: Double, weight: Int, members: [ClusterNode.Content])
+
+    /// The cluster of each non-empty cell, in cell order.
+    /// - Complexity: O(m + c + k log k) for m entries added, c cells (of a dense grid) and k non-empty cells.
+    func cellClusters() -> [CellCluster] {
         let members = membersBySlot()
-        let ordered = isDense ? slots.indices.filter { slots[$0].weight > 0 } : slots.indices.sorted { sparseCells[$0] < sparseCells[$1] }
-        var kept: [(x: Double, y: Double, weight: Int, members: ArraySlice<ClusterNode.Content>)] = []
-        let cellSquared = options.cellSizePixels * options.cellSizePixels
-        for slot in ordered {
-            let weight = slots[slot].weight
-            let w = Double(weight)
-            let x = slots[slot].x / w, y = slots[slot].y / w
-            if options.mergeOverlapping {
-                let p = layout.pixel(x: x, y: y)
-                if let k = kept.firstIndex(where: { c in
-                    let q = layout.pixel(x: c.x, y: c.y)
+        return slotsInCellOrder().map { slot in
+            let w = Double(slots[slot].weight)
+            return (slots[slot].x / w, slots[slot].y / w, slots[slot].weight, Array(members[slot]))
+        }
+    }
+
+    /// The grid's clusters from its cells' (in cell order; they may come from grids over bands of its rows, the
+    /// bands in order): each merged, when the options say so, into the first kept one whose circle it overlaps.
+    /// - Complexity: O(k) for k cells, O(k²) with the merge pass.
+    static func clusters(ofCells cells: [CellCluster], layout: GridCellLayout, options: GridClusterOptions) -> [GridCluster] {
+        var kept: [CellCluster] = []
+        if options.mergeOverlapping {
+            let cellSquared = options.cellSizePixels * options.cellSizePixels
+            for c in cells {
+                let p = layout.pixel(x: c.x, y: c.y)
+                if let k = kept.firstIndex(where: { k in
+                    let q = layout.pixel(x: k.x, y: k.y)
                     return (q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y) < cellSquared
                 }) {
-                    let total = kept[k].weight + weight
-                    kept[k].x = (kept[k].x * Double(kept[k].weight) + x * w) / Double(total)
-                    kept[k].y = (kept[k].y * Double(kept[k].weight) + y * w) / Double(total)
+                    let total = kept[k].weight + c.weight
+                    kept[k].x = (kept[k].x * Double(kept[k].weight) + c.x * Double(c.weight)) / Double(total)
+                    kept[k].y = (kept[k].y * Double(kept[k].weight) + c.y * Double(c.weight)) / Double(total)
                     kept[k].weight = total
-                    kept[k].members += members[slot]
-                    continue
+                    kept[k].members += c.members
+                } else {
+                    kept.append(c)
                 }
             }
-            kept.append((x, y, weight, members[slot]))
+        } else {
+            kept = cells
         }
         return kept.map { c in
             let wrapped = c.x >= 1 ? c.x - 1 : c.x
             let p = layout.pixel(x: c.x, y: c.y)
             return GridCluster(coordinate: WebMercator.coordinate(x: wrapped, y: c.y), pixelX: p.x, pixelY: p.y,
-                               pointCount: c.weight, members: Array(c.members))
+                               pointCount: c.weight, members: c.members)
         }
+    }
+
+    /// The non-empty slots, in the order of their cells.
+    /// - Complexity: O(c) for a dense grid's c cells, O(k log k) for a sparse grid's k non-empty cells.
+    private func slotsInCellOrder() -> [Int] {
+        isDense ? slots.indices.filter { slots[$0].weight > 0 } : slots.indices.sorted { sparseCells[$0] < sparseCells[$1] }
     }
 
     /// The members of each slot, in the order they were added: slices of one list grouped by slot.

@@ -186,3 +186,40 @@ struct ClusterGridTests {
         }
     }
 }
+
+@Suite("Grid clustering in bands of rows")
+struct ClusterGridBandTests {
+    /// Read in two bands of rows (as large viewports are, on two threads), the grid is the one pass's bit for bit:
+    /// each cell sees the same entries in the same order. Boxes across the antimeridian, at the Mercator limit and
+    /// of the whole world, cell sizes that do not divide the viewport, the merge pass, and splits at every row.
+    @Test("two bands of rows give the one pass's clusters bit for bit, split at any row")
+    func bandsEqualOnePass() throws {
+        var random = ClusterRandom(seed: 41)
+        // Points on the antimeridian too: those are placed one by one (by the exact rule, which must keep to the band).
+        let points = random.clumpedCoordinates(3_000) + (0..<2_000).map { k in
+            try! Coordinate(latitude: random.uniform(-85, 85), longitude: k % 10 == 0 ? 180 : random.uniform(-180, 180))
+        }
+        let index = ClusterIndex(coordinates: points)
+        var views = try [Viewport(box: BoundingBox(west: 170, south: -40, east: -150, north: 30), widthPixels: 1024, heightPixels: 768),
+                         Viewport(box: .world, widthPixels: 1024, heightPixels: 1024),
+                         Viewport(box: BoundingBox(west: -20, south: 60, east: 40, north: 85), widthPixels: 800, heightPixels: 333)]
+        for _ in 0..<12 {
+            let center = points[random.below(points.count)]
+            views.append(try Viewport(center: center, zoom: Double(random.below(8)), widthPixels: 300 + random.below(1200),
+                                      heightPixels: 200 + random.below(900)))
+        }
+        var compared = 0
+        for view in views {
+            for options in [GridClusterOptions.standard, try GridClusterOptions(cellSizePixels: 37), try GridClusterOptions(mergeOverlapping: true)] {
+                let one = index.gridClusters(in: view, options: options, splitRow: 0)
+                let rows = Int((Double(view.heightPixels) / options.cellSizePixels).rounded(.up))
+                for split in Set([1, rows / 2, rows - 1, rows + 5]) {
+                    #expect(index.gridClusters(in: view, options: options, splitRow: split) == one, "\(view.box) \(options) split \(split)")
+                }
+                #expect(index.gridClusters(in: view, options: options) == one, "\(view.box) \(options)")
+                compared += one.count
+            }
+        }
+        #expect(compared > 1_000)
+    }
+}
