@@ -152,6 +152,15 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    Benchmark("grid-z4-1-thread", configuration: .init(timeUnits: .microseconds, scalingFactor: .kilo, maxDuration: .seconds(30), maxIterations: 5)) { benchmark in
+        let workload = ClusterWorkload.shared
+        let serial = try GridClusterOptions(parallel: false)
+        benchmark.startMeasurement()
+        for query in benchmark.scaledIterations {
+            blackHole(workload.index.gridClusters(in: workload.gridViewportsZoom4[query % workload.gridViewportsZoom4.count], options: serial))
+        }
+    }
+
     Benchmark("nearest-20") { benchmark in
         let workload = Workload.shared
         var results: [Neighbor] = []

@@ -14,9 +14,9 @@ extension ClusterIndex {
     /// entry order, then the children of the clusters opened), so an edited index lists them as a rebuild does.
     ///
     /// A viewport expected to hold more than `parallelPointThreshold` points (the index's points times the share of
-    /// the map it shows) is read in two bands of rows at once, on two threads when the machine has them, split
-    /// where its points are about halved; each cell sees the same entries in the same order as in one pass, so the
-    /// answer is the same bit for bit.
+    /// the map it shows) is read in two bands of rows at once, on two threads when the machine has them and the
+    /// options allow (`GridClusterOptions.parallel`): the north half of the rows and the south half. Each cell sees
+    /// the same entries in the same order as in one pass, so the answer is the same bit for bit.
     /// - Complexity: O(log e + k) for the k entries read (put in entry order by a radix sort): those of the level in
     ///   view, plus the children of the clusters opened (those near cell edges), plus the grid's own cost.
     public func gridClusters(in viewport: Viewport, options gridOptions: GridClusterOptions = .standard) -> [GridCluster] {
@@ -26,44 +26,26 @@ extension ClusterIndex {
     /// `gridClusters(in:options:)` in one pass (`splitRow` 0, or a grid of one row), in two bands of rows split
     /// before `splitRow` (clamped to the rows, so that neither is empty), or as it chooses (nil).
     func gridClusters(in viewport: Viewport, options gridOptions: GridClusterOptions, splitRow: Int?) -> [GridCluster] {
-        let h = hierarchy
         // Pixels per unit along the axis that magnifies most: a cluster must be small on screen in both directions.
         let scale = max(viewport.pixelsPerUnit, viewport.pixelsPerUnitY)
         let level = (options.minZoom...options.maxZoom).first { zoom in
             options.unitRadius(zoom: zoom) * scale <= gridOptions.cellSizePixels / Self.gridCellsPerRadius
         } ?? options.maxZoom + 1
         let layout = GridCellLayout(viewport: viewport, cellSizePixels: gridOptions.cellSizePixels)
-        let parallel = Double(count) * layout.mapShare > Self.parallelPointThreshold && ProcessInfo.processInfo.activeProcessorCount > 1
+        let parallel = gridOptions.parallel && Double(count) * layout.mapShare > Self.parallelPointThreshold
+            && ProcessInfo.processInfo.activeProcessorCount > 1
         guard layout.rowCount > 1, splitRow ?? (parallel ? 1 : 0) > 0 else {
             return gridBand(viewport, gridOptions, rows: 0..<layout.rowCount, level: level).clusters()
         }
-        // Two bands of about equal weight; the lighter goes to the other thread, which starts later.
-        let perRow = pointsPerRow(layout, viewport, coarserThan: level)
-        let split = min(max(1, splitRow ?? layout.halvingRow(perRow)), layout.rowCount - 1)
-        let north = 0..<split, south = split..<layout.rowCount
-        let (near, far) = perRow[north].reduce(0, +) >= perRow[south].reduce(0, +) ? (north, south) : (south, north)
+        let split = min(max(1, splitRow ?? layout.rowCount / 2), layout.rowCount - 1)
         // Each band's cells, or (without a merge pass, which runs across them) its clusters, made on its thread.
         func banded<T>(_ finish: @escaping @Sendable (GridClustering) -> [T]) -> [T] {
-            let (a, b) = forkJoin({ finish(gridBand(viewport, gridOptions, rows: near, level: level)) },
-                                  { finish(gridBand(viewport, gridOptions, rows: far, level: level)) })
-            return near.lowerBound == 0 ? a + b : b + a
+            let (a, b) = forkJoin({ finish(gridBand(viewport, gridOptions, rows: 0..<split, level: level)) },
+                                  { finish(gridBand(viewport, gridOptions, rows: split..<layout.rowCount, level: level)) })
+            return a + b
         }
         guard gridOptions.mergeOverlapping else { return banded { $0.clusters() } }
         return GridClustering.clusters(ofCells: banded { $0.cellClusters() }, layout: layout, options: gridOptions)
-    }
-
-    /// About how many points each row of `layout` holds: the weights of the clusters of a level three zooms above
-    /// `level` (a few hundred in a viewport), each counted in the row of its centroid.
-    /// - Complexity: O(log e + k) for the k entries of that level in view.
-    private func pointsPerRow(_ layout: GridCellLayout, _ viewport: Viewport, coarserThan level: Int) -> [Int] {
-        let h = hierarchy
-        var perRow = [Int](repeating: 0, count: layout.rowCount)
-        let y = layout.bandY
-        h.tree.search(x: UnitXRanges(viewport.box), y0: y.lowerBound, y1: y.upperBound, zoom: max(options.minZoom, level - 3), hierarchy: h) { e in
-            let row = min(max(0, (h.y(e) - layout.north) * layout.cellsPerUnitY), Double(layout.rowCount - 1))
-            perRow[Int(row)] += Int(h.weight(e))
-        }
-        return perRow
     }
 
     /// Points a viewport is expected to hold (the index's points times the share of the unit square it shows)
@@ -86,7 +68,8 @@ extension ClusterIndex {
         // Breadth first from the level's entries in entry order, not the tree's (which edits change): the sums, and
         // so the means, come out bit for bit as a rebuild's. Points and clusters go in lists of their own, read in
         // loops that ask for each row a few dozen entries ahead, so that the scattered loads overlap.
-        var (points, clusters) = Self.split(Self.sortedEntries(found), leafCount: h.leafCount)
+        let sorted = Self.sortedEntries(found)
+        var (points, clusters) = Self.split(count: sorted.count, leafCount: h.leafCount) { emit in sorted.forEach(emit) }
         while !points.isEmpty || !clusters.isEmpty {
             // Each round's rows are gathered first, in loops without branches: a branch on a freshly loaded row
             // makes the loads after it wait.
@@ -133,45 +116,40 @@ extension ClusterIndex {
         }
     }
 
-    /// The children of clusters `opened` (entry - leafCount), in order, as points and as clusters. They are copied
-    /// in one pass before they are told apart (a branch on each loaded child made every load wait for the one
-    /// before).
+    /// The children of clusters `opened` (entry - leafCount), in order, as points and as clusters.
     /// - Complexity: O(c) for c children.
     private static func children(of opened: [Int], in h: ClusterHierarchy) -> (points: [UInt32], clusters: [UInt32]) {
         let lists = opened.map { h.childRange(ofCluster: $0) }
-        let all = [UInt32](unsafeUninitializedCapacity: lists.reduce(0) { $0 + $1.count }) { buffer, initialized in
-            h.children.withUnsafeBufferPointer { children in
+        return h.children.withUnsafeBufferPointer { children in
+            split(count: lists.reduce(0) { $0 + $1.count }, leafCount: h.leafCount) { emit in
                 for (k, list) in lists.enumerated() {
                     if k + prefetchDistance < lists.count { children.prefetch(lists[k + prefetchDistance].lowerBound) }
-                    for i in list {
-                        buffer.initializeElement(at: initialized, to: children[i])
-                        initialized += 1
-                    }
+                    for i in list { emit(children[i]) }
                 }
             }
         }
-        return split(all, leafCount: h.leafCount)
     }
 
-    /// `entries` as points and as clusters, each in the order given: counted, then copied (no appends).
+    /// The `count` entries that `entries` emits, as points and as clusters, each in the order emitted. Each entry
+    /// is written to both lists and counted in one, without a branch: a branch on each freshly loaded entry made
+    /// every load wait for the one before.
     /// - Complexity: O(k) for k entries.
-    private static func split(_ entries: [UInt32], leafCount n: Int) -> (points: [UInt32], clusters: [UInt32]) {
+    @inline(__always)
+    private static func split(count: Int, leafCount n: Int, _ entries: ((UInt32) -> Void) -> Void) -> (points: [UInt32], clusters: [UInt32]) {
         let leafCount = UInt32(n)
-        var pointCount = 0
-        for e in entries where e < leafCount { pointCount += 1 }
-        var points = [UInt32](repeating: 0, count: pointCount), clusters = [UInt32](repeating: 0, count: entries.count - pointCount)
-        points.withUnsafeMutableBufferPointer { points in
-            clusters.withUnsafeMutableBufferPointer { clusters in
+        var clusters: [UInt32] = []
+        let points = [UInt32](unsafeUninitializedCapacity: count) { points, pointCount in
+            clusters = [UInt32](unsafeUninitializedCapacity: count) { clusters, clusterCount in
+                // After k entries p + c = k < count: both writes stay in the buffers.
                 var p = 0, c = 0
-                for e in entries {
-                    if e < leafCount {
-                        points[p] = e
-                        p += 1
-                    } else {
-                        clusters[c] = e
-                        c += 1
-                    }
+                entries { e in
+                    points[p] = e
+                    clusters[c] = e
+                    let isPoint = e < leafCount ? 1 : 0
+                    p += isPoint
+                    c += 1 - isPoint
                 }
+                (pointCount, clusterCount) = (p, c)
             }
         }
         return (points, clusters)

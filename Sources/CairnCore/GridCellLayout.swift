@@ -48,18 +48,6 @@ struct GridCellLayout {
     /// The share of the unit square the viewport shows.
     var mapShare: Double { widthPixels / scaleX * heightPixels / scaleY }
 
-    /// The first row south of where `perRow` (a weight per row) reaches half its total: 0 to `rowCount`.
-    /// - Complexity: O(r) for r rows.
-    func halvingRow(_ perRow: [Int]) -> Int {
-        let total = perRow.reduce(0, +)
-        var running = 0
-        for (row, weight) in perRow.enumerated() {
-            running += weight
-            if 2 * running >= total { return row + 1 }
-        }
-        return rowCount
-    }
-
     /// Web Mercator y of the band's north and south edges.
     var bandY: ClosedRange<Double> { north + bandNorth / cellsPerUnitY...north + bandSouth / cellsPerUnitY }
 

@@ -219,7 +219,7 @@ final class DroppingEngine: BenchEngine {
     @Test func everyZoomAndEachEditAreMeasured() throws {
         let data = BenchDataset.uniform(count: 3_000, seed: 5)
         let rows = ClusterBench.run(data, queries: 5, seed: 5)
-        #expect(rows.map(\.operation) == ["cluster-build"] + (0...16).map { "clusters-z\($0)" } + ["grid-z4", "grid-z10", "cluster-move-1", "cluster-insert-1", "cluster-remove-1", "cluster-remove-mid-1"])
+        #expect(rows.map(\.operation) == ["cluster-build"] + (0...16).map { "clusters-z\($0)" } + ["grid-z4", "grid-z10", "grid-z4-1-thread", "cluster-move-1", "cluster-insert-1", "cluster-remove-1", "cluster-remove-mid-1"])
         #expect(rows.allSatisfy { $0.stats.p50Microseconds > 0 })
         let json = ClusterBench.json(rows)
         for key in ["\"op\":", "\"engine\":\"cairn\"", "\"p50_us\":", "\"p99_us\":", "\"qps\":"] { #expect(json.contains(key)) }

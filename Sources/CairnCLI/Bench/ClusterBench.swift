@@ -1,7 +1,7 @@
 import CairnCore
 
 /// The clustering workload of `cairn bench --clusters`: hierarchy build, 1024×768-pixel viewports at every zoom,
-/// exact grid clustering of such viewports at zooms 4 and 10, and single edits (move, insert, remove of the last
+/// exact grid clustering of such viewports at zooms 4 and 10 (at zoom 4 also on one thread), and single edits (move, insert, remove of the last
 /// point and of one in the middle) against a rebuild. Cairn alone: no peer runs in-process.
 enum ClusterBench {
     /// One measured row: an operation on one dataset.
@@ -23,7 +23,7 @@ enum ClusterBench {
     }
 
     /// Runs the workload on `dataset` with `queries` viewports per zoom.
-    /// - Complexity: one hierarchy build, four single edits, 17 × `queries` viewport queries and 2 × `queries` grid
+    /// - Complexity: one hierarchy build, four single edits, 17 × `queries` viewport queries and 3 × `queries` grid
     ///   viewports.
     static func run(_ dataset: BenchDataset, queries: Int, seed: UInt64) -> [Row] {
         let points = dataset.points
@@ -49,16 +49,19 @@ enum ClusterBench {
                             perQuery: Double(returned) / Double(queries)))
         }
 
-        for zoom in [4, 10] {
+        // Grid viewports as a map asks for them (two threads for large ones), then zoom 4 on one thread (other
+        // viewports: the same ones would find the first run's reads in the caches).
+        let serial = (try? GridClusterOptions(parallel: false)) ?? .standard
+        for (zoom, options, name) in [(4, GridClusterOptions.standard, "grid-z4"), (10, .standard, "grid-z10"), (4, serial, "grid-z4-1-thread")] {
             var samples: [UInt64] = []
             var returned = 0
             for _ in 0..<queries {
                 let view = viewport(around: points[random.below(points.count)], zoom: zoom)
                 start = monotonicNanoseconds()
-                returned += index.gridClusters(in: view).count
+                returned += index.gridClusters(in: view, options: options).count
                 samples.append(monotonicNanoseconds() - start)
             }
-            rows.append(Row(dataset: dataset.name, operation: "grid-z\(zoom)", stats: LatencyStats(nanoseconds: samples),
+            rows.append(Row(dataset: dataset.name, operation: name, stats: LatencyStats(nanoseconds: samples),
                             perQuery: Double(returned) / Double(queries)))
         }
 
