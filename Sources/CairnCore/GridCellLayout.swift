@@ -18,6 +18,10 @@ struct GridCellLayout {
     /// The rows covered, and their north and south edges in cells (the last row's south edge is the viewport's).
     let rows: Range<Int>
     private let bandNorth: Double, bandSouth: Double
+    /// Whether no point can lie north of the viewport (its north edge is the map's, y = 0), or south of it (the
+    /// exact rule puts y = 1, the map's south edge, inside): points beyond ±85.05° sit on those edges, and a
+    /// cluster of them would otherwise always seem to cross the viewport's edge.
+    private let northIsMapEdge: Bool, southIsMapEdge: Bool
 
     /// The layout of `cellSizePixels` cells over `viewport`, covering every row or those of `band` (clamped to the
     /// grid's rows).
@@ -40,6 +44,8 @@ struct GridCellLayout {
         rows = band.clamped(to: 0..<rowCount)
         bandNorth = Double(rows.lowerBound)
         bandSouth = rows.upperBound == rowCount ? heightCells : Double(rows.upperBound)
+        northIsMapEdge = north <= 0
+        southIsMapEdge = (1 - north) * scaleY <= heightPixels
     }
 
     /// Cells in the grid (all of its rows).
@@ -107,14 +113,18 @@ struct GridCellLayout {
         }
         let cx = (unwrappedX - west) * cellsPerUnitX, dx = rx * cellsPerUnitX + Self.cellMargin
         let cy = (y - north) * cellsPerUnitY, dy = ry * cellsPerUnitY + Self.cellMargin
-        let u0 = cx - dx, u1 = cx + dx, v0 = cy - dy, v1 = cy + dy
+        let u0 = cx - dx, u1 = cx + dx, v1 = cy + dy
+        // At the map's north edge no point lies north of the viewport (y >= 0, and 0 is its exact pixel row 0).
+        let v0 = northIsMapEdge ? max(cy - dy, 0) : cy - dy
+        // At the map's south edge none lies south of it: whatever reaches the last row is in it.
+        let southOpen = southIsMapEdge && rows.upperBound == rowCount
         if u1 < 0 || u0 > widthCells || v1 < bandNorth || v0 > bandSouth { return .outside }
         // Across the viewport's or the band's edge (or touching the viewport's east or south edge, whose points the
         // last cell takes, or the band's south edge, whose points the next row takes).
-        guard u0 >= 0, u1 < widthCells, v0 >= bandNorth, v1 < bandSouth else { return .split }
+        guard u0 >= 0, u1 < widthCells, v0 >= bandNorth, v1 < bandSouth || southOpen else { return .split }
         // Non-negative and below the viewport's size: truncation is the floor, and cannot overflow.
-        let column = Int(u0), row = Int(v0)
-        guard u1 < Double(column + 1), v1 < Double(row + 1) else { return .split }
+        let column = Int(u0), row = min(Int(v0), rowCount - 1)
+        guard u1 < Double(column + 1), v1 < Double(row + 1) || southOpen && row == rowCount - 1 else { return .split }
         return .cell(row * columns + column, x: unwrappedX)
     }
 

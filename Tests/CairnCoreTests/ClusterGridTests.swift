@@ -84,6 +84,41 @@ struct ClusterGridTests {
         #expect(placedWhole > 30)
     }
 
+    /// Points beyond ±85.05° sit on the map's north and south edges (y = 0 and 1). A viewport reaching an edge holds
+    /// them all inside, so their clusters are placed whole there instead of opened down to every point (the slowest
+    /// viewports of the bench were these). Heights that are whole numbers of cells make the last row full, so that
+    /// the south edge is its edge too.
+    @Test("points beyond the Mercator limit, in viewports reaching the map's edges, against brute force",
+          arguments: [ClusterPrecision.float32, .float64])
+    func mapEdges(precision: ClusterPrecision) throws {
+        var random = ClusterRandom(seed: 29)
+        let points = (0..<4_000).map { k in
+            let polar = random.uniform(85.0511287798066, 90) // beyond the limit: on the edge
+            let latitude = k % 4 == 0 ? polar : (k % 4 == 1 ? -polar : random.uniform(-90, 90))
+            return Coordinate(uncheckedLatitude: latitude, longitude: random.uniform(-180, 180))
+        } + [Coordinate(uncheckedLatitude: 90, longitude: 0), Coordinate(uncheckedLatitude: -90, longitude: 0)]
+        let index = ClusterIndex(coordinates: points, options: try ClusterOptions(precision: precision))
+        var placedAtEdges = 0
+        for k in 0..<60 {
+            let latitude = k % 2 == 0 ? random.uniform(70, 89) : random.uniform(-89, -70)
+            let height = [780, 768, 600, 120][k % 4], cell = [60.0, 60, 25, 7][k / 4 % 4]
+            let view = try Viewport(center: Coordinate(uncheckedLatitude: latitude, longitude: random.uniform(-180, 180)),
+                                    zoom: Double(1 + random.below(8)), widthPixels: 200 + random.below(900), heightPixels: height)
+            let options = try GridClusterOptions(cellSizePixels: cell)
+            let want = expected(points, view, cell: cell)
+            let label = "\(precision) \(view.box) \(view.widthPixels)x\(view.heightPixels) cell \(cell)"
+            let found = index.gridClusters(in: view, options: options)
+            try expectExact(found, want, index: index, tolerance: precision == .float32 ? 0x1p-24 : 1e-12, label)
+            #expect(index.gridClusters(in: view, options: options, splitRow: 1) == found, "\(label) in two bands")
+            // Whole clusters placed in the first or the last row.
+            let lastRowY = Double(view.heightPixels) - Double(view.heightPixels).truncatingRemainder(dividingBy: cell)
+            if found.contains(where: { c in c.members.contains { $0.clusterID != nil } && (c.pixelY < cell || c.pixelY >= min(lastRowY, Double(view.heightPixels) - cell)) }) {
+                placedAtEdges += 1
+            }
+        }
+        #expect(placedAtEdges > 20)
+    }
+
     @Test("a box starting at -180 finds the points of clusters centred just west of it (review, 2026-11-25)")
     func boxStartingAtTheAntimeridian() throws {
         let points = [Coordinate(uncheckedLatitude: 0, longitude: 179.95), Coordinate(uncheckedLatitude: 0.01, longitude: 179.95),
