@@ -144,20 +144,15 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("grid-z4", configuration: .init(timeUnits: .microseconds, scalingFactor: .kilo, maxDuration: .seconds(30), maxIterations: 5)) { benchmark in
-        let workload = ClusterWorkload.shared
-        benchmark.startMeasurement()
-        for query in benchmark.scaledIterations {
-            blackHole(workload.index.gridClusters(in: workload.gridViewportsZoom4[query % workload.gridViewportsZoom4.count]))
-        }
-    }
-
-    Benchmark("grid-z4-1-thread", configuration: .init(timeUnits: .microseconds, scalingFactor: .kilo, maxDuration: .seconds(30), maxIterations: 5)) { benchmark in
-        let workload = ClusterWorkload.shared
-        let serial = try GridClusterOptions(parallel: false)
-        benchmark.startMeasurement()
-        for query in benchmark.scaledIterations {
-            blackHole(workload.index.gridClusters(in: workload.gridViewportsZoom4[query % workload.gridViewportsZoom4.count], options: serial))
+    var serial = GridClusterOptions.standard
+    serial.parallel = false
+    for (name, options) in [("grid-z4", GridClusterOptions.standard), ("grid-z4-1-thread", serial)] {
+        Benchmark(name, configuration: .init(timeUnits: .microseconds, scalingFactor: .kilo, maxDuration: .seconds(30), maxIterations: 5)) { benchmark in
+            let workload = ClusterWorkload.shared
+            benchmark.startMeasurement()
+            for query in benchmark.scaledIterations {
+                blackHole(workload.index.gridClusters(in: workload.gridViewportsZoom4[query % workload.gridViewportsZoom4.count], options: options))
+            }
         }
     }
 

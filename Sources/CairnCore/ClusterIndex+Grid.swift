@@ -13,10 +13,11 @@ extension ClusterIndex {
     /// Members are listed in the order they are placed (round by round, points before clusters, each round in
     /// entry order, then the children of the clusters opened), so an edited index lists them as a rebuild does.
     ///
-    /// A viewport expected to hold more than `parallelPointThreshold` points (the index's points times the share of
-    /// the map it shows) is read in two bands of rows at once, on two threads when the machine has them and the
-    /// options allow (`GridClusterOptions.parallel`): the north half of the rows and the south half. Each cell sees
-    /// the same entries in the same order as in one pass, so the answer is the same bit for bit.
+    /// When the options allow (`GridClusterOptions.parallel`) and the machine has two processors, a viewport
+    /// expected to hold more than `parallelPointThreshold` points (the index's points times the share of the map it
+    /// shows) is read in two bands of rows at once, the north half of the rows and the south half, on two threads;
+    /// otherwise in one pass. Each cell sees the same entries in the same order either way, so the answer is the
+    /// same bit for bit.
     /// - Complexity: O(log e + k) for the k entries read (put in entry order by a radix sort): those of the level in
     ///   view, plus the children of the clusters opened (those near cell edges), plus the grid's own cost.
     public func gridClusters(in viewport: Viewport, options gridOptions: GridClusterOptions = .standard) -> [GridCluster] {
@@ -25,6 +26,7 @@ extension ClusterIndex {
 
     /// `gridClusters(in:options:)` in one pass (`splitRow` 0, or a grid of one row), in two bands of rows split
     /// before `splitRow` (clamped to the rows, so that neither is empty), or as it chooses (nil).
+    /// - Complexity: as `gridClusters(in:options:)`; two bands read the entries near the row they share twice.
     func gridClusters(in viewport: Viewport, options gridOptions: GridClusterOptions, splitRow: Int?) -> [GridCluster] {
         // Pixels per unit along the axis that magnifies most: a cluster must be small on screen in both directions.
         let scale = max(viewport.pixelsPerUnit, viewport.pixelsPerUnitY)
@@ -35,13 +37,13 @@ extension ClusterIndex {
         let parallel = gridOptions.parallel && Double(count) * layout.mapShare > Self.parallelPointThreshold
             && ProcessInfo.processInfo.activeProcessorCount > 1
         guard layout.rowCount > 1, splitRow ?? (parallel ? 1 : 0) > 0 else {
-            return gridBand(viewport, gridOptions, rows: 0..<layout.rowCount, level: level).clusters()
+            return gridBand(viewport, gridOptions, bandRows: 0..<layout.rowCount, level: level).clusters()
         }
         let split = min(max(1, splitRow ?? layout.rowCount / 2), layout.rowCount - 1)
         // Each band's cells, or (without a merge pass, which runs across them) its clusters, made on its thread.
-        func banded<T>(_ finish: @escaping @Sendable (GridClustering) -> [T]) -> [T] {
-            let (a, b) = forkJoin({ finish(gridBand(viewport, gridOptions, rows: 0..<split, level: level)) },
-                                  { finish(gridBand(viewport, gridOptions, rows: split..<layout.rowCount, level: level)) })
+        func banded<T: Sendable>(_ finish: @escaping @Sendable (GridClustering) -> [T]) -> [T] {
+            let (a, b) = forkJoin({ finish(gridBand(viewport, gridOptions, bandRows: 0..<split, level: level)) },
+                                  { finish(gridBand(viewport, gridOptions, bandRows: split..<layout.rowCount, level: level)) })
             return a + b
         }
         guard gridOptions.mergeOverlapping else { return banded { $0.clusters() } }
@@ -54,11 +56,11 @@ extension ClusterIndex {
     /// places at zoom 4 (11,000 expected) went 0.31 → 0.36 ms in one run of two.
     static let parallelPointThreshold = 20_000.0
 
-    /// The grid over rows `rows` of the viewport's grid, read from the hierarchy's `level` down.
+    /// The grid over rows `bandRows` of the viewport's grid, read from the hierarchy's `level` down.
     /// - Complexity: see `gridClusters(in:options:)`.
-    private func gridBand(_ viewport: Viewport, _ gridOptions: GridClusterOptions, rows: Range<Int>, level: Int) -> GridClustering {
+    private func gridBand(_ viewport: Viewport, _ gridOptions: GridClusterOptions, bandRows: Range<Int>, level: Int) -> GridClustering {
         let h = hierarchy
-        var grid = GridClustering(viewport: viewport, options: gridOptions, rows: rows)
+        var grid = GridClustering(viewport: viewport, options: gridOptions, bandRows: bandRows)
         // Every entry of the level whose points may fall in the band: its position within the level's largest
         // extent of the band, widened a little more for the rounding of the band's edges.
         let reach = largestExtent(atLevel: level), band = grid.layout.bandY
@@ -78,7 +80,7 @@ extension ClusterIndex {
             _ = grid.place(GridPointEntries(entries: points, positions: Self.positions(of: points, in: h),
                                             coordinates: self.points.coordinates, reach: h.pointExtent)) // all placed
             let opened = grid.place(GridClusterEntries(entries: clusters, records: Self.records(of: clusters, in: h),
-                                                       zooms: h.topZoom, leafCount: h.leafCount))
+                                                       zooms: h.topZoom))
             (points, clusters) = Self.children(of: opened.map { Int(clusters[$0]) - h.leafCount }, in: h)
         }
         return grid
@@ -213,9 +215,11 @@ extension ClusterIndex {
 /// The points of one round of `ClusterIndex.gridClusters`: placed by their held positions, or by their exact
 /// projections when those are within the rounding of an edge.
 private struct GridPointEntries: GridEntrySource {
+    /// The points (input positions).
     let entries: [UInt32]
     /// The held position of each entry.
     let positions: [ClusterPosition]
+    /// Every input coordinate, for the exact rule.
     let coordinates: [Coordinate]
     /// How far a held position may lie from the exact projection.
     let reach: Double
@@ -231,17 +235,18 @@ private struct GridPointEntries: GridEntrySource {
     func member(_ k: Int) -> ClusterNode.Content { .point(Int(entries[k])) }
 
     @inline(__always)
-    func split(_ k: Int) -> Coordinate? { coordinates[Int(entries[k])] }
+    func exactCoordinate(_ k: Int) -> Coordinate? { coordinates[Int(entries[k])] }
 }
 
 /// The clusters of one round of `ClusterIndex.gridClusters`: placed by their records; those that may fall in
 /// several cells are opened.
 private struct GridClusterEntries: GridEntrySource {
+    /// The clusters (entries).
     let entries: [UInt32]
     /// The record of each entry.
     let records: [ClusterRecord]
+    /// Every entry's zoom (`ClusterHierarchy.topZoom`), for the ids of clusters placed whole.
     let zooms: [UInt8]
-    let leafCount: Int
 
     var count: Int { entries.count }
 
@@ -256,5 +261,5 @@ private struct GridClusterEntries: GridEntrySource {
     }
 
     @inline(__always)
-    func split(_ k: Int) -> Coordinate? { nil }
+    func exactCoordinate(_ k: Int) -> Coordinate? { nil }
 }

@@ -2,21 +2,23 @@ import Foundation
 
 /// Where the cells of a viewport's grid lie in Web Mercator, and which cell a point, or every point of an entry,
 /// falls in. Cells are `cellSizePixels` squares from the viewport's north-west corner, numbered row by row; the
-/// east and south edges belong to the last column and row. A layout may cover a band of the rows only (`rows`):
+/// east and south edges belong to the last column and row. A layout may cover a band of the rows only (`bandRows`):
 /// points of the other rows are then outside it.
 struct GridCellLayout {
     /// Web Mercator x of the west edge and y of the north edge.
     let west: Double, north: Double
     /// Screen pixels per unit of Web Mercator x and y.
     let scaleX: Double, scaleY: Double
+    /// The viewport's size and a cell's side, in pixels.
     let widthPixels: Double, heightPixels: Double, cellSizePixels: Double
     /// Cells per unit of Web Mercator x and y, and the viewport's size in cells (for `placement`).
     let cellsPerUnitX: Double, cellsPerUnitY: Double, widthCells: Double, heightCells: Double
     /// Whether x west of the box's west edge counts past 1 (the box crosses the antimeridian or ends on 180).
     let unwrapsEast: Bool
-    let columns: Int, rowCount: Int
+    /// Columns and rows of the whole grid.
+    let columnCount: Int, rowCount: Int
     /// The rows covered, and their north and south edges in cells (the last row's south edge is the viewport's).
-    let rows: Range<Int>
+    let bandRows: Range<Int>
     private let bandNorth: Double, bandSouth: Double
     /// Whether no point can lie north of the viewport (its north edge is the map's, y = 0), or south of it (the
     /// exact rule puts y = 1, the map's south edge, inside): points beyond ±85.05° sit on those edges, and a
@@ -39,17 +41,17 @@ struct GridCellLayout {
         widthCells = widthPixels / cellSizePixels
         heightCells = heightPixels / cellSizePixels
         unwrapsEast = viewport.box.crossesAntimeridian || viewport.box.east == 180
-        columns = max(1, Int(widthCells.rounded(.up)))
+        columnCount = max(1, Int(widthCells.rounded(.up)))
         rowCount = max(1, Int(heightCells.rounded(.up)))
-        rows = band.clamped(to: 0..<rowCount)
-        bandNorth = Double(rows.lowerBound)
-        bandSouth = rows.upperBound == rowCount ? heightCells : Double(rows.upperBound)
+        bandRows = band.clamped(to: 0..<rowCount)
+        bandNorth = Double(bandRows.lowerBound)
+        bandSouth = bandRows.upperBound == rowCount ? heightCells : Double(bandRows.upperBound)
         northIsMapEdge = north <= 0
         southIsMapEdge = (1 - north) * scaleY <= heightPixels
     }
 
     /// Cells in the grid (all of its rows).
-    var cellCount: Int { columns * rowCount }
+    var cellCount: Int { columnCount * rowCount }
 
     /// The share of the unit square the viewport shows.
     var mapShare: Double { widthPixels / scaleX * heightPixels / scaleY }
@@ -78,9 +80,9 @@ struct GridCellLayout {
         let x = unwrapped(p.x)
         let (px, py) = pixel(x: x, y: p.y)
         guard px >= 0, px <= widthPixels, py >= 0, py <= heightPixels else { return nil }
-        let column = min(Int(px / cellSizePixels), columns - 1), row = min(Int(py / cellSizePixels), rowCount - 1)
-        guard rows.contains(row) else { return nil }
-        return (row * columns + column, x, p.y)
+        let column = min(Int(px / cellSizePixels), columnCount - 1), row = min(Int(py / cellSizePixels), rowCount - 1)
+        guard bandRows.contains(row) else { return nil }
+        return (row * columnCount + column, x, p.y)
     }
 
     /// Where the points of an entry go, decided by `placement(x:y:reachX:reachY:)`.
@@ -94,10 +96,11 @@ struct GridCellLayout {
     }
 
     /// Decides, from the entry's position and how far its points may lie from it along each axis, whether they all
-    /// fall in one cell, all outside the viewport, or neither. Cells are monotone in the screen position, and the
-    /// screen position in x and y, so the corners of that box decide. They are compared in cells (multiplications,
-    /// no division), with a margin of `cellMargin` that covers the rounding by which this differs from
-    /// `exactPlacement(of:)`: whatever is near an edge within the margin is split, and so placed by the exact rule.
+    /// fall in one cell of the rows covered, all outside the viewport or those rows, or neither. Cells are monotone
+    /// in the screen position, and the screen position in x and y, so the corners of that box decide (cut at the
+    /// map's edges, beyond which no point lies). They are compared in cells (multiplications, no division), with a
+    /// margin of `cellMargin` that covers the rounding by which this differs from `exactPlacement(of:)`: whatever is
+    /// near an edge within the margin is split, and so placed by the exact rule.
     /// - Complexity: O(1).
     @inline(__always)
     func placement(x: Double, y: Double, reachX: Double, reachY: Double) -> Placement {
@@ -117,15 +120,16 @@ struct GridCellLayout {
         // At the map's north edge no point lies north of the viewport (y >= 0, and 0 is its exact pixel row 0).
         let v0 = northIsMapEdge ? max(cy - dy, 0) : cy - dy
         // At the map's south edge none lies south of it: whatever reaches the last row is in it.
-        let southOpen = southIsMapEdge && rows.upperBound == rowCount
+        let southOpen = southIsMapEdge && bandRows.upperBound == rowCount
         if u1 < 0 || u0 > widthCells || v1 < bandNorth || v0 > bandSouth { return .outside }
         // Across the viewport's or the band's edge (or touching the viewport's east or south edge, whose points the
         // last cell takes, or the band's south edge, whose points the next row takes).
         guard u0 >= 0, u1 < widthCells, v0 >= bandNorth, v1 < bandSouth || southOpen else { return .split }
-        // Non-negative and below the viewport's size: truncation is the floor, and cannot overflow.
+        // Non-negative and below the viewport's size: truncation is the floor, and cannot overflow (the min only
+        // guards the last row).
         let column = Int(u0), row = min(Int(v0), rowCount - 1)
         guard u1 < Double(column + 1), v1 < Double(row + 1) || southOpen && row == rowCount - 1 else { return .split }
-        return .cell(row * columns + column, x: unwrappedX)
+        return .cell(row * columnCount + column, x: unwrappedX)
     }
 
     /// The margin of `placement`, in cells: far above the few units in the last place by which its arithmetic (a

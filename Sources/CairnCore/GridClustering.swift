@@ -73,6 +73,7 @@ public enum GridClusteringError: Error, Equatable, Sendable, CustomStringConvert
 /// (centres closer than one cell). Points on the viewport's edges are inside.
 public struct GridClustering {
     private let options: GridClusterOptions
+    /// Where its cells lie, and which rows it covers.
     let layout: GridCellLayout
 
     /// The sums of a cell's entries.
@@ -106,14 +107,14 @@ public struct GridClustering {
     /// Starts an empty grid over `viewport`.
     /// - Complexity: O(c) for c cells, at most `denseCellLimit`.
     public init(viewport: Viewport, options: GridClusterOptions = .standard) {
-        self.init(viewport: viewport, options: options, rows: 0..<Int.max)
+        self.init(viewport: viewport, options: options, bandRows: 0..<Int.max)
     }
 
-    /// Starts an empty grid over the rows `rows` of `viewport`'s grid: entries elsewhere are outside it.
+    /// Starts an empty grid over the rows `bandRows` of `viewport`'s grid: entries elsewhere are outside it.
     /// - Complexity: O(c) for c cells (of the whole grid), at most `denseCellLimit`.
-    init(viewport: Viewport, options: GridClusterOptions, rows: Range<Int>) {
+    init(viewport: Viewport, options: GridClusterOptions, bandRows: Range<Int>) {
         self.options = options
-        layout = GridCellLayout(viewport: viewport, cellSizePixels: options.cellSizePixels, rows: rows)
+        layout = GridCellLayout(viewport: viewport, cellSizePixels: options.cellSizePixels, rows: bandRows)
         isDense = layout.cellCount <= Self.denseCellLimit
         slots = isDense ? Array(repeating: Sums(), count: layout.cellCount) : []
     }
@@ -133,7 +134,7 @@ public struct GridClustering {
     }
 
     /// Adds the entries of `source`, in order: each whole to the cell all its points fall in, none when all fall
-    /// outside the viewport, and otherwise as `source.split` says (a point by its exact projection; a cluster not
+    /// outside the viewport, and otherwise as `source.exactCoordinate` says (a point by its exact projection; a cluster not
     /// now). Returns the positions of the entries split and not placed (the clusters to open).
     /// - Complexity: O(k) amortised for k entries.
     @inline(__always)
@@ -147,7 +148,7 @@ public struct GridClustering {
             case .outside: return nil
             case .cell(let cell, let x): return (cell, x, e.y, e.weight)
             case .split:
-                if let c = source.split(k) { return layout.exactPlacement(of: c).map { ($0.cell, $0.x, $0.y, 1) } }
+                if let c = source.exactCoordinate(k) { return layout.exactPlacement(of: c).map { ($0.cell, $0.x, $0.y, 1) } }
                 deferred.append(k)
                 return nil
             }
@@ -282,7 +283,7 @@ protocol GridEntrySource {
     func entry(_ k: Int) -> (x: Double, y: Double, reachX: Double, reachY: Double, weight: Int)
     /// What entry k is listed as when it is added.
     func member(_ k: Int) -> ClusterNode.Content
-    /// Entry k may fall in several cells: the coordinate of a point, to place it by; nil for an entry not placed
-    /// now (a cluster, to be opened).
-    func split(_ k: Int) -> Coordinate?
+    /// The coordinate of entry k when it is a point, to place it by the exact rule when it may fall in several
+    /// cells; nil for a cluster (not placed now: opened).
+    func exactCoordinate(_ k: Int) -> Coordinate?
 }
