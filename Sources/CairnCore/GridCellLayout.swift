@@ -7,6 +7,8 @@ import Foundation
 struct GridCellLayout {
     /// Web Mercator x of the west edge and y of the north edge.
     let west: Double, north: Double
+    /// Web Mercator x of the east edge (past 1 when the box crosses the antimeridian) and y of the south edge.
+    let east: Double, south: Double
     /// Screen pixels per unit of Web Mercator x and y.
     let scaleX: Double, scaleY: Double
     /// The viewport's size and a cell's side, in pixels.
@@ -20,17 +22,18 @@ struct GridCellLayout {
     /// The rows covered, and their north and south edges in cells (the last row's south edge is the viewport's).
     let bandRows: Range<Int>
     private let bandNorth: Double, bandSouth: Double
-    /// Whether no point can lie north of the viewport (its north edge is the map's, y = 0), or south of it (the
-    /// exact rule puts y = 1, the map's south edge, inside): points beyond ±85.05° sit on those edges, and a
-    /// cluster of them would otherwise always seem to cross the viewport's edge.
+    /// Whether no point can lie north of the viewport (its north edge is the map's, y = 0), or south of it (its
+    /// south edge is the map's, y = 1): points beyond ±85.05° sit on those edges, and a cluster of them would
+    /// otherwise always seem to cross the viewport's edge.
     private let northIsMapEdge: Bool, southIsMapEdge: Bool
 
     /// The layout of `cellSizePixels` cells over `viewport`, covering every row or those of `band` (clamped to the
     /// grid's rows).
     /// - Complexity: O(1).
     init(viewport: Viewport, cellSizePixels: Double, rows band: Range<Int> = 0..<Int.max) {
-        west = viewport.west
+        (west, east) = WebMercator.xArc(of: viewport.box)
         north = WebMercator.y(latitude: viewport.box.north)
+        south = WebMercator.y(latitude: viewport.box.south)
         scaleX = viewport.pixelsPerUnit
         scaleY = viewport.pixelsPerUnitY
         widthPixels = Double(viewport.widthPixels)
@@ -47,7 +50,7 @@ struct GridCellLayout {
         bandNorth = Double(bandRows.lowerBound)
         bandSouth = bandRows.upperBound == rowCount ? heightCells : Double(bandRows.upperBound)
         northIsMapEdge = north <= 0
-        southIsMapEdge = (1 - north) * scaleY <= heightPixels
+        southIsMapEdge = south >= 1
     }
 
     /// Cells in the grid (all of its rows).
@@ -73,13 +76,14 @@ struct GridCellLayout {
     }
 
     /// The cell a coordinate falls in, by its exact projection, with that projection (x unwrapped); nil outside the
-    /// viewport (its edges are inside) or the rows covered.
+    /// viewport or the rows covered. In the viewport is between its edges in Web Mercator, edges included (compared
+    /// there, not in pixels, where the edge's own pixel can round past the viewport's size).
     /// - Complexity: O(1).
     func exactPlacement(of coordinate: Coordinate) -> (cell: Int, x: Double, y: Double)? {
         let p = ClusterPoints.position(of: coordinate, precision: .float64)
         let x = unwrapped(p.x)
-        let (px, py) = pixel(x: x, y: p.y)
-        guard px >= 0, px <= widthPixels, py >= 0, py <= heightPixels else { return nil }
+        guard x >= west, x <= east, p.y >= north, p.y <= south else { return nil }
+        let (px, py) = pixel(x: x, y: p.y) // non-negative; on the east and south edges the last column and row
         let column = min(Int(px / cellSizePixels), columnCount - 1), row = min(Int(py / cellSizePixels), rowCount - 1)
         guard bandRows.contains(row) else { return nil }
         return (row * columnCount + column, x, p.y)

@@ -17,9 +17,11 @@ struct ClusterGridTests {
             var x = p.longitude / 360 + 0.5
             if x >= 1 { x = 0 }
             if x < west { x += 1 }
+            let y = WebMercator.y(latitude: p.latitude)
+            // In view: between the edges in Web Mercator, edges included.
+            guard x >= west, x <= east, y >= north, y <= south else { continue }
             let px = (x - west) * (Double(viewport.widthPixels) / (east - west))
-            let py = (WebMercator.y(latitude: p.latitude) - north) * (Double(viewport.heightPixels) / (south - north))
-            guard px >= 0, px <= Double(viewport.widthPixels), py >= 0, py <= Double(viewport.heightPixels) else { continue }
+            let py = (y - north) * (Double(viewport.heightPixels) / (south - north))
             let columns = Int((Double(viewport.widthPixels) / cell).rounded(.up)), rows = Int((Double(viewport.heightPixels) / cell).rounded(.up))
             let key = min(Int(py / cell), rows - 1) * columns + min(Int(px / cell), columns - 1)
             cells[key, default: []].append(i)
