@@ -28,22 +28,23 @@ extension ClusterIndex {
     /// before `splitRow` (clamped to the rows, so that neither is empty), or as it chooses (nil).
     /// - Complexity: as `gridClusters(in:options:)`; two bands read the entries near the row they share twice.
     func gridClusters(in viewport: Viewport, options gridOptions: GridClusterOptions, splitRow: Int?) -> [GridCluster] {
+        let layout = GridCellLayout(viewport: viewport, cellSizePixels: gridOptions.cellSizePixels)
         // Pixels per unit along the axis that magnifies most: a cluster must be small on screen in both directions.
-        let scale = max(viewport.pixelsPerUnit, viewport.pixelsPerUnitY)
+        let scale = max(layout.scaleX, layout.scaleY)
         let level = (options.minZoom...options.maxZoom).first { zoom in
             options.unitRadius(zoom: zoom) * scale <= gridOptions.cellSizePixels / Self.gridCellsPerRadius
         } ?? options.maxZoom + 1
-        let layout = GridCellLayout(viewport: viewport, cellSizePixels: gridOptions.cellSizePixels)
-        let parallel = gridOptions.parallel && Double(count) * layout.mapShare > Self.parallelPointThreshold
-            && ProcessInfo.processInfo.activeProcessorCount > 1
+        let parallel = gridOptions.parallel && Self.hasTwoProcessors && Double(count) * layout.mapShare > Self.parallelPointThreshold
         guard layout.rowCount > 1, splitRow ?? (parallel ? 1 : 0) > 0 else {
-            return gridBand(viewport, gridOptions, bandRows: 0..<layout.rowCount, level: level).clusters()
+            return gridBand(viewport, GridClustering(layout: layout, options: gridOptions), level: level).clusters()
         }
         let split = min(max(1, splitRow ?? layout.rowCount / 2), layout.rowCount - 1)
         // Each band's cells, or (without a merge pass, which runs across them) its clusters, made on its thread.
         func banded<T: Sendable>(_ finish: @escaping @Sendable (GridClustering) -> [T]) -> [T] {
-            let (a, b) = forkJoin({ finish(gridBand(viewport, gridOptions, bandRows: 0..<split, level: level)) },
-                                  { finish(gridBand(viewport, gridOptions, bandRows: split..<layout.rowCount, level: level)) })
+            @Sendable func band(_ rows: Range<Int>) -> GridClustering {
+                gridBand(viewport, GridClustering(layout: layout.band(rows), options: gridOptions), level: level)
+            }
+            let (a, b) = forkJoin({ finish(band(0..<split)) }, { finish(band(split..<layout.rowCount)) })
             return a + b
         }
         guard gridOptions.mergeOverlapping else { return banded { $0.clusters() } }
@@ -56,11 +57,15 @@ extension ClusterIndex {
     /// places at zoom 4 (11,000 expected) went 0.31 → 0.36 ms in one run of two.
     static let parallelPointThreshold = 20_000.0
 
-    /// The grid over rows `bandRows` of the viewport's grid, read from the hierarchy's `level` down.
+    /// Whether the machine has a second processor for `gridClusters` (asked once: on Linux the count is read from
+    /// a file).
+    static let hasTwoProcessors = ProcessInfo.processInfo.activeProcessorCount > 1
+
+    /// `empty` (a grid over the viewport's rows, or a band of them) filled from the hierarchy's `level` down.
     /// - Complexity: see `gridClusters(in:options:)`.
-    private func gridBand(_ viewport: Viewport, _ gridOptions: GridClusterOptions, bandRows: Range<Int>, level: Int) -> GridClustering {
+    private func gridBand(_ viewport: Viewport, _ empty: GridClustering, level: Int) -> GridClustering {
         let h = hierarchy
-        var grid = GridClustering(viewport: viewport, options: gridOptions, bandRows: bandRows)
+        var grid = empty
         // Every entry of the level whose points may fall in the band: its position within the level's largest
         // extent of the band, widened a little more for the rounding of the band's edges.
         let reach = largestExtent(atLevel: level), band = grid.layout.bandY

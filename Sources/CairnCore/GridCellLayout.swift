@@ -20,22 +20,22 @@ struct GridCellLayout {
     /// Columns and rows of the whole grid.
     let columnCount: Int, rowCount: Int
     /// The rows covered, and their north and south edges in cells (the last row's south edge is the viewport's).
-    let bandRows: Range<Int>
-    private let bandNorth: Double, bandSouth: Double
+    private(set) var bandRows: Range<Int> = 0..<0
+    private var bandNorth = 0.0, bandSouth = 0.0
     /// Whether no point can lie north of the viewport (its north edge is the map's, y = 0), or south of it (its
     /// south edge is the map's, y = 1): points beyond ±85.05° sit on those edges, and a cluster of them would
     /// otherwise always seem to cross the viewport's edge.
     private let northIsMapEdge: Bool, southIsMapEdge: Bool
 
-    /// The layout of `cellSizePixels` cells over `viewport`, covering every row or those of `band` (clamped to the
-    /// grid's rows).
+    /// The layout of `cellSizePixels` cells over `viewport`, covering every row.
     /// - Complexity: O(1).
-    init(viewport: Viewport, cellSizePixels: Double, rows band: Range<Int> = 0..<Int.max) {
+    init(viewport: Viewport, cellSizePixels: Double) {
         (west, east) = WebMercator.xArc(of: viewport.box)
         north = WebMercator.y(latitude: viewport.box.north)
         south = WebMercator.y(latitude: viewport.box.south)
-        scaleX = viewport.pixelsPerUnit
-        scaleY = viewport.pixelsPerUnitY
+        // Positive: a viewport's box has a width and a height on the map.
+        scaleX = Double(viewport.widthPixels) / (east - west)
+        scaleY = Double(viewport.heightPixels) / (south - north)
         widthPixels = Double(viewport.widthPixels)
         heightPixels = Double(viewport.heightPixels)
         self.cellSizePixels = cellSizePixels
@@ -46,18 +46,31 @@ struct GridCellLayout {
         unwrapsEast = viewport.box.crossesAntimeridian || viewport.box.east == 180
         columnCount = max(1, Int(widthCells.rounded(.up)))
         rowCount = max(1, Int(heightCells.rounded(.up)))
+        northIsMapEdge = north <= 0
+        southIsMapEdge = south >= 1
+        cover(0..<rowCount)
+    }
+
+    /// The same layout covering the rows of `band` only (clamped to the grid's rows).
+    /// - Complexity: O(1).
+    func band(_ band: Range<Int>) -> GridCellLayout {
+        var layout = self
+        layout.cover(band)
+        return layout
+    }
+
+    /// Covers the rows of `band` (clamped to the grid's rows).
+    private mutating func cover(_ band: Range<Int>) {
         bandRows = band.clamped(to: 0..<rowCount)
         bandNorth = Double(bandRows.lowerBound)
         bandSouth = bandRows.upperBound == rowCount ? heightCells : Double(bandRows.upperBound)
-        northIsMapEdge = north <= 0
-        southIsMapEdge = south >= 1
     }
 
     /// Cells in the grid (all of its rows).
     var cellCount: Int { columnCount * rowCount }
 
     /// The share of the unit square the viewport shows.
-    var mapShare: Double { widthPixels / scaleX * heightPixels / scaleY }
+    var mapShare: Double { (east - west) * (south - north) }
 
     /// Web Mercator y of the band's north and south edges.
     var bandY: ClosedRange<Double> { north + bandNorth / cellsPerUnitY...north + bandSouth / cellsPerUnitY }

@@ -107,14 +107,15 @@ public struct GridClustering {
     /// Starts an empty grid over `viewport`.
     /// - Complexity: O(c) for c cells, at most `denseCellLimit`.
     public init(viewport: Viewport, options: GridClusterOptions = .standard) {
-        self.init(viewport: viewport, options: options, bandRows: 0..<Int.max)
+        self.init(layout: GridCellLayout(viewport: viewport, cellSizePixels: options.cellSizePixels), options: options)
     }
 
-    /// Starts an empty grid over the rows `bandRows` of `viewport`'s grid: entries elsewhere are outside it.
+    /// Starts an empty grid over `layout` (its cell size the options'); entries outside the rows it covers are
+    /// outside the grid.
     /// - Complexity: O(c) for c cells (of the whole grid), at most `denseCellLimit`.
-    init(viewport: Viewport, options: GridClusterOptions, bandRows: Range<Int>) {
+    init(layout: GridCellLayout, options: GridClusterOptions) {
         self.options = options
-        layout = GridCellLayout(viewport: viewport, cellSizePixels: options.cellSizePixels, rows: bandRows)
+        self.layout = layout
         isDense = layout.cellCount <= Self.denseCellLimit
         slots = isDense ? Array(repeating: Sums(), count: layout.cellCount) : []
     }

@@ -74,13 +74,4 @@ public struct Viewport: Hashable, Sendable {
 
     /// The largest viewport side accepted, in pixels (16K screens; it bounds the grid's memory).
     public static let maxSidePixels = 16_384
-
-    /// Web Mercator x of the west edge.
-    var west: Double { WebMercator.x(longitude: box.west) }
-
-    /// Screen pixels per unit of Web Mercator x.
-    var pixelsPerUnit: Double { Double(widthPixels) / Self.span(of: box).width } // positive: the box has a width
-
-    /// Screen pixels per unit of Web Mercator y.
-    var pixelsPerUnitY: Double { Double(heightPixels) / Self.span(of: box).height } // positive: the box has a height
 }

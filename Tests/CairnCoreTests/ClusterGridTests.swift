@@ -132,8 +132,8 @@ struct ClusterGridTests {
             #expect(cell(layout.placement(x: x, y: 0, reachX: reach, reachY: reach)) == column)
             #expect(cell(layout.placement(x: x, y: 1, reachX: reach, reachY: reach)) == lastRow * layout.columnCount + column)
             // Bands: the north one has no point of y = 1, the south one none of y = 0; across the band edge: opened.
-            let north = GridCellLayout(viewport: view, cellSizePixels: 60, rows: 0..<5)
-            let south = GridCellLayout(viewport: view, cellSizePixels: 60, rows: 5..<layout.rowCount)
+            let north = layout.band(0..<5)
+            let south = layout.band(5..<layout.rowCount)
             for (band, y) in [(north, 1.0), (south, 0.0)] {
                 if case .outside = band.placement(x: x, y: y, reachX: reach, reachY: reach) {} else { Issue.record("\(y): not outside the band") }
             }
