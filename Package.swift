@@ -20,7 +20,7 @@ let package = Package(
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
-        // A compiler hint Swift has no spelling for (header-only, inlined).
+        // What Swift has no spelling for here: a prefetch hint, C11 atomics (macOS 14), a spin pause (header-only).
         .target(name: "CCairnShims"),
         .target(name: "CairnCore", dependencies: ["CPROJ", "CCairnShims"]),
         .target(name: "CairnIO", dependencies: ["CairnCore", "CZlib"]),

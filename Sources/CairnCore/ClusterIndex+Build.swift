@@ -153,7 +153,9 @@ struct ClusterHierarchy: Sendable {
 
     /// The extent of a cluster at (cx, cy) over its `count` children (`child(k)`: position and extent): along each
     /// axis, the largest distance to a child (x the shorter way round) plus that child's bound, a bound by the
-    /// triangle inequality. The builder and the incremental edits both make extents here, so they agree bit for bit.
+    /// triangle inequality. The builder and the incremental edits both make extents here, so they agree bit for bit
+    /// (the builder gives a group of identical points `pointBounds` directly: its members share one position, so
+    /// this gives the same).
     /// - Complexity: O(count).
     @inline(__always)
     static func extent(ofClusterAtX cx: Double, y cy: Double, count: Int,

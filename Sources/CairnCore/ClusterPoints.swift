@@ -47,7 +47,7 @@ struct ClusterPoints: Sendable {
     /// longitude that rounds to it, is 0: the same meridian as -180).
     /// - Complexity: O(1).
     @inline(__always)
-    static func x(longitude: Double, precision: ClusterPrecision) -> Double {
+    private static func x(longitude: Double, precision: ClusterPrecision) -> Double {
         let px = precision.rounded(WebMercator.x(longitude: longitude))
         return px >= 1 ? 0 : px
     }
@@ -55,7 +55,7 @@ struct ClusterPoints: Sendable {
     /// Web Mercator y in [0, 1] as the clustering holds it: rounded to the precision.
     /// - Complexity: O(1).
     @inline(__always)
-    static func y(latitude: Double, precision: ClusterPrecision) -> Double {
+    private static func y(latitude: Double, precision: ClusterPrecision) -> Double {
         precision.rounded(WebMercator.y(latitude: latitude))
     }
 

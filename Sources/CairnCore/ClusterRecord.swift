@@ -4,7 +4,7 @@ struct ClusterRecord: Sendable {
     /// Web Mercator position: the weighted centroid, x wrapped into [0, 1).
     var x: Double, y: Double
     /// How far from (x, y) its points' exact projections may lie, along each axis: see
-    /// `ClusterHierarchy.reach(fromX:y:toX:y:extent:)`.
+    /// `ClusterHierarchy.extent(ofClusterAtX:y:count:child:)`.
     var extent: ClusterExtent
     /// Points held.
     var weight: UInt32

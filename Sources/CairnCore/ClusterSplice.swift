@@ -108,12 +108,12 @@ struct ClusterSplice {
         }
     }
 
-    /// Rewrites `table` (rows of `width` elements, after `offset` elements left alone) in place to the new row
-    /// order: kept rows move, deleted rows go, inserted rows hold `filler` (the caller writes them).
+    /// Rewrites `table` (one element per row) in place to the new row order: kept rows move, deleted rows go,
+    /// inserted rows hold `filler` (the caller writes them).
     /// - Complexity: O(e) element moves for the e elements after the first change.
-    func apply<T: BitwiseCopyable>(to table: inout [T], width: Int = 1, after offset: Int = 0, filler: T) {
-        precondition(table.count == offset + oldCount * width, "splice applied to a table of another size")
-        let growth = (newCount - oldCount) * width
+    func apply<T: BitwiseCopyable>(to table: inout [T], filler: T) {
+        precondition(table.count == oldCount, "splice applied to a table of another size")
+        let growth = newCount - oldCount
         if growth > 0 {
             // Tables are built to their exact size: leave room for the next inserts (about 1.5 %), so they do not
             // each copy the table.
@@ -121,10 +121,9 @@ struct ClusterSplice {
             table.append(contentsOf: repeatElement(filler, count: growth))
         }
         table.withUnsafeMutableBufferPointer { p in
-            guard let start = p.baseAddress else { return }
-            let base = start + offset
+            guard let base = p.baseAddress else { return }
             func move(_ s: Segment) {
-                Self.moveElements(base + (s.start + s.shift) * width, from: base + s.start * width, count: (s.end - s.start) * width)
+                Self.moveElements(base + s.start + s.shift, from: base + s.start, count: s.end - s.start)
             }
             // Segments moving up first, from the last (each lands on rows already moved or vacated), then those
             // moving down, from the first.
@@ -132,7 +131,7 @@ struct ClusterSplice {
             for s in segments where s.shift < 0 { move(s) }
             for (k, at) in insertedAt.enumerated() {
                 let count = changeInserted[k]
-                for i in (at * width)..<((at + count) * width) { base[i] = filler }
+                for i in at..<(at + count) { base[i] = filler }
             }
         }
         if growth < 0 { table.removeLast(-growth) }

@@ -628,12 +628,8 @@ struct UnitXRanges {
 
     /// The x ranges of a longitude box widened by `d` on each side, wrapping across the antimeridian.
     init(_ box: BoundingBox, widenedBy d: Double) {
-        let arc = WebMercator.xArc(of: box)
-        if box.west == -180, box.east == 180 {
-            self.init(0, 1)
-        } else {
-            self.init(arcFrom: arc.west - d, to: arc.east + d)
-        }
+        let arc = WebMercator.xArc(of: box) // the whole world: 0 to 1, which the arc takes as every x
+        self.init(arcFrom: arc.west - d, to: arc.east + d)
     }
 
     /// The x ranges of the arc from `lo` to `hi` (which may reach below 0 or to 1 and past), cut at 0 and 1;
