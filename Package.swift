@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -20,9 +21,12 @@ let package = Package(
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
-        // What Swift has no spelling for here: a prefetch hint, C11 atomics (macOS 14), a spin pause (header-only).
+        // What Swift has no spelling for: a prefetch hint and a spin pause (header-only).
         .target(name: "CCairnShims"),
-        .target(name: "CairnCore", dependencies: ["CPROJ", "CCairnShims"]),
+        .target(name: "CairnCore", dependencies: [
+            "CPROJ", "CCairnShims",
+            .product(name: "Atomics", package: "swift-atomics"),
+        ]),
         .target(name: "CairnIO", dependencies: ["CairnCore", "CZlib"]),
         .target(name: "CairnStore", dependencies: [
             "CairnCore",

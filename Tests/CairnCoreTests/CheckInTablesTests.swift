@@ -9,7 +9,7 @@ struct CheckInTablesTests {
                       (eventCount: (1 << 31) - 2, users: 3_000)])
     func densePairSetMatchesASet(eventCount: Int, users: Int) {
         var random = SeededRandom(seed: UInt64(eventCount &* 31 &+ users))
-        var set = CheckInDensePairSet(eventCount: eventCount)
+        var set = DensePairSet(eventCount: eventCount)
         var oracle = Set<[Int]>()
         for step in 0 ..< 30_000 {
             // User numbers grow over time, as a ledger's do; a third of the pairs repeat an earlier one.
@@ -35,7 +35,7 @@ struct CheckInTablesTests {
     @Test(arguments: ["event-", "", "a-very-long-prefix-over-16-", "x"])
     func keyTableMatchesADictionary(prefix: String) {
         var random = SeededRandom(seed: UInt64(prefix.utf8.count))
-        var table = CheckInKeyTable()
+        var table = KeyTable()
         var oracle: [String: Int] = [:]
         func makeKey() -> String {
             switch random.below(8) {

@@ -502,7 +502,7 @@ final class CheckInBatchValidator {
                 let (result, hash, bad) = CheckInRowJudge.judge(fields, target: targets[i], validator: validator, scratch: &scratch)
                 if let bad { malformed.append((results.count, recordLine, bad)) }
                 if result.reason == nil, result.event >= 0 || (countsVisits && result.place >= 0) {
-                    let shard = shardCount > 1 ? Int(checkInMix(hash ^ 0x5bd1_e995) % UInt64(shardCount)) : 0
+                    let shard = shardCount > 1 ? Int(fmix64(hash ^ 0x5bd1_e995) % UInt64(shardCount)) : 0
                     shardRows[shard].append(Int32(results.count))
                 }
                 ids.append(fields.id)

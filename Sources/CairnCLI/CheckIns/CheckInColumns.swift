@@ -101,7 +101,7 @@ enum CheckInRowJudge {
         let seconds = CheckInTimeText.seconds(row.time.bytes)
         let result = validator.judge(latitude: latitude, longitude: longitude, seconds: seconds, accuracyMeters: accuracy,
                                      target: target, user: row.user.raw, scratch: &scratch)
-        return (result, result.reason == nil ? checkInHash(row.user.raw) : 0, nil)
+        return (result, result.reason == nil ? byteHash(row.user.raw) : 0, nil)
     }
 }
 

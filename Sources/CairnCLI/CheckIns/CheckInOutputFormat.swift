@@ -98,7 +98,7 @@ struct CheckInOutputText: Sendable {
             eventStarts.append(events.count)
         }
         // Read at random by every row: huge pages where the kernel allows.
-        self.places = checkInLargeArray(copying: places)
+        self.places = largeArray(copying: places)
         self.events = events
         self.eventStarts = eventStarts
         switch format {

@@ -1,3 +1,5 @@
+import Atomics
+import CCairnShims
 import Dispatch
 import Foundation
 
@@ -12,24 +14,26 @@ func forkJoin<A, B: Sendable>(_ foreground: () -> A, _ background: @escaping @Se
     -> (A, B) {
     let handoff = ForkJoinHandoff<B>()
     start {
-        guard handoff.state.compareExchange(expected: ForkJoinState.waiting.rawValue, desired: ForkJoinState.running.rawValue) else { return }
+        guard handoff.state.compareExchange(expected: .waiting, desired: .running, ordering: .acquiringAndReleasing).exchanged
+        else { return }
         handoff.result = background()
-        handoff.state.store(ForkJoinState.done.rawValue)
+        handoff.state.store(.done, ordering: .releasing)
     }
     let a = foreground()
-    if handoff.state.compareExchange(expected: ForkJoinState.waiting.rawValue, desired: ForkJoinState.taken.rawValue) {
+    if handoff.state.compareExchange(expected: .waiting, desired: .taken, ordering: .acquiringAndReleasing).exchanged {
         return (a, background())
     }
     var spins = 0
-    while handoff.state.load() != ForkJoinState.done.rawValue {
+    while handoff.state.load(ordering: .acquiring) != .done {
         spins += 1
-        if spins > 100_000 { sched_yield() } else { AtomicState.pause() }
+        // The pause hint lets a sibling hardware thread run while this one spins; Swift has no spelling for it.
+        if spins > 100_000 { sched_yield() } else { cairn_spin_pause() }
     }
     return (a, handoff.result!)
 }
 
 /// Where `forkJoin`'s background closure is.
-private enum ForkJoinState: CInt {
+private enum ForkJoinState: Int, AtomicValue {
     /// Not started.
     case waiting
     /// Running on another thread.
@@ -43,6 +47,6 @@ private enum ForkJoinState: CInt {
 /// The state of `forkJoin`'s background closure, and its result when another thread ran it (written once before
 /// the state becomes `done`, read only after that is seen).
 private final class ForkJoinHandoff<B: Sendable>: @unchecked Sendable {
-    let state = AtomicState(ForkJoinState.waiting.rawValue)
+    let state = ManagedAtomic(ForkJoinState.waiting)
     var result: B?
 }

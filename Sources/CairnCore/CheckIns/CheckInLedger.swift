@@ -2,22 +2,22 @@
 /// (for `duplicate`), and optionally visit counts per place and per (place, user) for statistics.
 ///
 /// Memory grows with the number of distinct users and (user, event) pairs of valid check-ins (5 to 8 bytes
-/// per pair in a `CheckInDensePairSet`, plus each user id once), and with distinct (place, user) pairs when
+/// per pair in a `DensePairSet`, plus each user id once), and with distinct (place, user) pairs when
 /// visits are counted; never with the number of check-ins as such.
 ///
 /// Sharding: a ledger may see only the check-ins of some users (for example those whose id hash falls in
 /// one shard) provided it sees them in input order; shards then merge into `CheckInStats`.
 public struct CheckInLedger: Sendable {
     /// User ids seen in valid check-ins, numbered.
-    var users = CheckInKeyTable()
+    var users = KeyTable()
     /// (event, user) of every valid event check-in.
-    var pairs: CheckInDensePairSet
+    var pairs: DensePairSet
     /// Whether visits are counted.
     public let countsVisits: Bool
     /// Valid check-ins per place.
     var placeVisits: ContiguousArray<UInt32>
     /// Valid check-ins per (place << 32 | user).
-    var visitsByUser = CheckInCountMap()
+    var visitsByUser = CountMap()
 
     /// An empty ledger that counts nothing (a stand-in while a shard's ledger is borrowed).
     package static var placeholder: CheckInLedger { CheckInLedger(placeCount: 0, countsVisits: false) }
@@ -25,7 +25,7 @@ public struct CheckInLedger: Sendable {
     private init(placeCount: Int, countsVisits: Bool) {
         self.countsVisits = countsVisits
         placeVisits = ContiguousArray(repeating: 0, count: placeCount)
-        pairs = CheckInDensePairSet(eventCount: 0)
+        pairs = DensePairSet(eventCount: 0)
     }
 
     /// Creates an empty ledger for `validator`'s places.
@@ -33,7 +33,7 @@ public struct CheckInLedger: Sendable {
     public init(validator: CheckInValidator, countsVisits: Bool) {
         self.countsVisits = countsVisits
         placeVisits = ContiguousArray(repeating: 0, count: countsVisits ? validator.placeCount : 0)
-        pairs = CheckInDensePairSet(eventCount: validator.eventCount)
+        pairs = DensePairSet(eventCount: validator.eventCount)
     }
 
     /// Settles a judged check-in in input order: a valid event check-in whose user already has one for that
@@ -43,11 +43,11 @@ public struct CheckInLedger: Sendable {
         var userId = userId
         userId.withUTF8 { user in
             let raw = UnsafeRawBufferPointer(user)
-            settle(&result, user: raw, userHash: checkInHash(raw))
+            settle(&result, user: raw, userHash: byteHash(raw))
         }
     }
 
-    /// `settle(_:userId:)` on the user id's bytes and their `checkInHash`.
+    /// `settle(_:userId:)` on the user id's bytes and their `byteHash`.
     @inline(__always)
     package mutating func settle(_ result: inout CheckInResult, user: UnsafeRawBufferPointer, userHash: UInt64) {
         guard result.reason == nil else { return }

@@ -30,12 +30,12 @@ public struct CheckInValidator: Sendable {
 
     let bounds: DistanceBounds
     /// Place ids, numbered in input order (first occurrence wins).
-    package let placeKeys: CheckInKeyTable
+    package let placeKeys: KeyTable
     /// Per place, `Self.placeStride` doubles: latitude, longitude, radius, cos(latitude), accept and reject
     /// haversine thresholds.
     let placeData: ContiguousArray<Double>
     /// Event ids, numbered in input order (first occurrence wins).
-    package let eventKeys: CheckInKeyTable
+    package let eventKeys: KeyTable
     /// Each event's window (seconds since 1970) and place index (-1 when it has none), packed so that a
     /// check-in's event costs one cache line.
     let eventRecords: ContiguousArray<EventRecord>
@@ -46,8 +46,8 @@ public struct CheckInValidator: Sendable {
     let circles: CircleIndex
     let placeCircles: ContiguousArray<Circle>
     /// Users named in joins, and the joined (event, user) pairs.
-    let joinUsers: CheckInKeyTable
-    let joinPairs: CheckInPairSet
+    let joinUsers: KeyTable
+    let joinPairs: PairSet
 
     static let placeStride = 6
 
@@ -77,7 +77,7 @@ public struct CheckInValidator: Sendable {
         self.accuracyPolicy = accuracyPolicy
         let bounds = DistanceBounds(model)
         self.bounds = bounds
-        var placeKeys = CheckInKeyTable()
+        var placeKeys = KeyTable()
         var placeData = ContiguousArray<Double>()
         var placeCircles = ContiguousArray<Circle>()
         var ignoredPlaces = 0
@@ -97,13 +97,13 @@ public struct CheckInValidator: Sendable {
         // event defines later in the file.
         let placeList = Array(places)
         let eventList = Array(events)
-        let keysBox = CheckInBuildBox(CheckInKeyTable())
+        let keysBox = CheckInBuildBox(KeyTable())
         let repeatedBox = CheckInBuildBox([Bool]())
-        let placesBox = CheckInBuildBox((keys: CheckInKeyTable(), data: ContiguousArray<Double>(),
+        let placesBox = CheckInBuildBox((keys: KeyTable(), data: ContiguousArray<Double>(),
                                          circles: ContiguousArray<Circle>(), ignored: 0, warm: 0))
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             if part == 1 {
-                var keys = CheckInKeyTable()
+                var keys = KeyTable()
                 var repeated = [Bool](repeating: false, count: eventList.count)
                 for (i, event) in eventList.enumerated() where !keys.insert(event.id).inserted { repeated[i] = true }
                 keysBox.value = keys
@@ -190,8 +190,8 @@ public struct CheckInValidator: Sendable {
         }
         let (starts, byPlace) = sortedBox.value
 
-        var joinUsers = CheckInKeyTable()
-        var joinPairs = CheckInPairSet()
+        var joinUsers = KeyTable()
+        var joinPairs = PairSet()
         var ignoredJoins = 0
         if let joins {
             for join in joins {
@@ -208,9 +208,9 @@ public struct CheckInValidator: Sendable {
         placeKeys.prepareForLookups()
         eventKeys.prepareForLookups()
         self.placeKeys = placeKeys
-        self.placeData = checkInLargeArray(copying: placeData)
+        self.placeData = largeArray(copying: placeData)
         self.eventKeys = eventKeys
-        self.eventRecords = checkInLargeArray(copying: eventRecords)
+        self.eventRecords = largeArray(copying: eventRecords)
         self.placeEventStarts = starts
         self.placeEvents = byPlace
         self.joinUsers = joinUsers
@@ -391,11 +391,11 @@ public struct CheckInValidator: Sendable {
                 lookups[i] = (-1, 0)
                 if !event.isEmpty {
                     lookups[i].slot = eventKeys.denseSlot(event)
-                    if lookups[i].slot < 0 { lookups[i].hash = checkInHash(event) }
+                    if lookups[i].slot < 0 { lookups[i].hash = byteHash(event) }
                     targets[i] = Target(event: pending, place: -2, claimedPlace: place.isEmpty ? -2 : placeKeys.index(of: place))
                 } else if !place.isEmpty {
                     lookups[i].slot = placeKeys.denseSlot(place)
-                    if lookups[i].slot < 0 { lookups[i].hash = checkInHash(place) }
+                    if lookups[i].slot < 0 { lookups[i].hash = byteHash(place) }
                     targets[i] = Target(event: -2, place: pending)
                 } else {
                     targets[i] = Target(event: -2, place: -2)

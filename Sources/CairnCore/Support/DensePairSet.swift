@@ -5,12 +5,12 @@
 /// stores the event number and the user's remaining bits in one `UInt32` (event in the low `eventBits`
 /// bits). `bucketBits` is as small as lets that fit in 32 bits, so it grows by one each time the user
 /// numbers need one more bit: every bucket then splits in two by that bit. The buckets are open-addressing
-/// tables (linear probing) of one common capacity, side by side in one large array (`checkInLargeArray`, huge
+/// tables (linear probing) of one common capacity, side by side in one large array (`largeArray`, huge
 /// pages where the kernel allows: the set is read at random, and TLB misses would cost more than cache
 /// misses); when a bucket would be over 4/5 full, all grow by half, so the set stays more than 1/2 full.
 ///
 /// The events' number is fixed at creation; event numbers are below it, user numbers below 2^32.
-package struct CheckInDensePairSet: Sendable {
+package struct DensePairSet: Sendable {
     /// Bits of the event number in a stored value; events are at most `2^eventBits - 2`, so no stored value is
     /// `UInt32.max` (the empty slot).
     private let eventBits: Int
@@ -39,11 +39,11 @@ package struct CheckInDensePairSet: Sendable {
     /// - Complexity: O(1).
     package var memoryBytes: Int { slots.capacity * 4 + counts.capacity * 4 }
 
-    /// The slot where `value`'s probe starts in a bucket of `capacity` slots: `checkInMix`'s high half,
+    /// The slot where `value`'s probe starts in a bucket of `capacity` slots: `fmix64`'s high half,
     /// scaled by multiply-shift (any capacity).
     @inline(__always)
     static func home(_ value: UInt32, capacity: Int) -> Int {
-        Int(((checkInMix(UInt64(value)) >> 32) &* UInt64(capacity)) >> 32)
+        Int(((fmix64(UInt64(value)) >> 32) &* UInt64(capacity)) >> 32)
     }
 
     @inline(__always)
@@ -159,7 +159,7 @@ package struct CheckInDensePairSet: Sendable {
         var newCapacity = capacity
         let fullest = Int(newCounts.max() ?? 0)
         while 5 * fullest > 4 * newCapacity { newCapacity = max(8, newCapacity + newCapacity / 2) }
-        var newSlots = checkInLargeArray(repeating: Self.empty, count: newCapacity << newBits)
+        var newSlots = largeArray(repeating: Self.empty, count: newCapacity << newBits)
         newSlots.withUnsafeMutableBufferPointer { buffer in
             guard let into = buffer.baseAddress else { return }
             for b in 0 ..< counts.count where counts[b] > 0 {

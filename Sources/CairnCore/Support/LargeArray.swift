@@ -9,7 +9,7 @@ import Glibc
 /// advised `MADV_HUGEPAGE` (2 MB pages where the kernel allows), and only then filled, so that the first touch
 /// already gets huge pages. Elsewhere, or for small tables, it is an ordinary filled array.
 /// - Complexity: O(n).
-func checkInLargeArray<Element: BitwiseCopyable>(repeating value: Element, count: Int) -> ContiguousArray<Element> {
+func largeArray<Element: BitwiseCopyable>(repeating value: Element, count: Int) -> ContiguousArray<Element> {
     ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
         adviseHugePages(buffer)
         if let base = buffer.baseAddress { base.initialize(repeating: value, count: count) }
@@ -17,10 +17,10 @@ func checkInLargeArray<Element: BitwiseCopyable>(repeating value: Element, count
     }
 }
 
-/// A copy of `array` in memory advised as `checkInLargeArray`'s (the array itself when it is small), for
+/// A copy of `array` in memory advised as `largeArray`'s (the array itself when it is small), for
 /// tables built by appending and then read at random.
 /// - Complexity: O(n).
-package func checkInLargeArray<Element: BitwiseCopyable>(copying array: ContiguousArray<Element>) -> ContiguousArray<Element> {
+package func largeArray<Element: BitwiseCopyable>(copying array: ContiguousArray<Element>) -> ContiguousArray<Element> {
     guard array.count * MemoryLayout<Element>.stride >= 2 * (2 << 20) else { return array }
     return ContiguousArray(unsafeUninitializedCapacity: array.count) { buffer, initialized in
         adviseHugePages(buffer)

@@ -1,42 +1,3 @@
-/// A 64-bit hash of a byte string: 8 bytes at a time, multiply-xorshift mixing, MurmurHash3's `fmix64` at the end.
-/// Not cryptographic; ids from users may collide on purpose only at the cost of a longer probe.
-/// - Complexity: O(n) in the length.
-@inline(__always)
-package func checkInHash(_ key: UnsafeRawBufferPointer) -> UInt64 {
-    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: key.count)
-    guard let base = key.baseAddress else { return checkInMix(h) }
-    let count = key.count
-    var i = 0
-    while i + 8 <= count {
-        h = (h ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-        h ^= h >> 32
-        i += 8
-    }
-    if i < count {
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < count {
-            tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
-            shift += 8
-            i += 1
-        }
-        h = (h ^ tail) &* 0xFF51_AFD7_ED55_8CCD
-    }
-    return checkInMix(h)
-}
-
-/// MurmurHash3's 64-bit finaliser (a bijection that spreads every input bit).
-@inline(__always)
-package func checkInMix(_ value: UInt64) -> UInt64 {
-    var h = value
-    h ^= h >> 33
-    h &*= 0xC4CE_B9FE_1A85_EC53
-    h ^= h >> 29
-    h &*= 0xFF51_AFD7_ED55_8CCD
-    h ^= h >> 32
-    return h
-}
-
 /// Interned byte strings (ids) numbered 0, 1, 2, ... in insertion order, found by their bytes without
 /// making a `String`: an open-addressing hash table (linear probing, load at most 1/2).
 ///
@@ -49,7 +10,7 @@ package func checkInMix(_ value: UInt64) -> UInt64 {
 /// zero, n small next to the number of keys) is kept in a plain array at position n instead of the hash
 /// table, so looking it up reads 4 bytes of a small array instead of a 32-byte slot of a large one. A lookup
 /// tries the array first, then the hash table, so where a key lives never changes the answer.
-package struct CheckInKeyTable: Sendable {
+package struct KeyTable: Sendable {
     /// Every key's bytes, back to back.
     private var arena = ContiguousArray<UInt8>()
     /// Key `i` is `arena[starts[i] ..< starts[i + 1]]`.
@@ -133,7 +94,7 @@ package struct CheckInKeyTable: Sendable {
     package func index(of key: UnsafeRawBufferPointer) -> Int {
         let number = denseIndex(key)
         if number >= 0 || hashedCount == 0 { return number }
-        return hashedIndex(of: key, hash: checkInHash(key))
+        return hashedIndex(of: key, hash: byteHash(key))
     }
 
     /// Where `key` would be in the dense array (its number), or -1 when it cannot be there; reads nothing but
@@ -151,7 +112,7 @@ package struct CheckInKeyTable: Sendable {
     package func index(of key: UnsafeRawBufferPointer, denseSlot slot: Int) -> Int {
         let index = Int(byNumber.withUnsafeBufferPointer { $0[slot] })
         if index >= 0 || hashedCount == 0 { return index }
-        return hashedIndex(of: key, hash: checkInHash(key))
+        return hashedIndex(of: key, hash: byteHash(key))
     }
 
     /// Reads the dense array's entry at `slot` (a `denseSlot`, or -1 for none) and returns it: a read that brings
@@ -170,7 +131,7 @@ package struct CheckInKeyTable: Sendable {
         return Int(byNumber.withUnsafeBufferPointer { $0[number] })
     }
 
-    /// The index of `key` whose `checkInHash` is `hash`, or -1.
+    /// The index of `key` whose `byteHash` is `hash`, or -1.
     /// - Complexity: O(n) in the key's length, expected.
     @inline(__always)
     package func index(of key: UnsafeRawBufferPointer, hash: UInt64) -> Int {
@@ -229,17 +190,17 @@ package struct CheckInKeyTable: Sendable {
     /// - Complexity: amortised O(n) in the key's length, expected.
     @discardableResult
     package mutating func insert(_ key: UnsafeRawBufferPointer) -> (index: Int, inserted: Bool) {
-        insert(key, hash: checkInHash(key))
+        insert(key, hash: byteHash(key))
     }
 
-    /// Adds `key` (whose `checkInHash` is `hash`) when absent; returns its index and whether it was added.
+    /// Adds `key` (whose `byteHash` is `hash`) when absent; returns its index and whether it was added.
     /// - Complexity: amortised O(n) in the key's length, expected.
     @discardableResult
     package mutating func insert(_ key: UnsafeRawBufferPointer, hash: UInt64) -> (index: Int, inserted: Bool) {
         if prefixLength == -2 { choosePrefix(key) }
         let found = index(of: key, hash: hash)
         if found >= 0 { return (found, false) }
-        precondition(count < Int(Int32.max) - 1, "CheckInKeyTable holds fewer than 2^31 - 1 keys")
+        precondition(count < Int(Int32.max) - 1, "KeyTable holds fewer than 2^31 - 1 keys")
         let index = count
         arena.append(contentsOf: key)
         starts.append(arena.count)
@@ -291,18 +252,18 @@ package struct CheckInKeyTable: Sendable {
         slots[4 * slot + 3] = probe.w3
     }
 
-    /// Moves the tables read at random into memory advised for huge pages (`checkInLargeArray`), once
+    /// Moves the tables read at random into memory advised for huge pages (`largeArray`), once
     /// the keys are all in: a table built once and then looked up millions of times.
     /// - Complexity: O(n) in the size of the tables.
     package mutating func prepareForLookups() {
-        byNumber = checkInLargeArray(copying: byNumber)
+        byNumber = largeArray(copying: byNumber)
     }
 
     private mutating func grow() { rebuild(slotCount: slotCount * 2) }
 
     private mutating func rebuild(slotCount newCount: Int) {
         slotCount = newCount
-        slots = checkInLargeArray(repeating: 0, count: 4 * newCount)
+        slots = largeArray(repeating: 0, count: 4 * newCount)
         let arena = self.arena
         let starts = self.starts
         arena.withUnsafeBytes { bytes in
@@ -310,7 +271,7 @@ package struct CheckInKeyTable: Sendable {
                 let key = UnsafeRawBufferPointer(rebasing: bytes[starts[index] ..< starts[index + 1]])
                 let number = denseNumber(key)
                 if number >= 0, number < byNumber.count, byNumber[number] == Int32(index) { continue }
-                place(index: index, key: key, hash: checkInHash(key))
+                place(index: index, key: key, hash: byteHash(key))
             }
         }
     }
@@ -325,104 +286,3 @@ package struct CheckInKeyTable: Sendable {
     }
 }
 
-/// A set of 64-bit keys other than `UInt64.max` (open addressing, linear probing, load at most 1/2):
-/// the joined (event, user) pairs, 16 bytes per key (the duplicate rule uses the denser `CheckInDensePairSet`).
-package struct CheckInPairSet: Sendable {
-    private var slots = ContiguousArray<UInt64>(repeating: .max, count: 16)
-    package private(set) var count = 0
-
-    package init() {}
-
-    /// Bytes held (capacity).
-    package var memoryBytes: Int { slots.capacity * 8 }
-
-    /// Whether `key` is in the set.
-    /// - Complexity: O(1) expected.
-    @inline(__always)
-    package func contains(_ key: UInt64) -> Bool {
-        slots.withUnsafeBufferPointer { slots in
-            let mask = slots.count - 1
-            var slot = Int(truncatingIfNeeded: checkInMix(key)) & mask
-            while true {
-                let entry = slots[slot]
-                if entry == key { return true }
-                if entry == .max { return false }
-                slot = (slot + 1) & mask
-            }
-        }
-    }
-
-    /// Adds `key`; returns false when it was already there.
-    /// - Complexity: amortised O(1) expected.
-    @inline(__always)
-    package mutating func insert(_ key: UInt64) -> Bool {
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: checkInMix(key)) & mask
-        while true {
-            let entry = slots[slot]
-            if entry == key { return false }
-            if entry == .max { break }
-            slot = (slot + 1) & mask
-        }
-        slots[slot] = key
-        count += 1
-        if 2 * count > slots.count { grow() }
-        return true
-    }
-
-    private mutating func grow() {
-        let old = slots
-        slots = checkInLargeArray(repeating: UInt64.max, count: old.count * 2)
-        let mask = slots.count - 1
-        for key in old where key != .max {
-            var slot = Int(truncatingIfNeeded: checkInMix(key)) & mask
-            while slots[slot] != .max { slot = (slot + 1) & mask }
-            slots[slot] = key
-        }
-    }
-}
-
-/// A map from 64-bit keys (other than `UInt64.max`) to counts, for visits per (place, user).
-package struct CheckInCountMap: Sendable {
-    private var keys = ContiguousArray<UInt64>(repeating: .max, count: 16)
-    private var values = ContiguousArray<UInt32>(repeating: 0, count: 16)
-    package private(set) var count = 0
-
-    package init() {}
-
-    /// Adds one to `key`'s count.
-    /// - Complexity: amortised O(1) expected.
-    package mutating func increment(_ key: UInt64) {
-        let mask = keys.count - 1
-        var slot = Int(truncatingIfNeeded: checkInMix(key)) & mask
-        while true {
-            let entry = keys[slot]
-            if entry == key { values[slot] &+= 1; return }
-            if entry == .max { break }
-            slot = (slot + 1) & mask
-        }
-        keys[slot] = key
-        values[slot] = 1
-        count += 1
-        if 2 * count > keys.count { grow() }
-    }
-
-    /// Calls `body` with every key and its count, in no particular order.
-    /// - Complexity: O(capacity).
-    package func forEach(_ body: (UInt64, UInt32) -> Void) {
-        for slot in keys.indices where keys[slot] != .max { body(keys[slot], values[slot]) }
-    }
-
-    private mutating func grow() {
-        let oldKeys = keys, oldValues = values
-        keys = ContiguousArray(repeating: .max, count: oldKeys.count * 2)
-        values = ContiguousArray(repeating: 0, count: oldKeys.count * 2)
-        let mask = keys.count - 1
-        for i in oldKeys.indices where oldKeys[i] != .max {
-            var slot = Int(truncatingIfNeeded: checkInMix(oldKeys[i])) & mask
-            while keys[slot] != .max { slot = (slot + 1) & mask }
-            keys[slot] = oldKeys[i]
-            values[slot] = oldValues[i]
-        }
-    }
-}
