@@ -39,9 +39,13 @@ let package = Package(
         ]),
         .executableTarget(name: "cairn", dependencies: ["CairnCLI"]),
 
-        .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore"]),
-        .testTarget(name: "CairnIOTests", dependencies: ["CairnIO"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CairnStoreTests", dependencies: ["CairnStore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "CairnCLITests", dependencies: ["CairnCLI"]),
+        // What every test target shares: temporary folders, the repository's data files, the seeded generator.
+        .target(name: "CairnTestSupport", dependencies: ["CairnCore"], path: "Tests/CairnTestSupport"),
+        .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnTestSupport"]),
+        .testTarget(name: "CairnIOTests", dependencies: ["CairnIO", "CairnTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CairnStoreTests", dependencies: [
+            "CairnStore", "CairnTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .testTarget(name: "CairnCLITests", dependencies: ["CairnCLI", "CairnTestSupport"]),
     ]
 )

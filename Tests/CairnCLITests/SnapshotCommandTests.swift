@@ -1,3 +1,4 @@
+import CairnTestSupport
 import ArgumentParser
 import CairnCore
 import CairnStore

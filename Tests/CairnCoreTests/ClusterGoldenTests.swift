@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import CairnTestSupport
 @testable import CairnCore
 
 /// Cairn's clusters of the real Helsinki POIs (Data/osm-helsinki-poi.csv) against golden files produced by the
 /// independent Python reference, whose command line heads each file (Tests/Golden/cluster-helsinki*.txt).
-@Suite("ClusterIndex golden files (Helsinki POIs)", .enabled(if: HelsinkiData.file != nil, "Data/osm-helsinki-poi.csv is missing"))
+@Suite("ClusterIndex golden files (Helsinki POIs)")
 struct ClusterGoldenTests {
     @Test("whole levels equal the reference", arguments: [
         ("cluster-helsinki.txt", try! ClusterOptions()),
@@ -17,7 +18,7 @@ struct ClusterGoldenTests {
         let points = try HelsinkiData.coordinates()
         try #require(points.count == 1744)
         let index = ClusterIndex(coordinates: points, options: options)
-        let text = try String(contentsOf: RealData.packageRoot.appendingPathComponent("Tests/Golden/\(file)"), encoding: .utf8)
+        let text = String(decoding: try RepositoryData.bytes("Tests/Golden/\(file)"), as: UTF8.self)
         var expected: [Int: [ClusterOracle.Entry]] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             let f = line.split(separator: " ")
@@ -36,14 +37,9 @@ struct ClusterGoldenTests {
 }
 
 enum HelsinkiData {
-    static let file: URL? = [
-        RealData.packageRoot.appendingPathComponent("Data/osm-helsinki-poi.csv"),
-    ].first { FileManager.default.fileExists(atPath: $0.path) }
-
     /// Columns `osm_id,lon,lat,...`: the first three fields are never quoted.
     static func coordinates() throws -> [Coordinate] {
-        guard let file else { return [] }
-        let text = try String(contentsOf: file, encoding: .utf8)
+        let text = String(decoding: try RepositoryData.bytes("Data/osm-helsinki-poi.csv"), as: UTF8.self)
         return try text.split(whereSeparator: \.isNewline).dropFirst().map { line in
             let f = line.split(separator: ",", maxSplits: 3, omittingEmptySubsequences: false)
             return try Coordinate(latitude: try #require(Double(f[2])), longitude: try #require(Double(f[1])))

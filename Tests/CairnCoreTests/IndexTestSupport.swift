@@ -1,4 +1,5 @@
 import Foundation
+import CairnTestSupport
 @testable import CairnCore
 
 /// SplitMix64 (Steele, Lea and Flood, 2014): a tiny seedable generator so every random test is reproducible.
@@ -100,35 +101,10 @@ enum Oracle {
 
 /// The real data: GeoNames places with population ≥ 500, read from the project's `Data/` folder.
 enum RealData {
-    /// The package root, from this file's path (Tests/CairnCoreTests/IndexTestSupport.swift).
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// `Data/geonames-cities500.csv.gz`, or the shared copy this project was started from.
-    static let citiesFile: URL? = [
-        packageRoot.appendingPathComponent("Data/geonames-cities500.csv.gz"),
-        URL(fileURLWithPath: "/work/shared/data/geonames-cities500.csv.gz"),
-    ].first { FileManager.default.fileExists(atPath: $0.path) }
-
-    static var isAvailable: Bool { citiesFile != nil }
-
-    /// Decompresses a gzip file with the system's `gzip -dc`.
-    static func gunzip(_ file: URL) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
-        process.arguments = ["-dc", file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
-    }
-
     /// The cities' coordinates (columns `latitude`, `longitude` of `geonameid,name,latitude,longitude,...`).
     /// Lines end in CRLF; names may be quoted and contain commas.
     static func cityCoordinates() throws -> [Coordinate] {
-        guard let file = citiesFile else { return [] }
-        let bytes = [UInt8](try gunzip(file))
+        let bytes = try RepositoryData.bytes("Data/geonames-cities500.csv.gz")
         var coordinates: [Coordinate] = []
         for line in bytes.split(separator: 10).dropFirst() {
             let fields = splitCSV(line)

@@ -2,7 +2,7 @@ import Testing
 @testable import CairnCore
 
 /// A sample of queries on the real GeoNames data (Data/geonames-cities500.csv.gz), against the oracle.
-@Suite("PointIndex on real data", .enabled(if: RealData.isAvailable, "Data/geonames-cities500.csv.gz is missing"))
+@Suite("PointIndex on real data")
 struct RealDataIndexTests {
     @Test("boxes, radii and nearest on GeoNames cities, both models")
     func cities() throws {

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnTestSupport
 @testable import CairnIO
 import Foundation
 import Testing
@@ -95,8 +96,8 @@ struct CSVFeatureReaderTests {
     @Test("the same records for every chunk size, however records straddle chunks")
     func chunkBoundaries() throws {
         let text = "\u{FEFF}" + Self.mixedText.replacingOccurrences(of: "\n", with: "\r\n") + "f,\"Unterminated,1,2,3\r\n"
-        let scratch = try ScratchDirectory()
-        let path = try scratch.write(text, name: "chunks.csv")
+        let scratch = try TemporaryFolder()
+        let path = try scratch.write("chunks.csv", text)
         let reference = try readAllRecords(path: path).map(\.summary)
         #expect(reference.count == 6)
         #expect(reference.last?.hasSuffix(":11: unterminated quoted field starting on this line [-]") == true)
@@ -159,10 +160,10 @@ struct CSVFeatureReaderTests {
 
     @Test("a record longer than the limit stops the file instead of buffering it whole")
     func recordSizeLimit() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryFolder()
         var text = "id,name,lat,lon\na,A,1,2\nb,\"open quote,1,2\n"
         for index in 0..<100 { text += "r\(index),Row,1,2\n" }
-        let path = try scratch.write(text, name: "long.csv")
+        let path = try scratch.write("long.csv", text)
         let reader = try CSVFeatureReader(source: ByteSource(path: path), options: ImportOptions(), chunkSize: 16, maxRecordBytes: 256)
         #expect(try reader.next()?.feature?.id == "a")
         do {
@@ -180,13 +181,13 @@ struct CSVFeatureReaderTests {
 
     @Test("invalid UTF-8 rejects the row and names the field")
     func invalidUTF8() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryFolder()
         var bytes = Array("id,name,lat,lon\na,ok,1,2\nb,".utf8)
         bytes += [0x66, 0xC3, 0x28] // "f" then a broken two-byte sequence
         bytes += Array(",1,2\nc,\u{00E9}t\u{00E9},3,4\nd,".utf8)
         bytes += [0xED, 0xA0, 0x80] // an encoded UTF-16 surrogate
         bytes += Array(",5,6\n".utf8)
-        let records = try readAllRecords(path: scratch.write(bytes, name: "bad.csv"))
+        let records = try readAllRecords(path: scratch.write("bad.csv", bytes: bytes))
         #expect(records.map(\.line) == [2, 3, 4, 5])
         #expect(records[1].rejection?.field == "name")
         #expect(records[1].rejection?.reason == "field 'name': not valid UTF-8 text")
@@ -303,21 +304,21 @@ struct CSVFeatureReaderTests {
 
     @Test("openFeatureReader picks the reader from the file name")
     func factory() throws {
-        let scratch = try ScratchDirectory()
-        let csv = try scratch.write("id,lat,lon\na,1,2\n", name: "a.csv")
+        let scratch = try TemporaryFolder()
+        let csv = try scratch.write("a.csv", "id,lat,lon\na,1,2\n")
         let reader = try openFeatureReader(path: csv, options: ImportOptions())
         #expect(try reader.next()?.feature?.id == "a")
         #expect(try reader.next() == nil)
         #expect(reader.fileSizeBytes == 17)
         #expect(reader.bytesConsumed == 17)
 
-        let unknown = try scratch.write("id,lat,lon\n", name: "a.xyz")
+        let unknown = try scratch.write("a.xyz", "id,lat,lon\n")
         #expect(throws: InputError.self) { try openFeatureReader(path: unknown, options: ImportOptions()) }
         let forced = try openFeatureReader(path: unknown, format: .csv, options: ImportOptions())
         #expect(try forced.next() == nil)
-        let geojson = try scratch.write(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"g","geometry":{"type":"Point","coordinates":[2,1]},"properties":{}}]}"#, name: "a.geojson")
+        let geojson = try scratch.write("a.geojson", #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"g","geometry":{"type":"Point","coordinates":[2,1]},"properties":{}}]}"#)
         #expect(try openFeatureReader(path: geojson, options: ImportOptions()).next()?.feature?.id == "g")
-        let lines = try scratch.write(#"{"id":"j","lat":1,"lon":2}"# + "\n", name: "a.jsonl")
+        let lines = try scratch.write("a.jsonl", #"{"id":"j","lat":1,"lon":2}"# + "\n")
         #expect(try openFeatureReader(path: lines, options: ImportOptions()).next()?.feature?.id == "j")
         #expect(throws: InputError.self) { try openFeatureReader(path: scratch.url.appendingPathComponent("none.csv").path, options: ImportOptions()) }
     }

@@ -1,32 +1,8 @@
 import CairnCore
 @testable import CairnIO
+import CairnTestSupport
 import Foundation
 import Testing
-
-/// The seedable generator random tests use (CairnCore's SplitMix64), so they repeat exactly.
-typealias SplitMix64 = SeededRandom
-
-/// Temporary files for one test, removed when the value goes away.
-final class ScratchDirectory {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-csv-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Writes `bytes` to a file named `name` and returns its path.
-    func write(_ bytes: [UInt8], name: String) throws -> String {
-        let file = url.appendingPathComponent(name)
-        try Data(bytes).write(to: file)
-        return file.path
-    }
-
-    /// Writes UTF-8 text to a file named `name` and returns its path.
-    func write(_ text: String, name: String) throws -> String {
-        try write(Array(text.utf8), name: name)
-    }
-}
 
 /// The folder of committed fixture files.
 func fixturesDirectory() throws -> URL {
@@ -43,14 +19,14 @@ func readAllRecords(path: String, options: ImportOptions = ImportOptions(), chun
 
 /// Reads every record of CSV text written to a scratch file called `name`.
 func readAllRecords(csv text: String, name: String = "t.csv", options: ImportOptions = ImportOptions(), chunkSize: Int = 1 << 18) throws -> [ImportRecord] {
-    let scratch = try ScratchDirectory()
-    return try readAllRecords(path: scratch.write(text, name: name), options: options, chunkSize: chunkSize)
+    let scratch = try TemporaryFolder()
+    return try readAllRecords(path: scratch.write(name, text), options: options, chunkSize: chunkSize)
 }
 
 /// Reads CSV text and expects a file-level error.
 func inputError(csv text: String, name: String = "t.csv", options: ImportOptions = ImportOptions()) throws -> InputError? {
-    let scratch = try ScratchDirectory()
-    let path = try scratch.write(text, name: name)
+    let scratch = try TemporaryFolder()
+    let path = try scratch.write(name, text)
     do {
         _ = try readAllRecords(path: path, options: options)
         return nil

@@ -1,5 +1,6 @@
 @testable import CairnIO
 import Testing
+import CairnTestSupport
 
 /// The tokenizer against records it must reproduce: random fields are encoded as RFC 4180 text, then read back
 /// with many chunk sizes; the fields, the count and each record's first line must come back exactly.
@@ -64,7 +65,7 @@ struct CSVTokenizerTests {
     @Test("random RFC 4180 text round-trips for every chunk size", arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
     func roundTrip(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryFolder()
         var bytes: [UInt8] = seed % 2 == 0 ? [0xEF, 0xBB, 0xBF] : []
         var expected: [(line: Int, fields: Record)] = []
         let fieldCount = 1 + Int(rng.next() % 5)
@@ -82,7 +83,7 @@ struct CSVTokenizerTests {
         }
         // The last record sometimes has no line break at the end.
         if rng.next() % 2 == 0 { bytes.removeLast(bytes.last == 0x0A && bytes.dropLast().last == 0x0D ? 2 : 1) }
-        let path = try scratch.write(bytes, name: "random.csv")
+        let path = try scratch.write("random.csv", bytes: bytes)
         for chunkSize in [4, 5, 7, 9, 16, 33, 100, 1 << 16] {
             let records = try Self.tokenize(path: path, chunkSize: chunkSize)
             try #require(records.count == expected.count, "seed \(seed), chunk size \(chunkSize)")
@@ -96,8 +97,8 @@ struct CSVTokenizerTests {
 
     @Test("a record of too many fields is refused like a record of too many bytes")
     func tooManyFields() throws {
-        let scratch = try ScratchDirectory()
-        let path = try scratch.write("a,b\n" + String(repeating: ",", count: 5000) + "\nc,d\n", name: "commas.csv")
+        let scratch = try TemporaryFolder()
+        let path = try scratch.write("commas.csv", "a,b\n" + String(repeating: ",", count: 5000) + "\nc,d\n")
         let tokenizer = CSVTokenizer(source: try ByteSource(path: path), chunkSize: 64, maxRecordBytes: 4096)
         #expect(try tokenizer.nextRecord())
         #expect(throws: InputError.self) { try tokenizer.nextRecord() }
@@ -109,8 +110,8 @@ struct CSVTokenizerTests {
 
     @Test("empty lines come back as one empty field; an unterminated quote is flagged")
     func edges() throws {
-        let scratch = try ScratchDirectory()
-        let path = try scratch.write("a,b\n\n\r\n\"x\"y,\"\"\"\"\n\"open,\nstill open", name: "e.csv")
+        let scratch = try TemporaryFolder()
+        let path = try scratch.write("e.csv", "a,b\n\n\r\n\"x\"y,\"\"\"\"\n\"open,\nstill open")
         let records = try Self.tokenize(path: path, chunkSize: 4)
         #expect(records.map(\.line) == [1, 2, 3, 4, 5])
         #expect(records[1].fields == [[]] && records[2].fields == [[]])

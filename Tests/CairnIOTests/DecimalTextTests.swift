@@ -1,4 +1,5 @@
 @testable import CairnIO
+import CairnTestSupport
 import Testing
 
 @Suite("Decimal parsing")

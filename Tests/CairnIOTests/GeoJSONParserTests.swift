@@ -1,3 +1,4 @@
+import CairnTestSupport
 import Testing
 import CairnCore
 @testable import CairnIO

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnTestSupport
 import Foundation
 import Testing
 @testable import CairnIO
@@ -238,9 +239,9 @@ struct GeoJSONReaderTests {
 @Suite struct MinifiedGeoJSONTests {
     /// A minified collection puts every feature on line 1: derived ids must still differ, or all but one are lost.
     @Test func featuresWithoutIdsOnOneLineGetDistinctIds() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryFolder()
         let point = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[24.9,60.1]},"properties":{}}"#
-        let path = try scratch.write(#"{"type":"FeatureCollection","features":["# + [point, point, point].joined(separator: ",") + "]}", name: "min.geojson")
+        let path = try scratch.write("min.geojson", #"{"type":"FeatureCollection","features":["# + [point, point, point].joined(separator: ",") + "]}")
         let reader = try openFeatureReader(path: path, options: ImportOptions())
         var ids: [String] = []
         while let record = try reader.next() {

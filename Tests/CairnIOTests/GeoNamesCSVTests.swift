@@ -2,21 +2,14 @@ import CairnCore
 import CairnIO
 import Foundation
 import Testing
+import CairnTestSupport
 
-/// Reads the start of the real GeoNames file in `Data/` (skipped only when the file is absent).
+/// Reads the start of the real GeoNames file in `Data/`.
 @Suite("GeoNames CSV")
 struct GeoNamesCSVTests {
-    static let path: String = {
-        // #filePath is Tests/CairnIOTests/GeoNamesCSVTests.swift; the package root is three levels up.
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Data/geonames-cities500.csv.gz").path
-    }()
-
-    @Test("the first 5000 rows of geonames-cities500.csv.gz",
-          .enabled(if: FileManager.default.fileExists(atPath: GeoNamesCSVTests.path),
-                   "Data/geonames-cities500.csv.gz is absent; copy it from the project's data to run this test"))
+    @Test("the first 5000 rows of geonames-cities500.csv.gz")
     func firstRows() throws {
-        let reader = try openFeatureReader(path: Self.path, options: ImportOptions(idColumn: "geonameid", defaultRadiusMeters: 150))
+        let reader = try openFeatureReader(path: try RepositoryData.path("Data/geonames-cities500.csv.gz"), options: ImportOptions(idColumn: "geonameid", defaultRadiusMeters: 150))
         var features: [(line: Int, feature: Feature)] = []
         while features.count < 5000, let record = try reader.next() {
             switch record {

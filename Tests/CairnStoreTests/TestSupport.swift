@@ -1,21 +1,7 @@
 import CairnCore
 import CairnStore
+import CairnTestSupport
 import Foundation
-
-/// A fresh temporary folder, removed by `remove()`.
-struct TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-store-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// The path of a file named `name` inside the folder.
-    func path(_ name: String = "cairn.sqlite") -> String { url.appendingPathComponent(name).path }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
 
 /// Runs `body` with a new store in a temporary folder, then deletes the folder.
 func withTemporaryStore(_ body: (FeatureStore, TemporaryFolder) throws -> Void) throws {
