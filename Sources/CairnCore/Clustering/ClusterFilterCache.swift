@@ -1,13 +1,5 @@
 import Foundation
 
-/// A clustering of the features that pass one filter.
-public struct FilteredClusterIndex: Sendable {
-    /// The clusters; its points are numbered in the filtered order (0 is the first feature that passed).
-    public let index: ClusterIndex
-    /// For each of the index's points, its position among the features the cache was made with.
-    public let sourceIndices: [Int]
-}
-
 /// Query-time filters (`--kind`, `--where`) over one feature set: each distinct filter is clustered once, from
 /// projections and attribute values computed once for all filters, and kept for the next query with the same
 /// filter (the least recently used one leaves first when `capacity` filters are kept).

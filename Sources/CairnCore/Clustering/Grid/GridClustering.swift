@@ -1,72 +1,5 @@
 import Foundation
 
-/// How grid clustering groups points on screen.
-public struct GridClusterOptions: Hashable, Sendable {
-    /// Cell width and height, in screen pixels.
-    public var cellSizePixels: Double
-    /// Whether a second pass merges clusters whose circles (one cell across) overlap.
-    public var mergeOverlapping: Bool
-    /// Whether `ClusterIndex.gridClusters` may read a large viewport on two threads (the answer is the same either
-    /// way); false keeps every query on its caller's thread, for servers that already run one query per core.
-    public var parallel: Bool
-
-    /// Creates options (KingPin's defaults: 60-pixel cells, no merge pass; two threads for large viewports).
-    /// - Throws: `GridClusteringError.invalidCellSize` unless the size is a finite number of pixels, at least 1.
-    /// - Complexity: O(1).
-    public init(cellSizePixels: Double = 60, mergeOverlapping: Bool = false, parallel: Bool = true) throws(GridClusteringError) {
-        guard cellSizePixels.isFinite, cellSizePixels >= 1 else { throw .invalidCellSize(cellSizePixels) }
-        self.cellSizePixels = cellSizePixels
-        self.mergeOverlapping = mergeOverlapping
-        self.parallel = parallel
-    }
-
-    /// 60-pixel cells, no merge pass, two threads for large viewports.
-    public static let standard = GridClusterOptions(unchecked: ())
-    private init(unchecked: Void) {
-        cellSizePixels = 60
-        mergeOverlapping = false
-        parallel = true
-    }
-}
-
-/// One group of a grid clustering.
-public struct GridCluster: Hashable, Sendable {
-    /// The weighted mean of its points in Web Mercator.
-    public let coordinate: Coordinate
-    /// Where it sits on screen, in pixels from the viewport's west edge.
-    public let pixelX: Double
-    /// Where it sits on screen, in pixels from the viewport's north edge.
-    public let pixelY: Double
-    /// Points held.
-    public let pointCount: Int
-    /// What it groups: input points (by input position), or hierarchy clusters each placed whole (by id).
-    public let members: [ClusterNode.Content]
-}
-
-/// Why grid clustering was refused.
-public enum GridClusteringError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// A viewport side is not a positive number of pixels.
-    case invalidSize(width: Int, height: Int)
-    /// The viewport's box has no width or no height on the map.
-    case emptyBox(BoundingBox)
-    /// The zoom is not a finite number in 0...30.
-    case invalidZoom(Double)
-    /// The tile size is not a positive finite number of pixels.
-    case invalidTileSize(Double)
-    /// The cell size is not a positive finite number of pixels.
-    case invalidCellSize(Double)
-
-    public var description: String {
-        switch self {
-        case .invalidSize(let w, let h): "viewport sides must be 1 to \(Viewport.maxSidePixels) pixels, got \(w)x\(h)"
-        case .emptyBox(let box): "a viewport's box must have a width and a height on the map (beyond ±85.05° is the map's edge), got \(box)"
-        case .invalidZoom(let z): "zoom must be a number from 0 to 30, got \(z)"
-        case .invalidTileSize(let s): "tile size must be a positive number of pixels, got \(s)"
-        case .invalidCellSize(let s): "cell size must be at least 1 pixel, got \(s)"
-        }
-    }
-}
-
 /// Per-viewport grid clustering (as in the KingPin library): the viewport is cut into square cells of
 /// `cellSizePixels`; each non-empty cell gives one cluster at the weighted mean of its points (in Web Mercator),
 /// and an optional second pass merges, in cell order, each cluster into the first kept one whose circle it overlaps
@@ -273,18 +206,4 @@ public struct GridClustering {
         for (i, c) in coordinates.enumerated() { grid.add(c, index: i) }
         return grid.clusters()
     }
-}
-
-/// Entries that `GridClustering.place(_:)` adds, read by their position k in 0..<`count`.
-protocol GridEntrySource {
-    /// How many entries there are.
-    var count: Int { get }
-    /// Entry k's Web Mercator position (x in [0, 1)), how far its points may lie from it along each axis, and how
-    /// many points it holds. Asked once per entry, in order.
-    func entry(_ k: Int) -> (x: Double, y: Double, reachX: Double, reachY: Double, weight: Int)
-    /// What entry k is listed as when it is added.
-    func member(_ k: Int) -> ClusterNode.Content
-    /// The coordinate of entry k when it is a point, to place it by the exact rule when it may fall in several
-    /// cells; nil for a cluster (not placed now: opened).
-    func exactCoordinate(_ k: Int) -> Coordinate?
 }

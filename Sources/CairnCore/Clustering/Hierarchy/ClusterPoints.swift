@@ -1,8 +1,3 @@
-/// A point's Web Mercator position, x and y side by side (a point read at a scattered place costs one cache line).
-struct ClusterPosition: Sendable, Equatable {
-    var x: Double, y: Double
-}
-
 /// The input points of a `ClusterIndex` in input order: coordinates, their projections and the values aggregated.
 struct ClusterPoints: Sendable {
     /// The input coordinates.
