@@ -53,8 +53,8 @@ extension ClusterIndex {
 
     /// Points a viewport is expected to hold (the index's points times the share of the unit square it shows)
     /// above which `gridClusters` reads it on two threads. The hand-off and the bands' unequal work cost tens of
-    /// microseconds, more than they save below a few tenths of a millisecond of work: at 10,000, GeoNames' 234,908
-    /// places at zoom 4 (11,000 expected) went 0.31 → 0.36 ms in one run of two.
+    /// microseconds, more than they save below a few tenths of a millisecond of work (10,000 was slower on
+    /// GeoNames at zoom 4; the README's performance record has the runs).
     static let parallelPointThreshold = 20_000.0
 
     /// Whether the machine has a second processor for `gridClusters` (asked once: on Linux the count is read from
@@ -164,8 +164,7 @@ extension ClusterIndex {
         return (points, clusters)
     }
 
-    /// How many rows ahead a gather asks for a row (16 to 32 measured best: 1.11-1.15 ms without, 0.97-1.03 ms with,
-    /// for the zoom-4 grid on the million).
+    /// How many rows ahead a gather asks for a row (16 to 32 measured best for the zoom-4 grid on the million).
     static let prefetchDistance = 32
 
     /// How many cluster radii of the level read fit across a grid cell, at least: most of its clusters then lie
