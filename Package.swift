@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "CairnCore", targets: ["CairnCore"]),
         .library(name: "CairnIO", targets: ["CairnIO"]),
         .library(name: "CairnStore", targets: ["CairnStore"]),
+        .library(name: "CairnGEOS", targets: ["CairnGEOS"]),
+        .library(name: "CairnBench", targets: ["CairnBench"]),
         .executable(name: "cairn", targets: ["cairn"]),
     ],
     dependencies: [
@@ -32,8 +34,16 @@ let package = Package(
             "CairnCore",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // GEOS behind thin wrappers: a context per thread, its error handler, the STRtree (polygons later).
+        .target(name: "CairnGEOS", dependencies: ["CairnCore", "CGEOS"]),
+        // The bench's workloads, seeded datasets and in-process peers, shared by `cairn bench`, `cairn generate`
+        // and Benchmarks/. GRDB for its SQLite module: the R*Tree peer uses the C API directly.
+        .target(name: "CairnBench", dependencies: [
+            "CairnCore", "CairnIO", "CairnGEOS",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .target(name: "CairnCLI", dependencies: [
-            "CairnCore", "CairnIO", "CairnStore", "CGEOS",
+            "CairnCore", "CairnIO", "CairnStore", "CairnBench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
@@ -46,6 +56,8 @@ let package = Package(
         .testTarget(name: "CairnStoreTests", dependencies: [
             "CairnStore", "CairnTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "CairnCLITests", dependencies: ["CairnCLI", "CairnTestSupport"]),
+        .testTarget(name: "CairnGEOSTests", dependencies: ["CairnGEOS", "CairnTestSupport"]),
+        .testTarget(name: "CairnBenchTests", dependencies: ["CairnBench", "CairnTestSupport"]),
+        .testTarget(name: "CairnCLITests", dependencies: ["CairnCLI", "CairnBench", "CairnTestSupport"]),
     ]
 )

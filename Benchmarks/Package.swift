@@ -16,6 +16,7 @@ let package = Package(
             name: "CairnBenchmarks",
             dependencies: [
                 .product(name: "CairnCore", package: "Cairn"),
+                .product(name: "CairnBench", package: "Cairn"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "CairnBenchmarks",

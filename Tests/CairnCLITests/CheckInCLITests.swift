@@ -1,5 +1,6 @@
 import CairnTestSupport
 import ArgumentParser
+import CairnBench
 import CairnCore
 import Foundation
 import Testing

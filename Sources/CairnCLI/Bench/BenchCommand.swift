@@ -1,4 +1,5 @@
 import ArgumentParser
+import CairnBench
 import CairnCore
 import Foundation
 
@@ -116,13 +117,7 @@ struct BenchCommand: ParsableCommand {
         if clusters {
             var rows: [ClusterBench.Row] = []
             for source in datasets {
-                let data: BenchDataset
-                switch source {
-                case .uniform(let count): data = BenchDataset.uniform(count: count, seed: seed)
-                case .places(let path, let limit): data = try BenchDataset.places(path: path, limit: limit)
-                case .points(let name, let points): data = BenchDataset(name: name, points: points)
-                }
-                rows += ClusterBench.run(data, queries: queries ?? (quick ? 50 : 500), seed: seed)
+                rows += ClusterBench.run(try source.load(seed: seed), queries: queries ?? (quick ? 50 : 500), seed: seed)
             }
             print(format == .json ? ClusterBench.json(rows) : ClusterBench.text(rows))
             return

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CairnBench
 import CairnCore
 import CairnIO
 import Foundation

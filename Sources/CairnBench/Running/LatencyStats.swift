@@ -1,27 +1,21 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Latency percentiles and throughput of one operation on one engine, from one timed sample per query.
-struct LatencyStats: Hashable, Sendable {
+public struct LatencyStats: Hashable, Sendable {
     /// Number of timed queries.
-    let count: Int
+    public let count: Int
     /// Median latency, microseconds.
-    let p50Microseconds: Double
+    public let p50Microseconds: Double
     /// 95th percentile latency, microseconds.
-    let p95Microseconds: Double
+    public let p95Microseconds: Double
     /// 99th percentile latency, microseconds.
-    let p99Microseconds: Double
+    public let p99Microseconds: Double
     /// Mean latency, microseconds.
-    let meanMicroseconds: Double
+    public let meanMicroseconds: Double
     /// Queries per second on one core: the number of queries over the sum of their latencies.
-    let queriesPerSecond: Double
+    public let queriesPerSecond: Double
 
     /// Summarises samples given in nanoseconds (nearest-rank percentiles).
     /// - Complexity: O(n log n) for n samples.
-    init(nanoseconds samples: [UInt64]) {
+    public init(nanoseconds samples: [UInt64]) {
         let sorted = samples.sorted()
         count = sorted.count
         func percentile(_ p: Double) -> Double {
@@ -40,7 +34,7 @@ struct LatencyStats: Hashable, Sendable {
 
     /// Stats of a single measurement (a build), microseconds.
     /// - Complexity: O(1).
-    init(singleMicroseconds value: Double) {
+    public init(singleMicroseconds value: Double) {
         count = 1
         p50Microseconds = value
         p95Microseconds = value
@@ -48,14 +42,4 @@ struct LatencyStats: Hashable, Sendable {
         meanMicroseconds = value
         queriesPerSecond = value > 0 ? 1e6 / value : 0
     }
-}
-
-/// A monotonic clock reading in nanoseconds, for timing one query.
-/// - Complexity: O(1) (a vDSO call on Linux, about 20 ns).
-@inline(__always)
-func monotonicNanoseconds() -> UInt64 {
-    var time = timespec()
-    // clock_gettime returns 0 on success, -1 with errno set; CLOCK_MONOTONIC cannot fail on Linux or macOS.
-    _ = clock_gettime(CLOCK_MONOTONIC, &time)
-    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
 }

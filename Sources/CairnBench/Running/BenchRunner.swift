@@ -1,59 +1,24 @@
 import CairnCore
 
-/// What one `cairn bench` run measures.
-struct BenchConfiguration: Sendable {
-    /// The datasets, in report order.
-    var datasets: [BenchDatasetSource] = [.uniform(count: 1_000_000)]
-    /// Timed queries per operation and engine.
-    var queriesPerOperation = 1_000
-    /// Untimed queries run first on each operation and engine (at most `queriesPerOperation`).
-    var warmupQueries = 100
-    /// Seed of the uniform points, the queries and the circles.
-    var seed: UInt64 = 42
-    /// The engines, the first one being the reference the others are checked against.
-    var engines: [BenchEngineName] = BenchEngineName.allCases
-    /// The operations, besides the build that every run measures.
-    var operations: [BenchOperationKind] = BenchOperationKind.all
-    /// The distance model of radius, nearest and containment queries.
-    var model: DistanceModel = .wgs84
-    /// More engines, run after the named ones (tests use it to check that a wrong engine is caught).
-    var extraEngines: [@Sendable () -> any BenchEngine] = []
-}
-
-/// Where a dataset's points come from.
-enum BenchDatasetSource: Sendable {
-    /// Seeded uniform points.
-    case uniform(count: Int)
-    /// A places CSV file, every k-th row when `limit` is smaller than the file.
-    case places(path: String, limit: Int?)
-    /// Given points (tests).
-    case points(name: String, [Coordinate])
-}
-
 /// Runs the workload through every engine, timing each query and checking that all engines agree.
-enum BenchRunner {
+public enum BenchRunner {
     /// Runs the bench.
     /// - Parameter progress: told what starts, for a terminal (stderr); not part of the report.
     /// - Throws: `BenchError` when a dataset cannot be read or an engine cannot start.
     /// - Complexity: O(engines · (build + operations · queries · query)).
-    static func run(_ configuration: BenchConfiguration, progress: (String) -> Void = { _ in }) throws -> BenchReport {
+    public static func run(_ configuration: BenchConfiguration, progress: (String) -> Void = { _ in }) throws -> BenchReport {
         let start = monotonicNanoseconds()
         var rows: [BenchRow] = []
         var mismatches: [BenchMismatch] = []
         var datasets: [(name: String, points: Int)] = []
         var summaries: [String] = []
         for source in configuration.datasets {
-            let dataset: BenchDataset
             switch source {
-            case .uniform(let count):
-                progress("generating \(count) uniform points")
-                dataset = BenchDataset.uniform(count: count, seed: configuration.seed)
-            case .places(let path, let limit):
-                progress("reading \(path)")
-                dataset = try BenchDataset.places(path: path, limit: limit)
-            case .points(let name, let points):
-                dataset = BenchDataset(name: name, points: points)
+            case .uniform(let count): progress("generating \(count) uniform points")
+            case .places(let path, _): progress("reading \(path)")
+            case .points: break
             }
+            let dataset = try source.load(seed: configuration.seed)
             datasets.append((dataset.name, dataset.points.count))
             let engines = try configuration.engines.map { try $0.makeEngine() } + configuration.extraEngines.map { $0() }
             if summaries.isEmpty { summaries = engines.map { "\($0.name): \($0.summary)" } }

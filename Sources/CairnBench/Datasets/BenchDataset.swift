@@ -2,15 +2,22 @@ import CairnCore
 import CairnIO
 
 /// The points one bench run indexes, with the name the report gives them.
-struct BenchDataset: Sendable {
+public struct BenchDataset: Sendable {
     /// `uniform` or `places` (or a test's own name).
-    let name: String
+    public let name: String
     /// The points; item `i` of every engine is `points[i]`.
-    let points: [Coordinate]
+    public let points: [Coordinate]
+
+    /// A dataset named `name` of `points`.
+    /// - Complexity: O(1).
+    public init(name: String, points: [Coordinate]) {
+        self.name = name
+        self.points = points
+    }
 
     /// `count` points uniform in longitude [-180, 180) and latitude [-90, 90] degrees, fixed by `seed`.
     /// - Complexity: O(count).
-    static func uniform(count: Int, seed: UInt64) -> BenchDataset {
+    public static func uniform(count: Int, seed: UInt64) -> BenchDataset {
         var random = SeededRandom(seed: seed)
         var points: [Coordinate] = []
         points.reserveCapacity(count)
@@ -27,7 +34,7 @@ struct BenchDataset: Sendable {
     /// every `stride`-th row when `limit` asks for fewer than the file holds.
     /// - Throws: `BenchError.data` when the file cannot be read or has no latitude/longitude columns.
     /// - Complexity: O(bytes of the file).
-    static func places(path: String, limit: Int? = nil) throws -> BenchDataset {
+    public static func places(path: String, limit: Int? = nil) throws -> BenchDataset {
         var points = try placeCoordinates(path: path)
         if let limit, limit > 0, points.count > limit {
             let stride = Double(points.count) / Double(limit)
@@ -54,17 +61,4 @@ private func placeCoordinates(path: String) throws -> [Coordinate] {
         throw BenchError.data("\(error) (pass --places PATH, or --dataset uniform)")
     }
     return points
-}
-
-/// Why a bench could not run.
-struct BenchError: Error, CustomStringConvertible {
-    /// What went wrong, as a sentence.
-    let description: String
-
-    /// A data file problem.
-    static func data(_ message: String) -> BenchError { BenchError(description: message) }
-    /// A peer engine's C library failed.
-    static func engine(_ name: String, _ message: String) -> BenchError {
-        BenchError(description: "\(name): \(message)")
-    }
 }

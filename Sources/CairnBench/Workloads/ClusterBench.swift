@@ -3,18 +3,23 @@ import CairnCore
 /// The clustering workload of `cairn bench --clusters`: hierarchy build, 1024×768-pixel viewports at every zoom,
 /// exact grid clustering of such viewports at zooms 4 and 10 (at 4 also on one thread), and single edits (move,
 /// insert, remove of the last point and of one in the middle) against a rebuild. Cairn alone: no peer runs in-process.
-enum ClusterBench {
+public enum ClusterBench {
     /// One measured row: an operation on one dataset.
-    struct Row {
-        let dataset: String
-        let operation: String
-        let stats: LatencyStats
-        /// Clusters and points returned per query (viewport rows), or bytes per point (the build row).
-        let perQuery: Double
+    public struct Row: Sendable {
+        /// The dataset's name.
+        public let dataset: String
+        /// The operation's name: `cluster-build`, `clusters-z6`, `grid-z4`, `cluster-move-1`, ….
+        public let operation: String
+        /// Latency (for the build and the edits, one sample).
+        public let stats: LatencyStats
+        /// Clusters and points returned per query (viewport rows), bytes per point (the build row), or the
+        /// edit's time as a share of the build's (edit rows).
+        public let perQuery: Double
     }
 
     /// The viewport the map shows: 1024×768 pixels of 256-pixel tiles at `zoom`, centred on `center`.
-    static func viewport(around center: Coordinate, zoom: Int) -> Viewport {
+    /// - Complexity: O(1).
+    public static func viewport(around center: Coordinate, zoom: Int) -> Viewport {
         do {
             return try Viewport(center: center, zoom: Double(zoom), widthPixels: 1024, heightPixels: 768)
         } catch {
@@ -22,10 +27,20 @@ enum ClusterBench {
         }
     }
 
+    /// `count` viewports at `zoom`, each centred on a point of `points` drawn from `random`: the viewports
+    /// both `run` and the `Benchmarks/` package query.
+    /// - Precondition: `points` is not empty.
+    /// - Complexity: O(count).
+    public static func viewports(
+        around points: [Coordinate], zoom: Int, count: Int, random: inout SeededRandom
+    ) -> [Viewport] {
+        (0..<count).map { _ in viewport(around: points[random.below(points.count)], zoom: zoom) }
+    }
+
     /// Runs the workload on `dataset` with `queries` viewports per zoom.
     /// - Complexity: one hierarchy build, four single edits, 17 × `queries` viewport queries and 3 × `queries` grid
     ///   viewports.
-    static func run(_ dataset: BenchDataset, queries: Int, seed: UInt64) -> [Row] {
+    public static func run(_ dataset: BenchDataset, queries: Int, seed: UInt64) -> [Row] {
         let points = dataset.points
         var rows: [Row] = []
         var start = monotonicNanoseconds()
@@ -36,7 +51,7 @@ enum ClusterBench {
 
         var random = SeededRandom(seed: seed &+ 0xC1_05_7E)
         for zoom in 0...16 {
-            let boxes = (0..<queries).map { _ in viewport(around: points[random.below(points.count)], zoom: zoom).box }
+            let boxes = viewports(around: points, zoom: zoom, count: queries, random: &random).map(\.box)
             var samples: [UInt64] = []
             var returned = 0
             for box in boxes {
@@ -56,8 +71,8 @@ enum ClusterBench {
         for (zoom, options, name) in [(4, GridClusterOptions.standard, "grid-z4"), (10, .standard, "grid-z10"), (4, serial, "grid-z4-1-thread")] {
             var samples: [UInt64] = []
             var returned = 0
-            for _ in 0..<queries {
-                let view = viewport(around: points[random.below(points.count)], zoom: zoom)
+            // Drawn before the timing: the same draws, in the same order, as one per query.
+            for view in viewports(around: points, zoom: zoom, count: queries, random: &random) {
                 start = monotonicNanoseconds()
                 returned += index.gridClusters(in: view, options: options).count
                 samples.append(monotonicNanoseconds() - start)
@@ -89,7 +104,8 @@ enum ClusterBench {
     }
 
     /// The rows as a text table.
-    static func text(_ rows: [Row]) -> String {
+    /// - Complexity: O(rows).
+    public static func text(_ rows: [Row]) -> String {
         var lines = ["cairn bench --clusters: supercluster defaults (radius 40 px, extent 512, zooms 0-16), viewports of 1024x768 px",
                      "  cluster-build: per point = bytes per point; cluster-move/insert/remove-1: the edit's cost as a share of the build"]
         var dataset = ""
@@ -97,22 +113,23 @@ enum ClusterBench {
             if row.dataset != dataset {
                 dataset = row.dataset
                 lines.append("")
-                lines.append(dataset.padding(toLength: 20) + "     p50 µs     p95 µs     p99 µs   per query / per point")
+                lines.append(ReportText.padded(dataset, toLength: 20) + "     p50 µs     p95 µs     p99 µs   per query / per point")
             }
             func cell(_ v: Double) -> String {
-                let text = String(format1: v)
+                let text = ReportText.oneDecimal(v)
                 return String(repeating: " ", count: max(0, 11 - text.count)) + text
             }
-            lines.append(row.operation.padding(toLength: 20) + cell(row.stats.p50Microseconds) + cell(row.stats.p95Microseconds)
+            lines.append(ReportText.padded(row.operation, toLength: 20) + cell(row.stats.p50Microseconds) + cell(row.stats.p95Microseconds)
                          + cell(row.stats.p99Microseconds) + "   " + (row.operation.hasPrefix("cluster-") && row.operation != "cluster-build"
                             ? "\(Int((row.perQuery * 1000).rounded()) / 10).\(Int((row.perQuery * 1000).rounded()) % 10) % of a build"
-                            : String(format1: row.perQuery)))
+                            : ReportText.oneDecimal(row.perQuery)))
         }
         return lines.joined(separator: "\n")
     }
 
     /// The rows as the bench's JSON: `[{"op": ..., "engine": "cairn", "p50_us": ..., "p99_us": ..., "qps": ...}, ...]`.
-    static func json(_ rows: [Row]) -> String {
+    /// - Complexity: O(rows).
+    public static func json(_ rows: [Row]) -> String {
         "[" + rows.map { row in
             "{\"dataset\":\"\(row.dataset)\",\"op\":\"\(row.operation)\",\"engine\":\"cairn\",\"p50_us\":\(row.stats.p50Microseconds),"
                 + "\"p95_us\":\(row.stats.p95Microseconds),\"p99_us\":\(row.stats.p99Microseconds),\"qps\":\(row.stats.queriesPerSecond),"

@@ -1,38 +1,31 @@
 import CairnCore
 import CairnIO
 
-/// How many rows of each kind the generator writes.
-struct SyntheticSizes: Equatable {
-    var parks = 2_000
-    var trailheads = 5_000
-    var places = 20_000
-    var events = 10_000
-    var users = 5_000
-    var checkIns = 50_000
-}
-
-/// The verdicts a generated check-in is built to get (ARCHITECTURE.md, "Check-in rule").
-enum CheckInVerdict: String, CaseIterable {
-    case valid, outside_radius, before_start, after_end, unknown_event, unknown_place, duplicate
-    case invalid_coordinate, invalid_time, malformed_row
-
-    /// The share of generated check-ins built to get each verdict; the rest are valid.
-    static let invalidShare = 0.02
-}
-
 /// Derives realistic synthetic data from real places with a seeded generator: the same seed and sizes give
 /// byte-identical files.
 ///
 /// Parks sit 0.5–5 km from real towns, trailheads within 3 km of parks, places (venues with check-in radii)
 /// within 2 km of towns, events at places with time windows in June–July 2026, users near towns, and check-ins
 /// around events and parks with a known share of every invalid kind (written to `checkins-expected.csv`).
-struct SyntheticDataset {
-    let towns: [Feature]
-    let seed: UInt64
-    let sizes: SyntheticSizes
+public struct SyntheticDataset: Sendable {
+    /// The real towns everything is placed around.
+    public let towns: [Feature]
+    /// The seed of every random choice.
+    public let seed: UInt64
+    /// How many rows of each kind.
+    public let sizes: SyntheticSizes
     /// Whether the places are the real towns themselves (the first `sizes.places`, in file order, each at its
     /// own location with its own id and name and a seeded check-in radius) instead of venues scattered near them.
-    var placesAreTowns = false
+    public var placesAreTowns = false
+
+    /// A generator of `sizes` rows around `towns`, fixed by `seed`.
+    /// - Complexity: O(1).
+    public init(towns: [Feature], seed: UInt64, sizes: SyntheticSizes, placesAreTowns: Bool = false) {
+        self.towns = towns
+        self.seed = seed
+        self.sizes = sizes
+        self.placesAreTowns = placesAreTowns
+    }
 
     static let amenities = ["offLeash", "fenced", "smallDogArea", "swimming", "trails", "agility", "hunting", "biking", "horseback"]
     static let sports = ["football", "basketball", "tennis", "running", "cycling", "climbing", "yoga", "volleyball", "hiking", "swimming"]
@@ -42,17 +35,19 @@ struct SyntheticDataset {
     static let firstDay = Timestamp(secondsSince1970: 1_780_272_000)
 
     /// One generated file: its name and its CSV text.
-    struct File {
-        let name: String
-        let text: String
+    public struct File: Sendable {
+        /// The file's name: `parks.csv`.
+        public let name: String
+        /// The whole CSV text, header first.
+        public let text: String
     }
 
     /// The files, in the order they are generated.
-    static let fileNames = ["parks.csv", "trailheads.csv", "places.csv", "events.csv", "users.csv", "checkins.csv", "checkins-expected.csv"]
+    public static let fileNames = ["parks.csv", "trailheads.csv", "places.csv", "events.csv", "users.csv", "checkins.csv", "checkins-expected.csv"]
 
     /// Generates every file in memory.
     /// - Complexity: O(total rows).
-    func generate() -> [File] {
+    public func generate() -> [File] {
         var texts: [String: String] = [:]
         generate { name, text in texts[name, default: ""] += text }
         return Self.fileNames.map { File(name: $0, text: texts[$0] ?? "") }
@@ -62,7 +57,7 @@ struct SyntheticDataset {
     /// (check-ins and their expected verdicts interleave). Memory does not grow with the number of check-ins
     /// beyond the valid (user, event) pairs (16 bytes each), so tens of millions can be written.
     /// - Complexity: O(total rows).
-    func generate(write: (String, String) -> Void) {
+    public func generate(write: (String, String) -> Void) {
         var random = SeededRandom(seed: seed)
         let parks = makeParks(&random)
         write(parks.file.name, parks.file.text)
@@ -220,12 +215,12 @@ struct SyntheticDataset {
         // Valid (user, event) pairs by number: user n (1-based) and event index, as (n << 32 | index).
         var validByUserEvent: [(user: Int, event: Int)] = []
         var validPairs = Set<UInt64>()
-        let invalidKinds = CheckInVerdict.allCases.filter { $0 != .valid }
+        let invalidKinds = SyntheticVerdict.allCases.filter { $0 != .valid }
         let userCount = max(1, users)
         for n in 0..<sizes.checkIns where !events.isEmpty && !parks.isEmpty {
             let id = "checkin-\(n + 1)"
-            var verdict = CheckInVerdict.valid
-            if random.chance(CheckInVerdict.invalidShare * Double(invalidKinds.count)) {
+            var verdict = SyntheticVerdict.valid
+            if random.chance(SyntheticVerdict.invalidShare * Double(invalidKinds.count)) {
                 verdict = invalidKinds[random.below(invalidKinds.count)]
             }
             if verdict == .duplicate, validByUserEvent.isEmpty { verdict = .valid }

@@ -1,12 +1,5 @@
 import CairnCore
 
-/// A peer's rectangle index: answers which stored rectangles meet a query rectangle, possibly with extra
-/// candidates (SQLite's R*Tree stores 32-bit floats rounded outwards), never with missing ones.
-protocol RectCandidateIndex {
-    /// Appends the item of every stored rectangle that meets `rect` (edges inclusive).
-    func collect(_ rect: BenchRect, into candidates: inout [Int])
-}
-
 /// The exact queries every peer answers the same way: its index gives candidates from rectangles that
 /// conservatively bound the query, and each candidate is re-checked against the input doubles with
 /// CairnCore's `distanceMeters` (the same function, with the same argument order, Cairn's indexes use).

@@ -5,43 +5,6 @@ import Darwin
 #endif
 import CairnCore
 
-/// The kinds of query `cairn bench` times, each with its fixed parameter.
-enum BenchOperationKind: Hashable, Sendable {
-    /// Box queries sized to return about this many results.
-    case box(targetResults: Int)
-    /// Radius queries of this many metres (WGS84 by default).
-    case radius(meters: Double)
-    /// Nearest queries for this many neighbours.
-    case nearest(count: Int)
-    /// Which circles contain a point.
-    case containment
-
-    /// Every operation, in report order.
-    static let all: [BenchOperationKind] = [
-        .box(targetResults: 10), .box(targetResults: 100), .box(targetResults: 1_000),
-        .radius(meters: 1_000), .radius(meters: 25_000), .radius(meters: 150_000),
-        .nearest(count: 1), .nearest(count: 20), .nearest(count: 100),
-        .containment,
-    ]
-
-    /// The operation's name in reports and in `--ops`: `box-100`, `radius-25km`, `nearest-20`, `containment`.
-    var name: String {
-        switch self {
-        case .box(let target): "box-\(target)"
-        case .radius(let meters): meters >= 1_000 && meters.truncatingRemainder(dividingBy: 1_000) == 0
-            ? "radius-\(Int(meters / 1_000))km" : "radius-\(Int(meters.rounded()))m"
-        case .nearest(let count): "nearest-\(count)"
-        case .containment: "containment"
-        }
-    }
-}
-
-/// One operation's seeded queries.
-enum BenchQueries: Sendable {
-    case boxes([BoundingBox])
-    case centers([Coordinate])
-}
-
 /// The seeded queries of one run: per operation, `queriesPerOperation` queries placed where the data is,
 /// plus the circles the containment operation indexes.
 ///
@@ -51,18 +14,18 @@ enum BenchQueries: Sendable {
 /// - radius and nearest: centred on a random data point moved up to 2 km in a random direction;
 /// - containment: each data point is a circle of radius 100 m to 1 km; query points lie up to 1.5 km from a
 ///   random circle's centre, so some fall inside one or more circles and some in none.
-struct BenchWorkload: Sendable {
+public struct BenchWorkload: Sendable {
     /// The operations and their queries, in report order.
-    let operations: [(kind: BenchOperationKind, queries: BenchQueries)]
+    public let operations: [(kind: BenchOperationKind, queries: BenchQueries)]
     /// The circles of the containment operation (empty when it is not run).
-    let circles: [BenchCircle]
+    public let circles: [BenchCircle]
 
     /// Generates the workload for `points`.
     /// - Parameters:
     ///   - calibration: an index over `points`, used to size the boxes.
     ///   - kinds: the operations to generate, from `BenchOperationKind.all`.
     /// - Complexity: O(q · log(size) · box query) for q queries per box operation, O(q) for the others.
-    static func make(
+    public static func make(
         points: [Coordinate], calibration: PointIndex, queriesPerOperation: Int, seed: UInt64,
         kinds: [BenchOperationKind] = BenchOperationKind.all
     ) -> BenchWorkload {
@@ -100,7 +63,8 @@ struct BenchWorkload: Sendable {
     }
 
     /// `point` moved a random distance up to `upToMeters` in a random direction (WGS84).
-    static func jittered(_ point: Coordinate, upToMeters: Double, random: inout SeededRandom) -> Coordinate {
+    /// - Complexity: O(1).
+    public static func jittered(_ point: Coordinate, upToMeters: Double, random: inout SeededRandom) -> Coordinate {
         let bearing = random.uniform(0...360)
         let distance = random.uniform(0...upToMeters)
         return (try? destination(from: point, bearingDegrees: bearing, distanceMeters: distance)) ?? point
@@ -109,7 +73,8 @@ struct BenchWorkload: Sendable {
     /// The box around `center` with half-height `halfHeightDegrees` and a longitude span widened by
     /// 1 / cos(latitude), clipped at the poles, wrapping across the antimeridian, the whole longitude range
     /// when wider than the Earth.
-    static func box(around center: Coordinate, halfHeightDegrees h: Double) -> BoundingBox {
+    /// - Complexity: O(1).
+    public static func box(around center: Coordinate, halfHeightDegrees h: Double) -> BoundingBox {
         let south = max(-90, center.latitude - h), north = min(90, center.latitude + h)
         let halfWidth = h / max(cos(center.latitude * .pi / 180), 1e-3)
         var west = -180.0, east = 180.0
@@ -123,7 +88,8 @@ struct BenchWorkload: Sendable {
     }
 
     /// The box around `center` whose result count is closest to `targetResults` (bisection on its size).
-    static func calibratedBox(
+    /// - Complexity: O(log(size) · box query), at most about 50 box queries.
+    public static func calibratedBox(
         around center: Coordinate, targetResults target: Int, index: PointIndex, buffer: inout [Int]
     ) -> BoundingBox {
         func count(_ h: Double) -> Int {

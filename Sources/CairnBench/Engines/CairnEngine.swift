@@ -1,0 +1,43 @@
+import CairnCore
+
+/// Cairn's own indexes, through their allocation-free query variants.
+public final class CairnEngine: BenchEngine {
+    public let name = BenchEngineName.cairn.rawValue
+    public let summary = "Cairn PointIndex (static k-d tree, 32-point leaves) and CircleIndex (radius tiers)"
+    /// The point index of the last build (empty before it).
+    public private(set) var index = PointIndex([Coordinate]())
+    private var circles = CircleIndex([Circle]())
+    /// The nearest queries' reused working memory.
+    private var scratch = NearestScratch()
+
+    /// An engine with empty indexes.
+    /// - Complexity: O(1).
+    public init() {}
+
+    public var reportedMemoryBytes: Int? { index.memoryBytes }
+
+    public func build(points: [Coordinate]) {
+        index = PointIndex(points)
+    }
+
+    public func buildCircles(_ circles: [BenchCircle], model: DistanceModel) throws -> Bool {
+        self.circles = CircleIndex(try circles.map { try Circle(center: $0.center, radiusMeters: $0.radiusMeters) })
+        return true
+    }
+
+    public func search(in box: BoundingBox, into results: inout [Int]) {
+        index.search(in: box, into: &results)
+    }
+
+    public func within(radiusMeters: Double, of center: Coordinate, model: DistanceModel, into results: inout [Int]) {
+        index.within(radiusMeters: radiusMeters, of: center, model: model, into: &results)
+    }
+
+    public func nearest(to point: Coordinate, count: Int, model: DistanceModel, into results: inout [Neighbor]) {
+        index.nearest(to: point, count: count, model: model, into: &results, scratch: &scratch)
+    }
+
+    public func containing(_ point: Coordinate, model: DistanceModel, into results: inout [Int]) {
+        circles.containing(point, model: model, into: &results)
+    }
+}

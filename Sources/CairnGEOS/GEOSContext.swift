@@ -1,0 +1,64 @@
+import CGEOS
+
+/// A GEOS context: the handle every reentrant (`_r`) call takes, with a message handler that keeps GEOS's
+/// last error message so that failures become a `GEOSError` carrying it. Finished when the value goes away.
+///
+/// A context is not `Sendable`: GEOS allows one thread at a time per context, so make one per thread or per
+/// operation (they are cheap: a few hundred bytes).
+public final class GEOSContext {
+    /// The C handle; only this module's thin wrappers use it.
+    let handle: OpaquePointer
+    /// The message of the last error GEOS reported and nobody took yet.
+    private var pendingMessage: String?
+
+    /// The GEOS library's version: `3.11.1-CAPI-1.17.1`.
+    /// Corresponding C function: `GEOSversion`.
+    /// - Complexity: O(1).
+    public static var version: String {
+        // GEOSversion returns a static string.
+        String(cString: GEOSversion())
+    }
+
+    /// Starts a context.
+    /// Corresponding C function: `GEOS_init_r`.
+    /// - Throws: `GEOSError` when GEOS returns no handle (out of memory).
+    /// - Complexity: O(1).
+    public init() throws(GEOSError) {
+        // GEOS_init_r returns a new context handle, or NULL when out of memory.
+        guard let handle = GEOS_init_r() else {
+            throw GEOSError(function: "GEOS_init_r", message: "GEOS could not start a context (out of memory)")
+        }
+        self.handle = handle
+        // The handler receives a formatted message and the userdata given here: this object, unretained, since
+        // the context is finished in deinit, before the object goes away.
+        GEOSContext_setErrorMessageHandler_r(handle, { message, userdata in
+            guard let message, let userdata else { return }
+            Unmanaged<GEOSContext>.fromOpaque(userdata).takeUnretainedValue().pendingMessage = String(cString: message)
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        // GEOS_finish_r frees the context; geometries and trees made with it must be gone (they hold the context).
+        GEOS_finish_r(handle)
+    }
+
+    /// Forgets any message left from an earlier call: before a C function that reports failure only through
+    /// the handler (a `void` function).
+    /// - Complexity: O(1).
+    @inline(__always)
+    func clearError() {
+        if pendingMessage != nil { pendingMessage = nil }
+    }
+
+    /// Whether GEOS reported an error since the last `clearError()` or `error(in:)`.
+    /// - Complexity: O(1).
+    @inline(__always)
+    var hasError: Bool { pendingMessage != nil }
+
+    /// The error GEOS reported for `function`, taking its message (or saying that GEOS gave none).
+    /// - Complexity: O(message length).
+    func error(in function: String) -> GEOSError {
+        defer { pendingMessage = nil }
+        return GEOSError(function: function, message: pendingMessage ?? "GEOS failed without a message")
+    }
+}
