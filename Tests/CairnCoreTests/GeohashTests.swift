@@ -163,7 +163,7 @@ private let neighborVectors: [(hash: String, neighbors: [String])] = [
 /// A point on a boundary between cells belongs to the cell north or east of it; every corner of a random cell
 /// therefore encodes to the cell whose south-west corner it is.
 @Test func geohashCellCornersEncodeToTheCellTheyStart() throws {
-    var random = SplitMix64(seed: 0x9e0_ba5e)
+    var random = GeohashRandom(seed: 0x9e0_ba5e)
     for _ in 0..<2_000 {
         let precision = Int(random.next(below: 12)) + 1
         let cell = try Geohash.decode(randomHash(precision: precision, using: &random))
@@ -185,7 +185,7 @@ private let neighborVectors: [(hash: String, neighbors: [String])] = [
 // MARK: - Round trip
 
 @Test func geohashRoundTripContainsThePointAtEveryPrecision() throws {
-    var random = SplitMix64(seed: 42)
+    var random = GeohashRandom(seed: 42)
     for index in 0..<3_000 {
         let point = try randomCoordinate(index: index, using: &random)
         var previous = ""
@@ -212,7 +212,7 @@ private let neighborVectors: [(hash: String, neighbors: [String])] = [
 // MARK: - Neighbours
 
 @Test func geohashNeighborsShareEdgesAndWrapTheAntimeridian() throws {
-    var random = SplitMix64(seed: 7)
+    var random = GeohashRandom(seed: 7)
     for index in 0..<2_000 {
         let precision = Int(random.next(below: 12)) + 1
         // Every fourth hash sits on an edge of the world: poles or antimeridian.
@@ -307,7 +307,7 @@ private let neighborVectors: [(hash: String, neighbors: [String])] = [
 /// 32 top cells (keeping each cell that a point of the box can encode to), and thousands of sampled box points
 /// whose geohash must be in the cover.
 @Test func geohashCoverMatchesOracleAndContainsSampledPoints() throws {
-    var random = SplitMix64(seed: 2026)
+    var random = GeohashRandom(seed: 2026)
     var sampled = 0
     var precisionsSeen = Set<Int>()
     for index in 0..<240 {
@@ -342,7 +342,7 @@ private let neighborVectors: [(hash: String, neighbors: [String])] = [
 
 /// Large maxCells on small boxes: no oracle enumeration, just points and the count bound.
 @Test func geohashCoverWithManyCellsContainsSampledPoints() throws {
-    var random = SplitMix64(seed: 99)
+    var random = GeohashRandom(seed: 99)
     for index in 0..<60 {
         let box = try randomBox(kind: index % 8, using: &random)
         let maxCells = Int(random.next(below: 2_000)) + 32
@@ -448,7 +448,7 @@ private func decodeOrFail(_ hash: String) -> GeohashCell {
 
 /// Boxes of eight kinds: small, medium, huge, crossing the antimeridian, polar, touching ±180,
 /// aligned to cell edges, degenerate (a line or a point).
-private func randomBox(kind: Int, using random: inout SplitMix64) throws -> Box {
+private func randomBox(kind: Int, using random: inout GeohashRandom) throws -> Box {
     func span(_ low: Double, _ high: Double) -> Double { pow10(random.uniform(low, high)) }
     switch kind {
     case 0, 1, 2:
@@ -490,7 +490,7 @@ private func randomBox(kind: Int, using random: inout SplitMix64) throws -> Box 
 }
 
 /// Corners, edge midpoints, the ±180 aliases when the box has them, and uniform points; all inside the box.
-private func samplePoints(in box: Box, count: Int, using random: inout SplitMix64) throws -> [Coordinate] {
+private func samplePoints(in box: Box, count: Int, using random: inout GeohashRandom) throws -> [Coordinate] {
     var points: [Coordinate] = []
     let eastUnwrapped = box.crossesAntimeridian ? box.east + 360 : box.east
     var longitudes = [box.west, box.east]
@@ -510,7 +510,7 @@ private func samplePoints(in box: Box, count: Int, using random: inout SplitMix6
 
 /// Uniform points, with every tenth on an exact cell boundary of a random precision and a few at the poles
 /// and the antimeridian.
-private func randomCoordinate(index: Int, using random: inout SplitMix64) throws -> Coordinate {
+private func randomCoordinate(index: Int, using random: inout GeohashRandom) throws -> Coordinate {
     switch index % 10 {
     case 0:
         let cell = try Geohash.decode(randomHash(precision: Int(random.next(below: 12)) + 1, using: &random))
@@ -525,7 +525,7 @@ private func randomCoordinate(index: Int, using random: inout SplitMix64) throws
     }
 }
 
-private func randomHash(precision: Int, using random: inout SplitMix64) -> String {
+private func randomHash(precision: Int, using random: inout GeohashRandom) -> String {
     let alphabet = Array("0123456789bcdefghjkmnpqrstuvwxyz")
     return String((0..<precision).map { _ in alphabet[Int(random.next(below: 32))] })
 }
@@ -562,8 +562,8 @@ extension GeohashDirection {
     }
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a small seedable generator for reproducible tests.
-private struct SplitMix64 {
+/// The shared seeded generator (SplitMix64) with the range helpers these tests were written with.
+private struct GeohashRandom {
     private var base: SeededRandom
     init(seed: UInt64) { base = SeededRandom(seed: seed) }
 
