@@ -3,20 +3,6 @@ import CGEOS
 /// Thin wrappers that make a short-lived geometry, hand it to `body` and destroy it: the trees copy what they
 /// need from a geometry, so none outlives the call. The handle never leaves this module.
 extension GEOSContext {
-    /// Calls `body` with a point geometry at (`x`, `y`).
-    /// Corresponding C function: `GEOSGeom_createPointFromXY_r`.
-    /// - Throws: `GEOSError` with GEOS's message.
-    /// - Complexity: O(1) plus `body`.
-    @inline(__always)
-    func withPoint<Result>(x: Double, y: Double, _ body: (OpaquePointer) -> Result) throws(GEOSError) -> Result {
-        // GEOSGeom_createPointFromXY_r returns a new geometry the caller destroys, or NULL on exception.
-        guard let geometry = GEOSGeom_createPointFromXY_r(handle, x, y) else {
-            throw error(in: "GEOSGeom_createPointFromXY_r")
-        }
-        defer { GEOSGeom_destroy_r(handle, geometry) }
-        return body(geometry)
-    }
-
     /// Calls `body` with the polygon of `envelope` (a point or a line when it is degenerate).
     /// Corresponding C function: `GEOSGeom_createRectangle_r`.
     /// - Throws: `GEOSError` with GEOS's message.

@@ -8,8 +8,10 @@ import CGEOS
 public final class GEOSContext {
     /// The C handle; only this module's thin wrappers use it.
     let handle: OpaquePointer
-    /// The message of the last error GEOS reported and nobody took yet.
-    private var pendingMessage: String?
+    /// The message of the last error GEOS reported and nobody took yet. Every wrapper takes what its call left
+    /// (`error(in:)`), so it is nil between calls. Unchecked exclusivity: it is read once per tree insert or
+    /// query, and only GEOS's handler, inside a C call and never during a Swift access, writes it.
+    @exclusivity(unchecked) private var pendingMessage: String?
 
     /// The GEOS library's version: `3.11.1-CAPI-1.17.1`.
     /// Corresponding C function: `GEOSversion`.
@@ -42,15 +44,8 @@ public final class GEOSContext {
         GEOS_finish_r(handle)
     }
 
-    /// Forgets any message left from an earlier call: before a C function that reports failure only through
-    /// the handler (a `void` function).
-    /// - Complexity: O(1).
-    @inline(__always)
-    func clearError() {
-        if pendingMessage != nil { pendingMessage = nil }
-    }
-
-    /// Whether GEOS reported an error since the last `clearError()` or `error(in:)`.
+    /// Whether GEOS reported an error that no wrapper took yet: checked after a C function that reports failure
+    /// only through the handler (a `void` function).
     /// - Complexity: O(1).
     @inline(__always)
     var hasError: Bool { pendingMessage != nil }

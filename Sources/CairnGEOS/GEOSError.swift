@@ -14,5 +14,6 @@ public struct GEOSError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `GEOSSTRtree_create_r: <GEOS's message>`.
+    /// - Complexity: O(message length).
     public var description: String { "\(function): \(message)" }
 }

@@ -14,6 +14,7 @@ public struct BenchMismatch: Sendable, CustomStringConvertible {
     public let detail: String
 
     /// `uniform box-100 query #3: geos-strtree disagrees with cairn: …`.
+    /// - Complexity: O(detail length).
     public var description: String {
         "\(dataset) \(operation) query #\(queryIndex): \(engine) disagrees with \(reference): \(detail)"
     }
