@@ -1,7 +1,7 @@
 /// A parsed JSON value (RFC 8259), as the JSON readers hand it to the feature decoders.
 ///
 /// Objects keep their members in input order; lookups take the first member of a name.
-enum JSONValue: Hashable, Sendable {
+public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -11,14 +11,15 @@ enum JSONValue: Hashable, Sendable {
 
     /// The first member named `key` when this is an object, else nil.
     /// - Complexity: O(n) in the number of members.
-    subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         for member in members where member.key == key { return member.value }
         return nil
     }
 
     /// The value's kind as a phrase for messages: `an object`, `a string`, ...
-    var kindPhrase: String {
+    /// - Complexity: O(1).
+    public var kindPhrase: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -29,57 +30,64 @@ enum JSONValue: Hashable, Sendable {
         }
     }
 
-    /// Compact JSON text for the value (strings escaped per RFC 8259; integral numbers without a fraction).
+    /// Compact JSON text for the value (`TextEscaping`'s string escapes and number rule).
     /// - Complexity: O(n) in the size of the value.
-    var jsonText: String {
-        var out = ""
-        write(to: &out)
-        return out
+    public var jsonText: String {
+        var out: [UInt8] = []
+        append(to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(to out: inout String) {
+    /// Appends the compact JSON text of the value to `out`.
+    /// - Complexity: O(n) in the size of the value.
+    public func append(to out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n):
-            if n.isFinite, n == n.rounded(), abs(n) < 1e15 { out += String(Int64(n)) } else { out += String(n) }
-        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n): TextEscaping.appendJSONNumber(n, to: &out)
+        case .string(let s): TextEscaping.appendJSONString(s, to: &out)
         case .array(let values):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                value.write(to: &out)
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                value.append(to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
-                if index > 0 { out += "," }
-                JSONValue.writeString(member.key, to: &out)
-                out += ":"
-                member.value.write(to: &out)
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                TextEscaping.appendJSONString(member.key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                member.value.append(to: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
-    }
-
-    private static func writeString(_ s: String, to out: inout String) {
-        out += TextEscaping.jsonString(s)
     }
 }
 
 /// One member of a JSON object.
-struct JSONMember: Hashable, Sendable {
-    var key: String
-    var value: JSONValue
+public struct JSONMember: Hashable, Sendable {
+    /// The member's name.
+    public var key: String
+    /// The member's value.
+    public var value: JSONValue
     /// A number value's text as written (`12345678901234567890`, `1.0`), nil for other values. Ids are read
     /// from it: a Double cannot hold every integer id, and an id is a label, not a quantity. Equality and hashing
     /// ignore it: `1` and `1.0` are the same JSON value.
-    var numberText: String? = nil
+    public var numberText: String? = nil
 
-    static func == (lhs: JSONMember, rhs: JSONMember) -> Bool { lhs.key == rhs.key && lhs.value == rhs.value }
+    /// A member; `numberText` is the number's text as written, when the value is a number read from text.
+    /// - Complexity: O(1).
+    public init(key: String, value: JSONValue, numberText: String? = nil) {
+        self.key = key
+        self.value = value
+        self.numberText = numberText
+    }
 
-    func hash(into hasher: inout Hasher) {
+    public static func == (lhs: JSONMember, rhs: JSONMember) -> Bool { lhs.key == rhs.key && lhs.value == rhs.value }
+
+    public func hash(into hasher: inout Hasher) {
         hasher.combine(key)
         hasher.combine(value)
     }
