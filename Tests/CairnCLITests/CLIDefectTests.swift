@@ -82,6 +82,11 @@ import Testing
         #expect(try !contents(plain).isEmpty)
     }
 
+    @Test func snapshotRefusesAGzName() throws {
+        #expect(throws: (any Error).self) { _ = try CairnCommand.parseAsRoot(["snapshot", "--db", db, "--out", folder.path + "/s.snapshot.gz"]) }
+        _ = try CairnCommand.parseAsRoot(["snapshot", "--db", db, "--out", folder.path + "/s.snapshot"])
+    }
+
     @Test func importReadsStandardInputForDash() throws {
         let saved = dup(0)
         let input = open(places, O_RDONLY)

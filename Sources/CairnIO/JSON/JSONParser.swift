@@ -11,7 +11,10 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
     public var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
 }
 
-/// A strict RFC 8259 JSON parser over UTF-8 bytes.
+/// A strict RFC 8259 JSON parser over UTF-8 bytes: the one JSON reader of Cairn. GeoJSON, GeoJSON text sequences,
+/// JSON lines, the `.json` format rule and the store's attribute text all parse through it; the streaming readers
+/// only frame values for it (`JSONByteCursor` holds one chunk, `JSONValueCutter` cuts a value out of a stream,
+/// `DelimitedRecordSplitter` cuts records at newlines or RS bytes), so each feature is parsed from one buffer.
 ///
 /// Strict means: no comments, no trailing commas, no leading zeros, no `NaN`, no raw control characters in
 /// strings, `\u` surrogates must pair, strings must be valid UTF-8, and nothing but whitespace may follow the value.
@@ -389,4 +392,12 @@ public struct JSONParser {
         guard let value = Double(text) else { throw error("invalid number '\(text)'", at: start) }
         return value
     }
+}
+
+/// A byte as a phrase for messages: `'x'` for printable ASCII, `byte 0xNN` otherwise.
+func describeJSONByte(_ byte: UInt8) -> String {
+    if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+    if byte == 0x1E { return "record separator byte 0x1E" }
+    let hex = String(byte, radix: 16, uppercase: true)
+    return "byte 0x" + (hex.count == 1 ? "0" + hex : hex)
 }
