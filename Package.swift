@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -29,9 +30,14 @@ let package = Package(
             "CPROJ", "CCairnShims",
             .product(name: "Atomics", package: "swift-atomics"),
         ]),
-        .target(name: "CairnIO", dependencies: ["CairnCore", "CZlib"]),
+        .target(name: "CairnIO", dependencies: [
+            "CairnCore", "CZlib",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
+        // The store reads and writes its attribute JSON with CairnIO's one reader and writer (no cycle: CairnIO
+        // depends only on CairnCore).
         .target(name: "CairnStore", dependencies: [
-            "CairnCore",
+            "CairnCore", "CairnIO",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // GEOS behind thin wrappers: a context per thread, its error handler, the STRtree (polygons later).

@@ -1,32 +1,53 @@
 import CZlib
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemPackage
 
 /// Reads a file's bytes in chunks, decompressing gzip transparently (zlib's `gzread` passes plain files through).
 ///
-/// Memory is one chunk, whatever the file size. Not thread-safe: one reader per source.
+/// The path `-` means standard input (plain or gzip as well). The file is opened with swift-system's
+/// `FileDescriptor`; zlib reads from a duplicate of it. Memory is one chunk, whatever the file size. Not
+/// thread-safe: one reader per source.
 public final class ByteSource {
+    /// The path naming standard input.
+    public static let standardInputPath = "-"
+
     /// The path as given by the user.
     public let path: String
-    /// The file's size on disk in bytes (compressed size for `.gz`), for progress.
+    /// The file's size on disk in bytes (compressed size for `.gz`), for progress; 0 for standard input.
     public let fileSizeBytes: Int64
     private let handle: gzFile
 
-    /// Opens a file for reading.
-    /// - Throws: `InputError` when the file cannot be opened (with the system's reason).
+    /// Opens a file for reading, or standard input for `-`.
+    /// - Throws: `InputError` when the file cannot be opened (with the system's reason) or is a directory.
     /// - Complexity: O(1).
     public init(path: String) throws(InputError) {
         self.path = path
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))")
+        let descriptor: FileDescriptor
+        do {
+            if path == Self.standardInputPath {
+                descriptor = try FileDescriptor.standardInput.duplicate()
+            } else {
+                descriptor = try FileDescriptor.open(FilePath(path), .readOnly)
+            }
+        } catch {
+            throw InputError(file: path, message: "cannot open: \(error)")
         }
-        guard (info.st_mode & S_IFMT) != S_IFDIR else { throw InputError(file: path, message: "is a directory, expected a file") }
-        fileSizeBytes = Int64(info.st_size)
-        // gzopen returns NULL on failure and sets errno (or not, for out-of-memory).
-        guard let handle = gzopen(path, "rb") else {
-            throw InputError(file: path, message: "cannot open: \(String(cString: strerror(errno)))")
+        do {
+            let status = try descriptor.stat()
+            guard status.type != .directory else {
+                try? descriptor.close()
+                throw InputError(file: path, message: "is a directory, expected a file")
+            }
+            fileSizeBytes = status.type == .regular && path != Self.standardInputPath ? status.size : 0
+        } catch let error as InputError {
+            throw error
+        } catch {
+            try? descriptor.close()
+            throw InputError(file: path, message: "cannot open: \(error)")
+        }
+        // gzdopen takes over the descriptor (gzclose_r closes it); it returns NULL on failure, leaving it open.
+        guard let handle = gzdopen(descriptor.rawValue, "rb") else {
+            try? descriptor.close()
+            throw InputError(file: path, message: "cannot open: zlib could not start reading")
         }
         gzbuffer(handle, 1 << 17)
         self.handle = handle
@@ -58,5 +79,6 @@ public final class ByteSource {
     }
 
     /// How far reading has got in the file on disk, in bytes (compressed bytes for `.gz`), for progress bars.
+    /// - Complexity: O(1).
     public var bytesConsumed: Int64 { Int64(gzoffset(handle)) }
 }

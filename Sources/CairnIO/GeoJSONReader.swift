@@ -44,7 +44,7 @@ final class GeoJSONReader: FeatureReader {
         source = try ByteSource(path: path)
         cursor = JSONByteCursor(source: source, chunkSize: chunkSize)
         decoder = GeoJSONFeatureDecoder(builder: FeatureRecordBuilder(file: path, options: options))
-        try skipJSONByteOrderMark(cursor)
+        try cursor.skipByteOrderMark()
         guard let first = try cursor.skipWhitespace() else {
             throw InputError(file: path, message: "the file is empty (expected a GeoJSON FeatureCollection)")
         }
@@ -209,22 +209,4 @@ final class GeoJSONReader: FeatureReader {
             bareFeatureMembers.append(JSONMember(key: key, value: value, numberText: numberText))
         }
     }
-}
-
-/// Skips a UTF-8 byte order mark at the start of a file.
-func skipJSONByteOrderMark(_ cursor: JSONByteCursor) throws(InputError) {
-    guard try cursor.peek() == 0xEF else { return }
-    // A BOM is 3 bytes; with a tiny chunk it can straddle chunks, so consume byte by byte.
-    for expected: UInt8 in [0xEF, 0xBB, 0xBF] {
-        guard try cursor.peek() == expected else { return }
-        cursor.position += 1
-    }
-}
-
-/// A byte as a phrase for messages: `'x'` for printable ASCII, `byte 0xNN` otherwise.
-func describeJSONByte(_ byte: UInt8) -> String {
-    if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-    if byte == 0x1E { return "record separator byte 0x1E" }
-    let hex = String(byte, radix: 16, uppercase: true)
-    return "byte 0x" + (hex.count == 1 ? "0" + hex : hex)
 }

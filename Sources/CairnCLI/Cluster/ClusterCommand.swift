@@ -12,6 +12,12 @@ enum ClusterMode: String, ExpressibleByArgument, CaseIterable {
 
 extension ClusterPrecision: ExpressibleByArgument {}
 
+/// What `cairn cluster` writes: GeoJSON only (supercluster's shape), so `--help` lists only that.
+enum ClusterFormat: String, ExpressibleByArgument, CaseIterable {
+    /// A GeoJSON FeatureCollection (or supercluster's tile shape with --tile).
+    case geojson
+}
+
 /// `cairn cluster`: map clusters of the store's features or of a file.
 struct ClusterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -104,10 +110,24 @@ struct ClusterCommand: ParsableCommand {
     @Option(name: .customLong("input-format"), help: "The input file's format (default: from its name).")
     var inputFormat: InputFormat?
 
-    @OptionGroup var query: QueryOptions
+    @OptionGroup var store: StoreOptions
+
+    @OptionGroup var filters: FilterOptions
+
+    @Option(help: "Output format: clusters are written as GeoJSON only.")
+    var format: ClusterFormat = .geojson
+
+    @Option(help: ArgumentHelp("Write the clusters to this file instead of standard output (a name ending in .gz is written gzip-compressed).", valueName: "path"))
+    var out: String?
+
+    @Flag(help: "Print on stderr how long loading and clustering took.")
+    var explain = false
+
+    // Accepted as before, when cluster shared the query options; clusters are built from the store's rows.
+    @Flag(name: .customLong("no-snapshot"), help: .hidden)
+    var noSnapshot = false
 
     func validate() throws {
-        guard query.format == .geojson else { throw ValidationError("cairn cluster prints GeoJSON only; drop --format") }
         let opened = [expand, children, leaves].compactMap { $0 }.count + (tile == nil ? 0 : 1)
         guard opened <= 1 else { throw ValidationError("give at most one of --expand, --children, --leaves and --tile") }
         if tile != nil, mode == .grid || zoom != nil || bbox != nil {
@@ -154,27 +174,22 @@ struct ClusterCommand: ParsableCommand {
         let loaded = clock.now
         let index = ClusterIndex(features: features, options: options)
         let built = clock.now
-        let sink = try query.out.map { try OutputSink(path: $0) } ?? OutputSink.standardOutput()
-        defer { sink.flush() }
-        let printer = ClusterPrinter(index: index, features: features, sink: sink)
+        let sink = try OutputSink.forOption(out)
+        let writer = ClusterWriter(index: index, features: features)
         if let tile {
             let (z, x, y) = try Self.tileAddress(tile)
-            printer.tile(index.tile(z: z, x: x, y: y))
+            writer.writeTile(index.tile(z: z, x: x, y: y), to: sink)
         } else if let raw = expand ?? children ?? leaves {
             guard let id = ClusterID(rawValue: raw) else { throw CLIError("\(raw) is not a cluster id") }
             do {
                 if expand != nil {
-                    let expansion = try index.expansionZoom(of: id)
-                    switch expansion {
-                    case .zoom(let z): sink.write("{\"cluster_id\":\(raw),\"expansion_zoom\":\(z)}\n")
-                    case .identicalPoints: sink.write("{\"cluster_id\":\(raw),\"expansion_zoom\":null,\"identical_points\":true}\n")
-                    }
+                    ClusterWriter.writeExpansion(try index.expansionZoom(of: id), of: id, to: sink)
                 } else if children != nil {
-                    printer.collection(try index.children(of: id))
+                    writer.writeCollection(try index.children(of: id), to: sink)
                 } else {
-                    printer.collection(try index.leaves(of: id, limit: limit, offset: offset).map {
+                    writer.writeCollection(try index.leaves(of: id, limit: limit, offset: offset).map {
                         ClusterNode(content: .point($0), coordinate: index.coordinate(ofPoint: $0), pointCount: 1)
-                    })
+                    }, to: sink)
                 }
             } catch {
                 throw CLIError("\(error); use the same data and clustering options as the query that gave the id")
@@ -184,7 +199,7 @@ struct ClusterCommand: ParsableCommand {
             switch mode {
             case .hierarchy:
                 // validate() required --zoom in this mode.
-                printer.collection(index.clusters(in: box, zoom: zoom ?? 0))
+                writer.writeCollection(index.clusters(in: box, zoom: zoom ?? 0), to: sink)
             case .grid:
                 let viewport: Viewport
                 let gridOptions: GridClusterOptions
@@ -194,10 +209,11 @@ struct ClusterCommand: ParsableCommand {
                 } catch {
                     throw ValidationError("\(error)")
                 }
-                printer.grid(index.gridClusters(in: viewport, options: gridOptions))
+                writer.writeGrid(index.gridClusters(in: viewport, options: gridOptions), to: sink)
             }
         }
-        if query.explain {
+        try sink.close()
+        if explain {
             Terminal.printError("explain: \(Terminal.grouped(features.count)) points loaded in \(Terminal.duration(loaded - start)), clustered in \(Terminal.duration(built - loaded)) (\(Terminal.grouped(index.clusterCount)) clusters over all zooms)")
         }
     }
@@ -239,7 +255,7 @@ struct ClusterCommand: ParsableCommand {
 
     /// The features to cluster, from `--input` or the store, passing `--kind`/`--where`.
     func loadFeatures() throws -> [Feature] {
-        let filter = try query.filter()
+        let filter = try filters.filter()
         var features: [Feature] = []
         if let input {
             let reader = try openFeatureReader(path: input, format: inputFormat, options: ImportOptions())
@@ -255,124 +271,11 @@ struct ClusterCommand: ParsableCommand {
             }
             if rejected > 10 { Terminal.printError("warning: \(Terminal.grouped(rejected)) rows of \(input) in all were not valid features and are left out") }
         } else {
-            let store = try query.store.open(create: false)
-            try store.forEachFeature { feature in
+            let opened = try store.open(create: false)
+            try opened.forEachFeature { feature in
                 if filter.acceptsAll || filter.matches(feature) { features.append(feature) }
             }
         }
         return features
-    }
-}
-
-/// Writes clustering results as GeoJSON.
-struct ClusterPrinter {
-    let index: ClusterIndex
-    let features: [Feature]
-    let sink: OutputSink
-
-    /// supercluster's abbreviation: 1234 → "1.2k", 12345 → "12k"; below 1000 the number itself.
-    static func abbreviated(_ count: Int) -> String {
-        if count >= 10_000 { return "\"\(Int((Double(count) / 1000).rounded()))k\"" }
-        if count >= 1000 {
-            let tenths = (Double(count) / 100).rounded() / 10
-            return "\"\(tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths))k\""
-        }
-        return String(count)
-    }
-
-    /// Writes `opening`, then each text as an element of the JSON array it opens, one per line, then closes it.
-    private func writeFeatures(opening: String, _ texts: some Sequence<String>) {
-        sink.write(opening)
-        for (n, text) in texts.enumerated() { sink.write((n == 0 ? "\n" : ",\n") + text) }
-        sink.write("\n]}\n")
-    }
-
-    /// A feature collection of hierarchy nodes.
-    func collection(_ nodes: [ClusterNode]) {
-        writeFeatures(opening: Self.collectionOpening, nodes.lazy.map(feature))
-    }
-
-    /// A feature collection of grid clusters: a lone point as itself, a cluster with its pixel position.
-    func grid(_ clusters: [GridCluster]) {
-        writeFeatures(opening: Self.collectionOpening, clusters.lazy.map { cluster in
-            if cluster.pointCount == 1, case .point(let i) = cluster.members.first { return FeatureEncoding.geoJSON(features[i]) }
-            let props = clusterProperties(id: nil, count: cluster.pointCount)
-                + ["\"pixel_x\":\(TextEscaping.jsonNumber((cluster.pixelX * 10).rounded() / 10))",
-                   "\"pixel_y\":\(TextEscaping.jsonNumber((cluster.pixelY * 10).rounded() / 10))"]
-                + aggregateProperties(cluster.members)
-            return point(cluster.coordinate, properties: props)
-        })
-    }
-
-    private static let collectionOpening = "{\"type\":\"FeatureCollection\",\"features\":["
-
-    /// Tile features in supercluster's getTile shape: clusters with its four tags (and id), points with their
-    /// properties (and id).
-    func tile(_ features: [ClusterTileFeature]) {
-        writeFeatures(opening: "{\"features\":[", features.lazy.map { f in
-            let geometry = "\"type\":1,\"geometry\":[[\(f.tileX),\(f.tileY)]]"
-            switch f.node.content {
-            case .point(let i):
-                return "{\(geometry),\"tags\":\(FeatureEncoding.properties(self.features[i])),\"id\":\(TextEscaping.jsonString(self.features[i].id))}"
-            case .cluster(let id):
-                let tags = clusterProperties(id: id, count: f.node.pointCount) + aggregateProperties([f.node.content])
-                return "{\(geometry),\"tags\":{\(tags.joined(separator: ","))},\"id\":\(id.rawValue)}"
-            }
-        })
-    }
-
-    /// The properties map clients read on a cluster: `cluster`, `cluster_id` (when it has one), `point_count`,
-    /// `point_count_abbreviated`.
-    func clusterProperties(id: ClusterID?, count: Int) -> [String] {
-        ["\"cluster\":true"] + (id.map { ["\"cluster_id\":\($0.rawValue)"] } ?? [])
-            + ["\"point_count\":\(count)", "\"point_count_abbreviated\":\(Self.abbreviated(count))"]
-    }
-
-    func feature(_ node: ClusterNode) -> String {
-        switch node.content {
-        case .point(let i):
-            return FeatureEncoding.geoJSON(features[i])
-        case .cluster(let id):
-            var props = clusterProperties(id: id, count: node.pointCount)
-            switch (try? index.expansionZoom(of: id)) ?? .zoom(0) {
-            case .zoom(let z): props.append("\"expansion_zoom\":\(z)")
-            case .identicalPoints: props += ["\"expansion_zoom\":null", "\"identical_points\":true"]
-            }
-            props += aggregateProperties([node.content])
-            return point(node.coordinate, properties: props, id: id.rawValue)
-        }
-    }
-
-    /// `NAME_sum`, `NAME_min`, `NAME_max`, `NAME_mean` per numeric attribute and `NAME_counts` for the category,
-    /// over the given entries together.
-    func aggregateProperties(_ nodes: [ClusterNode.Content]) -> [String] {
-        let options = index.options
-        guard !options.numericAttributes.isEmpty || options.categoryAttribute != nil else { return [] }
-        let all = nodes.compactMap { try? index.aggregates(of: $0) }
-        var props: [String] = []
-        for name in options.numericAttributes {
-            let parts = all.compactMap { $0.numeric[name] }
-            let count = parts.reduce(0) { $0 + $1.count }
-            let sum = parts.reduce(0) { $0 + $1.sum }
-            props.append("\(TextEscaping.jsonString(name + "_sum")):\(TextEscaping.jsonNumber(sum))")
-            if count > 0 {
-                let lo = parts.compactMap(\.min).min() ?? 0, hi = parts.compactMap(\.max).max() ?? 0
-                props.append("\(TextEscaping.jsonString(name + "_min")):\(TextEscaping.jsonNumber(lo))")
-                props.append("\(TextEscaping.jsonString(name + "_max")):\(TextEscaping.jsonNumber(hi))")
-                props.append("\(TextEscaping.jsonString(name + "_mean")):\(TextEscaping.jsonNumber(sum / Double(count)))")
-            }
-        }
-        if let category = options.categoryAttribute {
-            var counts: [String: Int] = [:]
-            for a in all { counts.merge(a.categories, uniquingKeysWith: +) }
-            let body = counts.keys.sorted().map { "\(TextEscaping.jsonString($0)):\(counts[$0] ?? 0)" }.joined(separator: ",")
-            props.append("\(TextEscaping.jsonString(category + "_counts")):{\(body)}")
-        }
-        return props
-    }
-
-    func point(_ c: Coordinate, properties: [String], id: UInt64? = nil) -> String {
-        let idText = id.map { ",\"id\":\($0)" } ?? ""
-        return "{\"type\":\"Feature\"\(idText),\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(TextEscaping.jsonNumber(c.longitude)),\(TextEscaping.jsonNumber(c.latitude))]},\"properties\":{\(properties.joined(separator: ","))}}"
     }
 }

@@ -18,7 +18,10 @@ struct ImportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Input files; the format comes from the extension (.csv, .geojson, .geojsonseq, .jsonl, each optionally .gz).", valueName: "file"))
+    @Argument(help: ArgumentHelp("""
+        Input files; the format comes from the extension (.csv, .geojson, .geojsonseq, .jsonl, each optionally .gz). \
+        '-' reads standard input (plain or gzip), whose format --format must name.
+        """, valueName: "file"))
     var files: [String]
 
     @Option(help: "The kind of every imported feature; without it a 'kind' column decides, else 'place'.")
@@ -30,7 +33,7 @@ struct ImportCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The radius for rows without one: 150, 150m, 1.2km, 3mi.", valueName: "distance"))
     var radius: String?
 
-    @Option(help: "The input format, when the file extension does not say it.")
+    @Option(help: "The input format, when the file extension does not say it (required for '-', standard input).")
     var format: InputFormat?
 
     @Flag(help: "Stop at the first rejected row and write nothing.")
@@ -44,6 +47,11 @@ struct ImportCommand: ParsableCommand {
     func validate() throws {
         if let radius, DistanceText.meters(from: radius).map({ $0 > 0 }) != true {
             throw ValidationError("--radius must be a distance greater than 0 (metres, or a unit: 150m, 1.2km, 3mi), got '\(radius)'")
+        }
+        let standardInputs = files.filter { $0 == ByteSource.standardInputPath }.count
+        if standardInputs > 1 { throw ValidationError("'-' (standard input) can be read only once") }
+        if standardInputs == 1, format == nil {
+            throw ValidationError("reading standard input ('-') needs the format: pass --format \(InputFormat.allCases.map(\.rawValue).joined(separator: "|"))")
         }
         if format == nil {
             for file in files where InputFormat.detect(path: file) == nil {

@@ -24,6 +24,11 @@ struct SnapshotCommand: ParsableCommand {
 
     func validate() throws {
         if verify != nil, out != nil { throw ValidationError("give either --out (write a snapshot) or --verify FILE (check one), not both") }
+        // A snapshot is read back whole from its file (later mapped), which gzip would defeat: refuse rather than
+        // write plain bytes under a .gz name.
+        if let out, out.lowercased().hasSuffix(".gz") {
+            throw ValidationError("--out \(out): a snapshot is not written compressed (queries read it as it is); drop the .gz")
+        }
     }
 
     func run() throws {

@@ -43,24 +43,29 @@ struct Importer {
     /// - Throws: `InputError` for an unreadable file, `StrictStop` in strict mode, or a store error; nothing is
     ///   written then.
     /// - Complexity: O(n) in the rows read; memory is one batch plus one id per row of the current file, plus
-    ///   one remembered place per distinct `placeId` looked up (see `PlaceLookupCache`).
+    ///   one remembered place per distinct `placeId` looked up (see `PlaceLookupCache`), and with a place lookup the
+    ///   location of every feature written (see `ImportedPlaces`).
     func run(files: [String], format: InputFormat?, into store: FeatureStore) throws -> ImportSummary {
         var summary = ImportSummary()
         var options = self.options
+        var imported: ImportedPlaces?
         if let lookup = options.placeLookup {
+            // This run's features first: the store's lookup sees only what was there before the run began.
             let cache = PlaceLookupCache(lookup)
-            options.placeLookup = { cache.place(id: $0) }
+            let written = ImportedPlaces()
+            options.placeLookup = { id in written.place(id: id) ?? cache.place(id: id) }
+            imported = written
         }
         try store.write { writer in
             for file in files {
-                try importFile(file, format: format, options: options, writer: writer, summary: &summary)
+                try importFile(file, format: format, options: options, writer: writer, imported: imported, summary: &summary)
             }
         }
         return summary
     }
 
     private func importFile(_ file: String, format: InputFormat?, options: ImportOptions, writer: FeatureStoreWriter,
-                            summary: inout ImportSummary) throws {
+                            imported: ImportedPlaces?, summary: inout ImportSummary) throws {
         let reader = try openFeatureReader(path: file, format: format, options: options)
         let progress = ProgressBar(label: "importing \(file)", enabled: showProgress)
         var firstLineOfId: [String: Int] = [:]
@@ -78,6 +83,7 @@ struct Importer {
                     firstLineOfId[feature.id] = line
                 }
                 batch.append(feature)
+                imported?.record(feature)
                 summary.imported += 1
                 if batch.count == Importer.batchSize {
                     try writer.upsert(batch)

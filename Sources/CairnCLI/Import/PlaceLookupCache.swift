@@ -6,7 +6,8 @@ import Foundation
 /// transaction and a full feature decode.
 ///
 /// The answers cannot change during a run, since lookups see the store as it was before the import's write
-/// transaction, so remembering them (misses included) changes no result. Memory is bounded: when `capacity` ids
+/// transaction, so remembering them (misses included) changes no result; what the run itself writes is found
+/// through `ImportedPlaces`, asked first. Memory is bounded: when `capacity` ids
 /// are remembered the cache starts afresh (an import whose events each name a different place gains nothing from
 /// it, and should not hold every place in memory). Safe to share between threads.
 final class PlaceLookupCache: @unchecked Sendable {

@@ -3,34 +3,21 @@ import CairnCore
 import CairnIO
 import CairnStore
 
-/// How query results are printed.
-enum ResultFormat: String, ExpressibleByArgument, CaseIterable {
-    /// A GeoJSON FeatureCollection.
-    case geojson
-    /// A JSON array of flat objects.
-    case json
-    /// CSV with a header row.
-    case csv
-    /// One id per line, in result order.
-    case ids
-}
+/// How query results are printed: CairnIO's formats, so every front end writes the same bytes.
+typealias ResultFormat = QueryResultFormat
+
+extension QueryResultFormat: ExpressibleByArgument {}
 
 /// The options every query command shares: the store, filters, output format and `--explain`.
 struct QueryOptions: ParsableArguments {
     @OptionGroup var store: StoreOptions
 
-    @Option(name: .customLong("kind"), help: "Only features of this kind (repeat for several).")
-    var kinds: [FeatureKind] = []
-
-    @Option(name: .customLong("where"), help: ArgumentHelp(
-        "An attribute condition (repeatable, all must hold): NAME=VALUE, NAME!=VALUE, NAME<VALUE, NAME>=VALUE, NAME (true), !NAME, NAME~MEMBER.",
-        valueName: "condition"))
-    var conditions: [String] = []
+    @OptionGroup var filters: FilterOptions
 
     @Option(help: "Output format.")
     var format: ResultFormat = .geojson
 
-    @Option(help: ArgumentHelp("Write the results to this file instead of standard output.", valueName: "path"))
+    @Option(help: ArgumentHelp("Write the results to this file instead of standard output (a name ending in .gz is written gzip-compressed).", valueName: "path"))
     var out: String?
 
     @Flag(help: "Print on stderr how the query ran: nodes visited, candidates, exact checks, time.")
@@ -40,17 +27,7 @@ struct QueryOptions: ParsableArguments {
     var noSnapshot = false
 
     /// The filter from `--kind` and `--where`.
-    func filter() throws -> FeatureFilter {
-        var predicates: [AttributePredicate] = []
-        for condition in conditions {
-            do {
-                predicates.append(try AttributePredicate(parsing: condition))
-            } catch {
-                throw ValidationError("--where: \(error)")
-            }
-        }
-        return FeatureFilter(kinds: Set(kinds), predicates: predicates)
-    }
+    func filter() throws -> FeatureFilter { try filters.filter() }
 
     /// The store's index: from the snapshot next to the store while it is current, otherwise built from the
     /// store's features (and saved as the new snapshot); with `--no-snapshot`, always built from the store.
@@ -76,8 +53,9 @@ struct QueryOptions: ParsableArguments {
         var stats = QueryStats()
         let hits = try query(index, filter, &stats)
         let queried = clock.now
-        let sink = try out.map { try OutputSink(path: $0) } ?? OutputSink.standardOutput()
-        ResultPrinter(format: format).print(hits, of: index, to: sink)
+        let sink = try OutputSink.forOption(out)
+        QueryResultWriter(format: format).write(hits.map { QueryResultRow(feature: index.features[$0.item], distanceMeters: $0.distanceMeters) }, to: sink)
+        try sink.close()
         if explain {
             Terminal.printError("explain: \(Terminal.grouped(index.count)) features \(loadedIndex.note) in \(Terminal.duration(loaded - loadStart))")
             Terminal.printError("explain: query took \(Terminal.duration(queried - loaded)), \(Terminal.grouped(hits.count)) results: \(stats)")

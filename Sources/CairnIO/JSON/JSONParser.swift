@@ -1,20 +1,27 @@
 /// Where and why a JSON text is not valid JSON. Lines and columns are 1-based; columns count bytes.
-struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
-    var message: String
-    var line: Int
-    var column: Int
+public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public var message: String
+    /// The 1-based line of the problem.
+    public var line: Int
+    /// The 1-based byte column of the problem.
+    public var column: Int
 
-    var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
+    /// The message with its place.
+    public var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
 }
 
-/// A strict RFC 8259 JSON parser over UTF-8 bytes.
+/// A strict RFC 8259 JSON parser over UTF-8 bytes: the one JSON reader of Cairn. GeoJSON, GeoJSON text sequences,
+/// JSON lines, the `.json` format rule and the store's attribute text all parse through it; the streaming readers
+/// only frame values for it (`JSONByteCursor` holds one chunk, `JSONValueCutter` cuts a value out of a stream,
+/// `DelimitedRecordSplitter` cuts records at newlines or RS bytes), so each feature is parsed from one buffer.
 ///
 /// Strict means: no comments, no trailing commas, no leading zeros, no `NaN`, no raw control characters in
 /// strings, `\u` surrogates must pair, strings must be valid UTF-8, and nothing but whitespace may follow the value.
 /// Nesting is limited to `maxDepth` so hostile input cannot exhaust the stack.
 /// Numbers use Clinger's fast path (exact when the decimal significand fits in 2^53 and |exponent| <= 22) and
 /// fall back to the standard library's correctly rounded conversion otherwise.
-struct JSONParser {
+public struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
     static let maxDepth = 512
 
@@ -36,7 +43,7 @@ struct JSONParser {
     /// Parses one JSON text. `firstLine` and `firstColumn` place the first byte in the file for error messages.
     /// - Throws: `JSONSyntaxError` with the line and column of the first problem.
     /// - Complexity: O(n) in the number of bytes.
-    static func parse(_ bytes: UnsafeRawBufferPointer, firstLine: Int = 1, firstColumn: Int = 1) throws(JSONSyntaxError) -> JSONValue {
+    public static func parse(_ bytes: UnsafeRawBufferPointer, firstLine: Int = 1, firstColumn: Int = 1) throws(JSONSyntaxError) -> JSONValue {
         guard let raw = bytes.baseAddress, bytes.count > 0 else {
             throw JSONSyntaxError(message: "empty input, expected a JSON value", line: firstLine, column: firstColumn)
         }
@@ -52,10 +59,25 @@ struct JSONParser {
 
     /// Parses a byte array; see `parse(_:firstLine:firstColumn:)`.
     /// - Complexity: O(n) in the number of bytes.
-    static func parse(_ bytes: [UInt8], firstLine: Int = 1, firstColumn: Int = 1) throws(JSONSyntaxError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8], firstLine: Int = 1, firstColumn: Int = 1) throws(JSONSyntaxError) -> JSONValue {
         let result: Result<JSONValue, JSONSyntaxError> = bytes.withUnsafeBytes { buffer in
             do throws(JSONSyntaxError) {
                 return .success(try parse(buffer, firstLine: firstLine, firstColumn: firstColumn))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Parses a string's UTF-8 text; see `parse(_:firstLine:firstColumn:)`.
+    /// - Complexity: O(n) in the number of bytes.
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        var text = text
+        // `withUTF8` only rethrows untyped errors: carry the typed one out in a Result.
+        let result: Result<JSONValue, JSONSyntaxError> = text.withUTF8 { buffer in
+            do throws(JSONSyntaxError) {
+                return .success(try parse(UnsafeRawBufferPointer(buffer)))
             } catch {
                 return .failure(error)
             }
@@ -370,4 +392,12 @@ struct JSONParser {
         guard let value = Double(text) else { throw error("invalid number '\(text)'", at: start) }
         return value
     }
+}
+
+/// A byte as a phrase for messages: `'x'` for printable ASCII, `byte 0xNN` otherwise.
+func describeJSONByte(_ byte: UInt8) -> String {
+    if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+    if byte == 0x1E { return "record separator byte 0x1E" }
+    let hex = String(byte, radix: 16, uppercase: true)
+    return "byte 0x" + (hex.count == 1 ? "0" + hex : hex)
 }

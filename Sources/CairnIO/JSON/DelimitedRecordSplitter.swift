@@ -24,7 +24,7 @@ final class DelimitedRecordSplitter {
 
     init(cursor: JSONByteCursor) throws(InputError) {
         self.cursor = cursor
-        try skipJSONByteOrderMark(cursor)
+        try cursor.skipByteOrderMark()
         let first = try cursor.skipWhitespace()
         framing = first == DelimitedRecordSplitter.recordSeparator ? .recordSeparators : .lines
     }

@@ -82,3 +82,16 @@ final class JSONByteCursor {
         if end > start { buffer.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: end - start)) }
     }
 }
+
+extension JSONByteCursor {
+    /// Skips a UTF-8 byte order mark at the start of a file.
+    /// - Complexity: O(1).
+    func skipByteOrderMark() throws(InputError) {
+        guard try peek() == 0xEF else { return }
+        // A BOM is 3 bytes; with a tiny chunk it can straddle chunks, so consume byte by byte.
+        for expected: UInt8 in [0xEF, 0xBB, 0xBF] {
+            guard try peek() == expected else { return }
+            position += 1
+        }
+    }
+}

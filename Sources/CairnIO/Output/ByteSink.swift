@@ -1,0 +1,42 @@
+/// Where the output encoders write their bytes: standard output or a file (`OutputSink`), memory (`MemorySink`,
+/// as an HTTP response body would), or anything else that takes bytes in order.
+public protocol ByteSink: AnyObject {
+    /// Appends `bytes` after everything written before.
+    /// - Complexity: amortised O(n) in the number of bytes.
+    func write(bytes: UnsafeRawBufferPointer)
+}
+
+extension ByteSink {
+    /// Appends the UTF-8 bytes of `text`.
+    /// - Complexity: amortised O(n) in the text's UTF-8 length.
+    public func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends `bytes`.
+    /// - Complexity: amortised O(n).
+    public func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write(bytes: $0) }
+    }
+}
+
+/// A sink that keeps what is written in memory.
+public final class MemorySink: ByteSink {
+    /// Everything written so far, in order.
+    public private(set) var bytes: [UInt8] = []
+
+    /// An empty sink.
+    /// - Complexity: O(1).
+    public init() {}
+
+    /// Appends `bytes`.
+    /// - Complexity: amortised O(n).
+    public func write(bytes: UnsafeRawBufferPointer) {
+        self.bytes.append(contentsOf: bytes)
+    }
+
+    /// What was written, as UTF-8 text.
+    /// - Complexity: O(n).
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
