@@ -8,12 +8,14 @@ let package = Package(
         .library(name: "CairnCore", targets: ["CairnCore"]),
         .library(name: "CairnIO", targets: ["CairnIO"]),
         .library(name: "CairnStore", targets: ["CairnStore"]),
+        .library(name: "CairnCheckIns", targets: ["CairnCheckIns"]),
         .executable(name: "cairn", targets: ["cairn"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -32,8 +34,13 @@ let package = Package(
             "CairnCore",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The batch check-in engine: reference loading, the parallel pipeline, verdict rows, stats.
+        .target(name: "CairnCheckIns", dependencies: [
+            "CairnCore", "CairnIO", "CairnStore",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         .target(name: "CairnCLI", dependencies: [
-            "CairnCore", "CairnIO", "CairnStore", "CGEOS",
+            "CairnCore", "CairnIO", "CairnStore", "CairnCheckIns", "CGEOS",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
@@ -46,6 +53,7 @@ let package = Package(
         .testTarget(name: "CairnStoreTests", dependencies: [
             "CairnStore", "CairnTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "CairnCLITests", dependencies: ["CairnCLI", "CairnTestSupport"]),
+        .testTarget(name: "CairnCheckInsTests", dependencies: ["CairnCheckIns", "CairnIO", "CairnTestSupport"]),
+        .testTarget(name: "CairnCLITests", dependencies: ["CairnCLI", "CairnCheckIns", "CairnTestSupport"]),
     ]
 )
