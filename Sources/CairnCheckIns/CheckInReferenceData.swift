@@ -140,7 +140,8 @@ public struct CheckInReferenceData: Sendable {
             return
         }
         var placeId: String?
-        for name in ["placeId", "place_id", "placeid", "place"] {
+        // The first attribute (by name, for a deterministic choice) that the alias table calls a place id.
+        for name in feature.attributes.keys.sorted() where FieldAlias.resolve(name) == .place {
             if case .string(let value)? = feature.attributes[name], !value.isEmpty { placeId = value; break }
         }
         let circle = (feature.radiusMeters ?? defaultRadiusMeters).flatMap { try? Circle(center: feature.location, radiusMeters: $0) }

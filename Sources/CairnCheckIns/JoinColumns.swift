@@ -8,8 +8,8 @@ struct JoinColumns: ReferenceColumns {
     let user, event: Int
 
     init(resolving header: [String]) {
-        user = position(["user", "userid", "user_id"], in: header)
-        event = position(["event", "eventid", "event_id"], in: header)
+        user = Self.position(of: .user, in: header)
+        event = Self.position(of: .event, in: header)
     }
 
     var required: [(name: String, position: Int)] { [("userId", user), ("eventId", event)] }

@@ -8,11 +8,11 @@ struct PlaceColumns: ReferenceColumns {
     let id, latitude, longitude, radius: Int
 
     init(resolving header: [String]) {
-        let r = roles(header)
-        id = r.firstIndex(of: .id) ?? position(["geonameid", "place_id", "placeid"], in: header)
-        latitude = r.firstIndex(of: .latitude) ?? -1
-        longitude = r.firstIndex(of: .longitude) ?? -1
-        radius = r.firstIndex(of: .radius) ?? -1
+        // Without an `id`: a GeoNames id or a place id names the place.
+        id = Self.idPosition(in: header) { $0.lowercased() == "geonameid" || FieldAlias.resolve($0) == .place }
+        latitude = Self.position(of: .latitude, in: header)
+        longitude = Self.position(of: .longitude, in: header)
+        radius = Self.position(of: .radius, in: header)
     }
 
     var required: [(name: String, position: Int)] { [("id", id), ("latitude", latitude), ("longitude", longitude)] }

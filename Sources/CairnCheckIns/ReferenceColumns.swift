@@ -4,15 +4,6 @@ import CairnStore
 import Dispatch
 import Foundation
 
-/// Column positions shared by the reference files, resolved with `FieldRole`'s aliases.
-func roles(_ header: [String]) -> [FieldRole] {
-    header.map { FieldRole.resolve($0, idColumn: nil) }
-}
-
-func position(_ names: [String], in header: [String]) -> Int {
-    header.firstIndex { names.contains($0.lowercased()) } ?? -1
-}
-
 /// A reference file's required columns, resolved from its header: each has a name and a position (-1 when
 /// absent), and the layout exists only when every required one is there.
 protocol ReferenceColumns: Sendable {
@@ -23,6 +14,22 @@ protocol ReferenceColumns: Sendable {
 }
 
 extension ReferenceColumns {
+    /// The first column of `header` that `FieldAlias` (the one alias table) resolves to `alias`, or -1.
+    static func position(of alias: FieldAlias, in header: [String]) -> Int {
+        header.firstIndex { FieldAlias.resolve($0) == alias } ?? -1
+    }
+
+    /// The first column of `header` named `name` (any case), or -1.
+    static func position(named name: String, in header: [String]) -> Int {
+        header.firstIndex { $0.lowercased() == name } ?? -1
+    }
+
+    /// The id column: `id`, else the first column that `fallback` says is an id (-1 when none).
+    static func idPosition(in header: [String], fallback: (String) -> Bool) -> Int {
+        let id = position(named: "id", in: header)
+        return id >= 0 ? id : header.firstIndex(where: fallback) ?? -1
+    }
+
     /// The layout, or nil when a required column is missing.
     init?(_ header: [String]) {
         self.init(resolving: header)
