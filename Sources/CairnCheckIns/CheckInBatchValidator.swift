@@ -450,11 +450,23 @@ public final class CheckInBatchValidator {
             for i in block.indices { warm += validator.touch(place: targets[i].place) }
             for i in block.indices {
                 let (fields, recordLine, problem) = block[i]
-                // The rule (Core's `CheckInRowJudge`) on the values this reader reads; an unreadable row is
-                // judged without its user.
+                if let problem {
+                    // Unreadable: the rule's first reason, judged without the row's user.
+                    let (result, _, bad) = CheckInRowJudge.judge(
+                        readProblem: problem, id: fields.id.raw, user: fields.user.raw, latitude: .nan, longitude: .nan,
+                        seconds: .nan, accuracyMeters: 0, target: targets[i], validator: validator, scratch: &scratch)
+                    malformed.append((results.count, recordLine, bad ?? problem))
+                    ids.append(fields.id)
+                    users.append(.empty)
+                    events.append(.empty)
+                    hashes.append(0)
+                    results.append(result)
+                    continue
+                }
+                // The rule (Core's `CheckInRowJudge`) on the values this reader reads.
                 let accuracy = fields.accuracy.count == 0 ? 0 : (fields.accuracy.number ?? .nan)
                 let (result, hash, bad) = CheckInRowJudge.judge(
-                    readProblem: problem, id: fields.id.raw, user: fields.user.raw,
+                    readProblem: nil, id: fields.id.raw, user: fields.user.raw,
                     latitude: fields.latitude.number ?? .nan, longitude: fields.longitude.number ?? .nan,
                     seconds: fields.time.seconds, accuracyMeters: accuracy,
                     target: targets[i], validator: validator, scratch: &scratch)
@@ -464,8 +476,8 @@ public final class CheckInBatchValidator {
                     shardRows[shard].append(Int32(results.count))
                 }
                 ids.append(fields.id)
-                users.append(problem == nil ? fields.user : .empty)
-                events.append(problem == nil ? fields.event : .empty)
+                users.append(fields.user)
+                events.append(fields.event)
                 hashes.append(hash)
                 results.append(result)
             }

@@ -11,7 +11,7 @@
 public enum DecimalText {
     /// The number in `bytes`, or nil when they are not one.
     /// - Complexity: O(n) in the length of the text.
-    @inlinable
+    @inlinable @inline(__always)
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         guard !bytes.isEmpty else { return nil }
         return short(bytes) ?? plain(bytes) ?? Double(String(decoding: bytes, as: UTF8.self))
@@ -27,7 +27,7 @@ public enum DecimalText {
     /// `[-]digits[.digits]` with at most 15 digits in all (so the mantissa is below 2^53): the mantissa over an
     /// exact power of ten. Nil when the text is not of that form.
     /// - Complexity: O(n).
-    @inlinable
+    @inlinable @inline(__always)
     static func short(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         let end = bytes.count
@@ -50,7 +50,7 @@ public enum DecimalText {
     /// Reads decimal digits from `i` (up to `end`) into `mantissa` (wrapping: the caller bounds the count);
     /// returns how many, with `i` after them.
     /// - Complexity: O(digits).
-    @inlinable
+    @inlinable @inline(__always)
     static func digits(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int, into mantissa: inout UInt64) -> Int {
         let start = i
         while i < end {
@@ -64,7 +64,7 @@ public enum DecimalText {
 
     /// 10^n for n in 0...15, each an exact double (a switch, not a table: no global to initialise inline).
     /// - Complexity: O(1).
-    @inlinable
+    @inlinable @inline(__always)
     static func exactPowerOfTen(_ n: Int) -> Double {
         switch n {
         case 0: 1
