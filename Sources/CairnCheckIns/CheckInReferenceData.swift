@@ -60,7 +60,7 @@ public struct CheckInReferenceData: Sendable {
     private mutating func loadPlacesUntyped(path: String) throws {
         if InputFormat.detect(path: path) == .csv {
             let defaultRadius = defaultRadiusMeters
-            let rows = try parallelCSVRows(path: path, workers: workers) { header in
+            let rows = try ReferenceCSVReader.parallelCSVRows(path: path, workers: workers) { header in
                 PlaceColumns(header)
             } row: { (columns: PlaceColumns, scanner: CheckInCSVScanner, line: Int) -> ReferenceRow<CheckInPlace> in
                 let id = scanner.field(columns.id).text
@@ -81,7 +81,7 @@ public struct CheckInReferenceData: Sendable {
             skippedCount += rows.skippedCount - rows.skipped.count
             return
         }
-        try forEachFeature(path: path, kind: .place) { feature in
+        try Self.forEachFeature(path: path, kind: .place) { feature in
             guard let radius = feature.radiusMeters ?? defaultRadiusMeters,
                   let circle = try? Circle(center: feature.location, radiusMeters: radius) else {
                 skip("\(path): place \(feature.id) has no radius (give --radius for a default)")
@@ -103,7 +103,7 @@ public struct CheckInReferenceData: Sendable {
     private mutating func loadEventsUntyped(path: String) throws {
         if InputFormat.detect(path: path) == .csv {
             let defaultRadius = defaultRadiusMeters
-            let rows = try parallelCSVRows(path: path, workers: workers) { header in
+            let rows = try ReferenceCSVReader.parallelCSVRows(path: path, workers: workers) { header in
                 EventColumns(header)
             } row: { (columns: EventColumns, scanner: CheckInCSVScanner, line: Int) -> ReferenceRow<CheckInEvent> in
                 let id = scanner.field(columns.id).text
@@ -129,7 +129,7 @@ public struct CheckInReferenceData: Sendable {
             skippedCount += rows.skippedCount - rows.skipped.count
             return
         }
-        try forEachFeature(path: path, kind: .event) { feature in
+        try Self.forEachFeature(path: path, kind: .event) { feature in
             addEvent(feature, source: path)
         } rejected: { skip($0) }
     }
@@ -162,7 +162,7 @@ public struct CheckInReferenceData: Sendable {
         defer { self.joins = joins }
         if InputFormat.detect(path: path) == .csv {
             var skipped: [String] = []
-            let header = try forEachCSVRecord(path: path) { header in
+            let header = try ReferenceCSVReader.forEachCSVRecord(path: path) { header in
                 JoinColumns(header)
             } row: { columns, scanner, line in
                 guard let columns else { return }
@@ -218,15 +218,15 @@ public struct CheckInReferenceData: Sendable {
               value.isFinite, value > 0 else { return nil }
         return value
     }
-}
 
-/// Iterates a file's features through `openFeatureReader`; rejected rows go to `rejected`.
-func forEachFeature(path: String, kind: FeatureKind, _ body: (Feature) -> Void, rejected: (String) -> Void) throws {
-    let reader = try openFeatureReader(path: path, format: nil, options: ImportOptions(kind: kind, defaultRadiusMeters: nil))
-    while let record = try reader.next() {
-        switch record {
-        case .feature(let feature, _): body(feature)
-        case .rejected(let rejection): rejected(rejection.description)
+    /// Iterates a file's features through `openFeatureReader`; rejected rows go to `rejected`.
+    private static func forEachFeature(path: String, kind: FeatureKind, _ body: (Feature) -> Void, rejected: (String) -> Void) throws {
+        let reader = try openFeatureReader(path: path, format: nil, options: ImportOptions(kind: kind, defaultRadiusMeters: nil))
+        while let record = try reader.next() {
+            switch record {
+            case .feature(let feature, _): body(feature)
+            case .rejected(let rejection): rejected(rejection.description)
+            }
         }
     }
 }
