@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CairnIO", targets: ["CairnIO"]),
         .library(name: "CairnStore", targets: ["CairnStore"]),
         .library(name: "CairnGEOS", targets: ["CairnGEOS"]),
+        .library(name: "CairnCheckIns", targets: ["CairnCheckIns"]),
         .library(name: "CairnBench", targets: ["CairnBench"]),
         .executable(name: "cairn", targets: ["cairn"]),
     ],
@@ -48,8 +49,13 @@ let package = Package(
             "CairnCore", "CairnIO", "CairnGEOS",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The batch check-in engine: reference loading, the parallel pipeline, verdict rows, stats.
+        .target(name: "CairnCheckIns", dependencies: [
+            "CairnCore", "CairnIO", "CairnStore",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         .target(name: "CairnCLI", dependencies: [
-            "CairnCore", "CairnIO", "CairnStore", "CairnBench",
+            "CairnCore", "CairnIO", "CairnStore", "CairnCheckIns", "CairnBench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
@@ -63,7 +69,8 @@ let package = Package(
             "CairnStore", "CairnTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "CairnGEOSTests", dependencies: ["CairnGEOS", "CairnTestSupport"]),
+        .testTarget(name: "CairnCheckInsTests", dependencies: ["CairnCheckIns", "CairnIO", "CairnTestSupport"]),
         .testTarget(name: "CairnBenchTests", dependencies: ["CairnBench", "CairnTestSupport"]),
-        .testTarget(name: "CairnCLITests", dependencies: ["CairnCLI", "CairnBench", "CairnTestSupport"]),
+        .testTarget(name: "CairnCLITests", dependencies: ["CairnCLI", "CairnCheckIns", "CairnBench", "CairnTestSupport"]),
     ]
 )

@@ -194,7 +194,7 @@ public struct FeatureRecordBuilder: Sendable {
         case .text(let raw):
             let s = raw.trimmed
             if s.isEmpty { return nil }
-            if let n = parseDecimal(s) { return n }
+            if let n = DecimalText.parse(s) { return n }
             throw RowRejection(file: file, line: line, field: field.role.name, reason: "field '\(field.role.name)': expected \(expected), got '\(raw)'")
         default:
             throw RowRejection(file: file, line: line, field: field.role.name, reason: "field '\(field.role.name)': expected \(expected)")

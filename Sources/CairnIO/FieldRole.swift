@@ -1,6 +1,6 @@
 import CairnCore
 
-/// What an input field means to Cairn, after resolving aliases (`lat|latitude|lattitude`, ...).
+/// What an input field means to a feature, after resolving aliases through `FieldAlias`, the one table.
 public enum FieldRole: Hashable, Sendable {
     /// The feature's id.
     case id
@@ -36,19 +36,6 @@ public enum FieldRole: Hashable, Sendable {
         }
     }
 
-    /// Aliases accepted in input, compared case-insensitively (ARCHITECTURE.md, "Domain").
-    static let aliases: [String: FieldRole] = {
-        var table: [String: FieldRole] = [:]
-        for name in ["lat", "latitude", "lattitude"] { table[name] = .latitude }
-        for name in ["lon", "lng", "long", "longitude", "longtitude"] { table[name] = .longitude }
-        for name in ["radius", "rad", "radiusmeters", "radius_m", "radius_meters"] { table[name] = .radius }
-        for name in ["start", "starttime", "start_time", "starts_at"] { table[name] = .startTime }
-        for name in ["end", "endtime", "end_time", "ends_at"] { table[name] = .endTime }
-        for name in ["time", "timestamp", "seen_at", "seenat"] { table[name] = .time }
-        table["kind"] = .kind
-        return table
-    }()
-
     /// Resolves an input field name. `idColumn` names the id field (default `id`).
     /// - Complexity: O(n) in the length of the name.
     public static func resolve(_ name: String, idColumn: String?) -> FieldRole {
@@ -57,7 +44,17 @@ public enum FieldRole: Hashable, Sendable {
         } else if name.lowercased() == "id" {
             return .id
         }
-        if let role = aliases[name.lowercased()] { return role }
+        switch FieldAlias.resolve(name) {
+        case .latitude: return .latitude
+        case .longitude: return .longitude
+        case .radius: return .radius
+        case .startTime: return .startTime
+        case .endTime: return .endTime
+        case .time: return .time
+        case .kind: return .kind
+        // Ids of users, events, places, accuracies: attributes of a feature.
+        case .checkInId, .user, .event, .place, .accuracy, nil: break
+        }
         return .attribute(name)
     }
 }

@@ -16,22 +16,7 @@ import Testing
     }
 
     /// Records of CSV text (a line feed inside quotes does not end one), without their line feeds.
-    func csvRecords(_ text: String) -> [String] {
-        var records: [String] = []
-        var current = ""
-        var quoted = false
-        for character in text {
-            if character == "\"" { quoted.toggle() }
-            if character == "\n", !quoted {
-                records.append(current)
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        if !current.isEmpty { records.append(current) }
-        return records
-    }
+    func csvRecords(_ text: String) -> [String] { CSVText.records(text) }
 
     /// Fields of one CSV record, unquoted.
     func csvFields(_ record: String) -> [String] {

@@ -23,10 +23,10 @@ struct DecimalTextTests {
         }
         for text in texts {
             let expected = Double(text)
-            let got = parseDecimal(text)
+            let got = DecimalText.parse(text)
             #expect(got?.bitPattern == expected?.bitPattern, "'\(text)'")
             var copy = text
-            if copy.withUTF8({ parsePlainDecimal($0) }) != nil { fastPathHits += 1 }
+            if copy.withUTF8({ DecimalText.plain($0) }) != nil { fastPathHits += 1 }
         }
         #expect(fastPathHits > 15_000) // the fast path is actually taken
     }

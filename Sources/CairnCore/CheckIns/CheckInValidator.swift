@@ -160,7 +160,7 @@ public struct CheckInValidator: Sendable {
             eventRecords[record] = EventRecord(start: old.start, end: old.end, place: Int32(placeKeys.index(of: name)))
         }
 
-        // Events per place, by start then input order (counting sort on the place, then a sort per place),
+        // Events per place, by start then input order (`RadixSort` on the place, then a sort per place),
         // while another thread builds the circle index.
         let placeCount = placeKeys.count
         let circleBox = CheckInBuildBox<CircleIndex?>(nil)
@@ -172,15 +172,19 @@ public struct CheckInValidator: Sendable {
                 return
             }
             var starts = ContiguousArray<Int32>(repeating: 0, count: placeCount + 1)
-            for record in records where record.place >= 0 { starts[Int(record.place) + 1] += 1 }
-            for p in 0..<placeCount { starts[p + 1] += starts[p] }
-            var fill = starts
-            var byPlace = ContiguousArray<Int32>(repeating: 0, count: Int(starts[placeCount]))
+            var placeOfEvent: [UInt32] = [], events: [Int32] = []
+            placeOfEvent.reserveCapacity(records.count)
+            events.reserveCapacity(records.count)
             for (event, record) in records.enumerated() where record.place >= 0 {
-                let place = Int(record.place)
-                byPlace[Int(fill[place])] = Int32(event)
-                fill[place] += 1
+                starts[Int(record.place) + 1] += 1
+                placeOfEvent.append(UInt32(record.place))
+                events.append(Int32(event))
             }
+            for p in 0..<placeCount { starts[p + 1] += starts[p] }
+            // One pass (a counting sort) while the places fit in 2^20 buckets, two beyond.
+            let placeBits = UInt32(placeCount).bitWidth - UInt32(placeCount).leadingZeroBitCount
+            RadixSort.sort(keys: &placeOfEvent, values: &events, bits: placeBits, digitBits: min(max(placeBits, 1), 20))
+            var byPlace = ContiguousArray(events)
             for p in 0..<placeCount where starts[p + 1] - starts[p] > 1 {
                 byPlace[Int(starts[p]) ..< Int(starts[p + 1])].sort {
                     (records[Int($0)].start, $0) < (records[Int($1)].start, $1)

@@ -19,15 +19,65 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// - Complexity: O(n) in the length of the text.
     public init?(iso8601 text: some StringProtocol) {
         let utf8 = Array(text.utf8)
-        guard let seconds = utf8.withUnsafeBufferPointer({ Timestamp.parse($0) }) else { return nil }
+        guard let seconds = utf8.withUnsafeBufferPointer({ Timestamp.seconds(iso8601Bytes: $0) }) else { return nil }
         self.secondsSince1970 = seconds
     }
 
     /// Parses ISO 8601 from raw UTF-8 bytes (no allocation).
     /// - Complexity: O(n).
     public init?(iso8601Bytes bytes: UnsafeBufferPointer<UInt8>) {
-        guard let seconds = Timestamp.parse(bytes) else { return nil }
+        guard let seconds = Timestamp.seconds(iso8601Bytes: bytes) else { return nil }
         self.secondsSince1970 = seconds
+    }
+
+    /// Seconds since 1970 for ISO 8601 bytes, by the rule of `init?(iso8601:)`, or nil when they are not a time:
+    /// the one ISO 8601 parser (import, check-ins, events). The common `YYYY-MM-DDTHH:MM:SSZ` with a day of
+    /// month up to 28 takes a fast path (its digits checked eight bytes at a time; no calendar check is needed),
+    /// inlined into callers in other modules because check-in validation reads one per row.
+    /// - Complexity: O(n) in the length of the text.
+    @inlinable
+    public static func seconds(iso8601Bytes bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        if bytes.count == 20, let fast = secondsOfPlainUTC(bytes) { return fast }
+        return parse(bytes)
+    }
+
+    /// The fast path of `seconds(iso8601Bytes:)` for 20 bytes: nil when they are not `YYYY-MM-DDTHH:MM:SSZ`
+    /// with a day up to 28 (the general parser then decides).
+    /// - Complexity: O(1).
+    @inlinable
+    static func secondsOfPlainUTC(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard b.count == 20, let base = b.baseAddress,
+              b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A else { return nil }
+        @inline(__always) func d(_ i: Int) -> Int64 { Int64(b[i]) &- 0x30 }
+        // The 14 digits, checked eight bytes at a time: bytes 0-7, 8-15 and 12-19, each with a mask of its
+        // digit lanes (byte k of a word in lane k).
+        let raw = UnsafeRawPointer(base)
+        let plain = nonDigitLanes(raw.loadUnaligned(as: UInt64.self), digits: 0x00FF_FF00_FFFF_FFFF)
+            | nonDigitLanes(raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), digits: 0xFFFF_00FF_FF00_FFFF)
+            | nonDigitLanes(raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self), digits: 0x00FF_FF00_FFFF_00FF) == 0
+        guard plain else { return nil }
+        let year = d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3)
+        let month = d(5) * 10 + d(6), day = d(8) * 10 + d(9)
+        let hour = d(11) * 10 + d(12), minute = d(14) * 10 + d(15), second = d(17) * 10 + d(18)
+        guard month >= 1, month <= 12, day >= 1, day <= 28, hour < 24, minute < 60, second < 61 else { return nil }
+        // Hinnant's days_from_civil, as `days(fromYear:month:day:)`; every term is an exact double.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return Double(days * 86_400 + hour * 3600 + minute * 60 + second)
+    }
+
+    /// Non-zero when a lane of `digits` (0xFF lanes) in the little-endian `word` is not an ASCII digit: a digit
+    /// has high nibble 3 and a low nibble that stays below 16 when 6 is added (no carry leaves a lane).
+    /// - Complexity: O(1).
+    @inlinable
+    static func nonDigitLanes(_ word: UInt64, digits: UInt64) -> UInt64 {
+        let w = UInt64(littleEndian: word)
+        let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0, low: UInt64 = 0x0F0F_0F0F_0F0F_0F0F
+        return (((w & high) ^ 0x3030_3030_3030_3030) | (((w & low) &+ 0x0606_0606_0606_0606) & high)) & digits
     }
 
     /// The instants ISO 8601 text can write with four-digit years: 0000-01-01T00:00:00Z up to 9999-12-31T23:59:59Z.
@@ -58,7 +108,9 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     // MARK: - Parsing
 
-    private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+    /// The general parser (every form `init?(iso8601:)` lists).
+    @usableFromInline
+    static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         let n = b.count
         func digits(_ count: Int) -> Int64? {

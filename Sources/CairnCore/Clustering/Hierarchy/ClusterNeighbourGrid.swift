@@ -77,7 +77,11 @@ struct ClusterNeighbourGrid {
         } else {
             var bits = 0
             while bits < 64, (UInt64(side) * UInt64(side) - 1) >> UInt64(bits) != 0 { bits += 1 }
-            (keys, order) = Self.radixSort(unsortedKeys, bits: bits)
+            // Slots ascend within a key (the sort is stable); 11-bit digits.
+            var sortedKeys = unsortedKeys
+            var slots = (0 ..< Int32(n)).map { $0 }
+            RadixSort.sort(keys: &sortedKeys, values: &slots, bits: bits, digitBits: 11)
+            (keys, order) = (sortedKeys, slots)
         }
         // Unchecked gather: `order` is a permutation of 0..<n.
         points = unsorted.withUnsafeBufferPointer { unsorted in
@@ -277,32 +281,5 @@ struct ClusterNeighbourGrid {
             }
         }
         return (sorted, order)
-    }
-
-    /// Keys sorted with their slots (stable, so slots ascend within a key), by 11-bit least-significant-digit passes.
-    private static func radixSort(_ keys: [UInt64], bits: Int) -> ([UInt64], [Int32]) {
-        let n = keys.count
-        var k = keys, k2 = keys
-        var v = (0..<Int32(n)).map { $0 }, v2 = v
-        var shift: UInt64 = 0
-        let digit = 11
-        while shift < UInt64(bits) {
-            var counts = [Int](repeating: 0, count: (1 << digit) + 1)
-            let mask = UInt64((1 << digit) - 1)
-            for key in k { counts[Int((key >> shift) & mask) + 1] += 1 }
-            if counts[1...].contains(n) { shift += UInt64(digit); continue } // one bucket: already in order
-            for i in 1..<counts.count { counts[i] += counts[i - 1] }
-            for i in 0..<n {
-                let b = Int((k[i] >> shift) & mask)
-                let to = counts[b]
-                k2[to] = k[i]
-                v2[to] = v[i]
-                counts[b] = to + 1
-            }
-            swap(&k, &k2)
-            swap(&v, &v2)
-            shift += UInt64(digit)
-        }
-        return (k, v)
     }
 }

@@ -224,7 +224,9 @@ struct ClusterTree: Sendable {
             order.append(UInt32(e))
         }
         // Canonical order: Morton order within groups of equal creation zoom (a stable pass over the sorted entries).
-        let spatial = Self.radixSort(keys: keys, values: order)
+        // Four 8-bit passes: fewer buckets than the 11-bit digits, which this one sort of the build does not repay.
+        RadixSort.sort(keys: &keys, values: &order, bits: 32, digitBits: 8)
+        let spatial = order
         var groupStart = [Int](repeating: 0, count: 258)
         for e in spatial { groupStart[Int(h.topZoom[Int(e)]) + 1] += 1 }
         for i in 1..<groupStart.count { groupStart[i] += groupStart[i - 1] }
@@ -570,26 +572,5 @@ struct ClusterTree: Sendable {
         x = (x | (x << 2)) & 0x3333_3333
         x = (x | (x << 1)) & 0x5555_5555
         return x
-    }
-
-    /// Values ordered by key (stable), by four 8-bit passes.
-    private static func radixSort(keys: [UInt32], values: [UInt32]) -> [UInt32] {
-        var k = keys, v = values
-        var k2 = keys, v2 = values
-        for pass in 0..<4 {
-            let shift = UInt32(pass * 8)
-            var counts = [Int](repeating: 0, count: 257)
-            for key in k { counts[Int((key >> shift) & 0xFF) + 1] += 1 }
-            for i in 1..<257 { counts[i] += counts[i - 1] }
-            for i in k.indices {
-                let b = Int((k[i] >> shift) & 0xFF)
-                k2[counts[b]] = k[i]
-                v2[counts[b]] = v[i]
-                counts[b] += 1
-            }
-            swap(&k, &k2)
-            swap(&v, &v2)
-        }
-        return v
     }
 }

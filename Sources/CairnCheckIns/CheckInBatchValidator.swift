@@ -1,82 +1,6 @@
 import CairnCore
 import Dispatch
 
-/// The input format of check-ins.
-enum CheckInInputFormat: String, CaseIterable {
-    case csv, jsonl
-
-    /// `.jsonl`, `.ndjson` and `.json` (optionally `.gz`) are JSON lines; everything else is CSV.
-    static func detect(path: String) -> CheckInInputFormat {
-        var name = path.lowercased()
-        if name.hasSuffix(".gz") { name.removeLast(3) }
-        return name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") || name.hasSuffix(".json") ? .jsonl : .csv
-    }
-}
-
-/// The batch's bytes, read by every worker of phase 1 (read-only while they run).
-struct BatchPointer: @unchecked Sendable {
-    let base: UnsafePointer<UInt8>
-}
-
-/// One piece of a batch and everything computed for its rows; reused from batch to batch.
-final class CheckInPiece: @unchecked Sendable {
-    var scanner = CheckInCSVScanner()
-    var json = CheckInJSONLineParser()
-    var scratch: [Int] = []
-    var ids: [CheckInField] = []
-    var users: [CheckInField] = []
-    var eventFields: [CheckInField] = []
-    var userHashes: [UInt64] = []
-    /// Per shard, the rows (in order) that shard must settle: valid rows with an event, or with a place when
-    /// visits are counted.
-    var shardRows: [[Int32]] = []
-    var results: [CheckInResult] = []
-    /// Malformed rows: row index in the piece, line within the piece (0-based), detail.
-    var malformed: [(row: Int, line: Int, message: String)] = []
-    /// Line feeds consumed by the piece.
-    var lines = 0
-    /// A sum of values read only to warm the cache (kept so the reads are not optimised away).
-    var warm = 0.0
-    /// The same for the output's place texts.
-    var warmText: UInt8 = 0
-    var output: [UInt8] = []
-    var counts = [Int](repeating: 0, count: verdictNames.count)
-
-    deinit {
-        scanner.deallocate()
-        json.deallocate()
-    }
-
-    func reset(bytes: Int) {
-        scanner.reset(forBufferOf: bytes)
-        json.reset(forBufferOf: bytes)
-        ids.removeAll(keepingCapacity: true)
-        users.removeAll(keepingCapacity: true)
-        eventFields.removeAll(keepingCapacity: true)
-        userHashes.removeAll(keepingCapacity: true)
-        for s in shardRows.indices { shardRows[s].removeAll(keepingCapacity: true) }
-        results.removeAll(keepingCapacity: true)
-        malformed.removeAll(keepingCapacity: true)
-        lines = 0
-    }
-}
-
-/// The caller's write function, handed to the writer thread (`run` waits for every write before returning).
-final class CheckInWriteBox: @unchecked Sendable {
-    let write: ([UInt8]) -> Void
-    init(_ write: @escaping ([UInt8]) -> Void) { self.write = write }
-}
-
-/// A shard of the duplicate and visit state: the users whose id hash falls in it.
-final class CheckInShard: @unchecked Sendable {
-    var ledger: CheckInLedger
-    /// A sum of lookups made only to warm the cache (kept so they are not optimised away).
-    var peeked = 0
-    /// Per piece of the current batch, the rows this shard found to be duplicates (phase 2), marked in phase 3.
-    var duplicates: [[Int32]] = []
-    init(_ ledger: CheckInLedger) { self.ledger = ledger }
-}
-
 /// Validates a stream of check-ins in batches, in parallel, writing one row per check-in in input order.
 ///
 /// Each batch (about 8 MB of input, whole records) goes through three parallel phases:
@@ -87,25 +11,30 @@ final class CheckInShard: @unchecked Sendable {
 /// 3. each piece renders its rows; then the pieces are written in order.
 /// Memory: the batch, per-row arrays for one batch, and the ledgers (which grow only with distinct users and
 /// (user, event) pairs of valid check-ins, plus (place, user) pairs with `--stats`).
-final class CheckInBatchValidator {
-    let validator: CheckInValidator
-    let inputFormat: CheckInInputFormat
+///
+/// One validator runs one input (`run`); its counts, messages and ledgers then describe that run.
+public final class CheckInBatchValidator {
+    /// The rule's tables: places, events, joins, the distance model and accuracy policy.
+    public let validator: CheckInValidator
+    /// How the input is read.
+    public let inputFormat: CheckInInputFormat
     let text: CheckInOutputText
     let workers: Int
     let pieces: [CheckInPiece]
     let shards: [CheckInShard]
-    /// Per verdict ordinal.
-    private(set) var counts = [Int](repeating: 0, count: verdictNames.count)
-    private(set) var rows = 0
+    /// Rows per verdict, by `CheckInVerdict` ordinal.
+    public private(set) var counts = [Int](repeating: 0, count: CheckInVerdictIndex.names.count)
+    /// Rows judged (one output row each).
+    public private(set) var rows = 0
     /// Malformed rows, the first `maxMessages`, with their line.
-    private(set) var malformedMessages: [String] = []
+    public private(set) var malformedMessages: [String] = []
     let maxMessages = 20
     private var layout: CheckInCSVLayout?
     /// The output's verdict texts in fixed slots (`CheckInOutputText.writeCSVRow`).
     private let verdictSlots: ContiguousArray<UInt8>
     /// Wall seconds per phase: judge, settle, render, waiting for the writer, copying between phases; and
     /// reading (`run`).
-    private(set) var phaseSeconds = [Double](repeating: 0, count: 6)
+    public private(set) var phaseSeconds = [Double](repeating: 0, count: 6)
 
     private func lap(_ clock: inout ContinuousClock.Instant) -> Double {
         let now = ContinuousClock.now
@@ -114,8 +43,16 @@ final class CheckInBatchValidator {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
-    init(validator: CheckInValidator, inputFormat: CheckInInputFormat, outputFormat: CheckInOutputFormat,
-         countsVisits: Bool, workers: Int) {
+    /// A validator for one run.
+    /// - Parameters:
+    ///   - validator: the rule's tables (`CheckInReferenceData.makeValidator`, or built from arrays).
+    ///   - inputFormat: how the input is read.
+    ///   - outputFormat: the verdict rows' format (CSV gets its header).
+    ///   - countsVisits: whether valid visits are counted per place and user (`placeStats()`).
+    ///   - workers: threads, 1 or more.
+    /// - Complexity: O(p + e) for p places and e events (their output texts are rendered once).
+    public init(validator: CheckInValidator, inputFormat: CheckInInputFormat, outputFormat: CheckInOutputFormat,
+                countsVisits: Bool, workers: Int) {
         self.validator = validator
         self.inputFormat = inputFormat
         self.text = CheckInOutputText(validator: validator, format: outputFormat)
@@ -126,7 +63,8 @@ final class CheckInBatchValidator {
     }
 
     /// The ledgers, one per shard (for statistics and memory figures).
-    var ledgers: [CheckInLedger] { shards.map(\.ledger) }
+    /// - Complexity: O(workers).
+    public var ledgers: [CheckInLedger] { shards.map(\.ledger) }
 
     /// Writes each batch's rendered pieces, in order, on its own thread: the write of one batch overlaps the
     /// reading, judging and settling of the next (the pieces' output buffers are reused only after it).
@@ -138,14 +76,36 @@ final class CheckInBatchValidator {
     /// state the caller reads after `run` returns. It is escaping because the writer's blocks hold it: they
     /// may be released after `run` returns (a group's wait ends before its block is destroyed), so a
     /// non-escaping closure lent with `withoutActuallyEscaping` could be freed while still referenced.
-    /// - Throws: `CLIError` when the input cannot be read or a CSV header lacks required columns.
-    func run(input: CheckInBatchInput, write: @escaping ([UInt8]) -> Void) throws {
-        let sink = CheckInWriteBox(write)
+    /// - Throws: `CheckInError` when the input cannot be read or a CSV header lacks required columns (then
+    ///   nothing was written, not even the header).
+    /// - Complexity: O(n) for n input bytes, on `workers` threads; memory about one batch plus the ledgers.
+    public func run(input: CheckInBatchInput, write: @escaping ([UInt8]) -> Void) throws(CheckInError) {
+        let sink = CheckInWriteBox(write, header: text.format == .csv ? Array(CheckInOutputFormat.csvHeader.utf8) : [])
         defer { writing.wait() }
         try run(input: input, sink: sink)
+        writing.wait()
+        sink.finish()
     }
 
-    private func run(input: CheckInBatchInput, sink: CheckInWriteBox) throws {
+    /// `run(input:write:)` into an output file: the rows are written as they come, and the file is put in place
+    /// (`CheckInOutputFile.commit`) once the run has completed; a failed run leaves any file at its path alone.
+    /// - Throws: `CheckInError` for the input (as `run(input:write:)`) or a write that failed.
+    /// - Complexity: as `run(input:write:)`.
+    public func run(input: CheckInBatchInput, output: CheckInOutputFile) throws(CheckInError) {
+        let failure = CheckInFirstError()
+        try run(input: input) { bytes in
+            guard !failure.isSet else { return }
+            do throws(CheckInError) { try output.write(bytes) } catch { failure.set(error) }
+        }
+        if let error = failure.error { throw error }
+        try output.commit()
+    }
+
+    /// Visits per place (valid check-ins when `countsVisits`): visits, distinct visitors and the top visitor.
+    /// - Complexity: O(v log v) for v (place, user) pairs.
+    public func placeStats() -> [CheckInPlaceStats] { CheckInLedger.placeStats(ledgers) }
+
+    private func run(input: CheckInBatchInput, sink: CheckInWriteBox) throws(CheckInError) {
         var line = 1
         var first = true
         var clock = ContinuousClock.now
@@ -154,10 +114,10 @@ final class CheckInBatchValidator {
             defer { clock = ContinuousClock.now }
             if let record = input.overlong {
                 if inputFormat == .csv, layout == nil {
-                    throw CLIError("\(input.path): the header is longer than \(input.maxRecordBytes) bytes")
+                    throw CheckInError("\(input.path): the header is longer than \(input.maxRecordBytes) bytes")
                 }
                 writing.wait()
-                writeOverlong(record, line: line, limit: input.maxRecordBytes, write: sink.write)
+                writeOverlong(record, line: line, limit: input.maxRecordBytes, sink: sink)
                 line += record.lineFeeds
                 continue
             }
@@ -180,7 +140,7 @@ final class CheckInBatchValidator {
                 if layout == nil { continue }
             }
             if inputFormat == .csv, layout == nil { continue }
-            line = try process(base + start, count: batch.count - start, firstLine: line, sink: sink)
+            line = process(base + start, count: batch.count - start, firstLine: line, sink: sink)
             if !reservedPairs {
                 reservedPairs = true
                 reservePairs(batchBytes: batch.count - start, fileBytes: input.sizeHint)
@@ -203,7 +163,7 @@ final class CheckInBatchValidator {
 
     /// The verdict for a record skipped for its length: `malformed_row`, with the id read from its first bytes
     /// when they hold one whole (CSV: the first field; JSON lines: the id member).
-    private func writeOverlong(_ record: CheckInOverlongRecord, line: Int, limit: Int, write: ([UInt8]) -> Void) {
+    private func writeOverlong(_ record: CheckInOverlongRecord, line: Int, limit: Int, sink: CheckInWriteBox) {
         var output: [UInt8] = []
         record.head.withUnsafeBufferPointer { head in
             var id = CheckInField.empty
@@ -230,16 +190,16 @@ final class CheckInBatchValidator {
             }
             text.appendRow(id: id, event: .empty, result: CheckInResult(reason: .malformedRow), to: &output)
         }
-        write(output)
+        sink.write(output)
         rows += 1
-        counts[verdictOrdinal(.malformedRow)] += 1
+        counts[CheckInVerdictIndex.ordinal(.malformedRow)] += 1
         if malformedMessages.count < maxMessages {
             malformedMessages.append("line \(line): \(record.problem(limit: limit))")
         }
     }
 
     /// Validates one batch of whole records; returns the line number after it.
-    private func process(_ base: UnsafePointer<UInt8>, count: Int, firstLine: Int, sink: CheckInWriteBox) throws -> Int {
+    private func process(_ base: UnsafePointer<UInt8>, count: Int, firstLine: Int, sink: CheckInWriteBox) -> Int {
         guard count > 0 else { return firstLine }
         let ranges = CSVBoundaries.split(base, count: count, pieces: pieces.count)
         let pieces = self.pieces
@@ -314,7 +274,7 @@ final class CheckInBatchValidator {
             var output = piece.output
             piece.output = []
             output.removeAll(keepingCapacity: true)
-            var counts = [Int](repeating: 0, count: verdictNames.count)
+            var counts = [Int](repeating: 0, count: CheckInVerdictIndex.names.count)
             var slow: [UInt8] = []
             var warm: UInt8 = 0
             defer { piece.warmText = warm }
@@ -327,7 +287,7 @@ final class CheckInBatchValidator {
                             // a table lookup goes through `appendRow`.
                             if text.format != .csv {
                                 for r in results.indices {
-                                    counts[verdictOrdinal(results[r].reason)] += 1
+                                    counts[CheckInVerdictIndex.ordinal(results[r].reason)] += 1
                                     text.appendRow(id: ids[r], event: events[r], result: results[r], to: &output)
                                 }
                                 return
@@ -363,14 +323,14 @@ final class CheckInBatchValidator {
                                             }
                                             written += slow.count
                                         }
-                                        counts[verdictOrdinal(result.reason)] += 1
+                                        counts[CheckInVerdictIndex.ordinal(result.reason)] += 1
                                         rows += 1
                                     }
                                 }
                                 output.removeLast(bound - written)
                                 if rows < end {
                                     let result = results[rows]
-                                    counts[verdictOrdinal(result.reason)] += 1
+                                    counts[CheckInVerdictIndex.ordinal(result.reason)] += 1
                                     slow.removeAll(keepingCapacity: true)
                                     text.appendRow(id: ids[rows], event: events[rows], result: result, to: &slow)
                                     output.append(contentsOf: slow)
@@ -491,15 +451,25 @@ final class CheckInBatchValidator {
             for i in block.indices {
                 let (fields, recordLine, problem) = block[i]
                 if let problem {
-                    malformed.append((results.count, recordLine, problem))
+                    // Unreadable: the rule's first reason, judged without the row's user.
+                    let (result, _, bad) = CheckInRowJudge.judge(
+                        readProblem: problem, id: fields.id.raw, user: fields.user.raw, latitude: .nan, longitude: .nan,
+                        seconds: .nan, accuracyMeters: 0, target: targets[i], validator: validator, scratch: &scratch)
+                    malformed.append((results.count, recordLine, bad ?? problem))
                     ids.append(fields.id)
                     users.append(.empty)
                     events.append(.empty)
                     hashes.append(0)
-                    results.append(CheckInResult(reason: .malformedRow))
+                    results.append(result)
                     continue
                 }
-                let (result, hash, bad) = CheckInRowJudge.judge(fields, target: targets[i], validator: validator, scratch: &scratch)
+                // The rule (Core's `CheckInRowJudge`) on the values this reader reads.
+                let accuracy = fields.accuracy.count == 0 ? 0 : (fields.accuracy.number ?? .nan)
+                let (result, hash, bad) = CheckInRowJudge.judge(
+                    readProblem: nil, id: fields.id.raw, user: fields.user.raw,
+                    latitude: fields.latitude.number ?? .nan, longitude: fields.longitude.number ?? .nan,
+                    seconds: fields.time.seconds, accuracyMeters: accuracy,
+                    target: targets[i], validator: validator, scratch: &scratch)
                 if let bad { malformed.append((results.count, recordLine, bad)) }
                 if result.reason == nil, result.event >= 0 || (countsVisits && result.place >= 0) {
                     let shard = shardCount > 1 ? Int(fmix64(hash ^ 0x5bd1_e995) % UInt64(shardCount)) : 0

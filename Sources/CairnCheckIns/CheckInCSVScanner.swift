@@ -2,26 +2,6 @@
 import Glibc
 #endif
 
-/// One field of a record: its bytes (in the input, or in the scanner's arena when it was quoted and had to be
-/// unescaped), valid until the next batch.
-struct CheckInField {
-    var base: UnsafePointer<UInt8>?
-    var count: Int
-
-    static var empty: CheckInField { CheckInField(base: nil, count: 0) }
-
-    /// The bytes as a raw buffer.
-    @inline(__always)
-    var raw: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
-
-    /// The bytes as a typed buffer.
-    @inline(__always)
-    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
-
-    /// The bytes as a string (slow paths and messages only).
-    var text: String { String(decoding: bytes, as: UTF8.self) }
-}
-
 /// Splits CSV bytes (RFC 4180's `"` quoting with `""` for a quote, CRLF or LF line ends) into records and fields,
 /// without allocating per record: fields are spans of the input; quoted fields are unescaped into an arena
 /// sized once for the whole buffer.
@@ -83,7 +63,7 @@ struct CheckInCSVScanner {
     mutating func scanRecord(_ buffer: UnsafePointer<UInt8>, start: Int, end: Int) -> (Outcome, next: Int, lines: Int) {
         fieldCount = 0
         var tooMany = false
-        var lines = 0
+        let lines = 0
         var fieldStart = start
         var word = start
         while true {
@@ -177,62 +157,4 @@ struct CheckInCSVScanner {
     /// The field at `index`, or empty past the end.
     @inline(__always)
     func field(_ index: Int) -> CheckInField { index >= 0 && index < fieldCount ? fields[index] : .empty }
-}
-
-/// The bytes that matter to the CSV scanner (`,`, line feed, `"`), found eight at a time (SWAR): a mask with
-/// the high bit set in each such byte's lane, byte k of the word in lane k (little-endian loads).
-enum CheckInSpecialBytes {
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-
-    /// The mask of the eight bytes at `bytes` (read unaligned). Exact, lane by lane: on the low 7 bits of each
-    /// byte, `(y ^ c) + 0x7F` sets the lane's high bit unless the bits equal `c`'s, and never carries out of
-    /// the lane; a byte matches when that bit is clear for some `c` and its own high bit is clear (all three
-    /// bytes are ASCII).
-    /// - Complexity: O(1).
-    @inline(__always)
-    static func mask(_ bytes: UnsafePointer<UInt8>) -> UInt64 {
-        let word = UInt64(littleEndian: UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self))
-        let y = word & low7
-        let differs = ((y ^ (ones &* 0x2C)) &+ low7) & ((y ^ (ones &* 0x0A)) &+ low7) & ((y ^ (ones &* 0x22)) &+ low7)
-        return ~(differs | word) & ~low7
-    }
-
-    /// The mask of `count` (< 8) bytes at `bytes`, read one by one (the end of a buffer).
-    /// - Complexity: O(count).
-    @inline(__always)
-    static func mask(_ bytes: UnsafePointer<UInt8>, count: Int) -> UInt64 {
-        var mask: UInt64 = 0
-        for k in 0..<count {
-            let c = bytes[k]
-            if c == 0x2C || c == 0x0A || c == 0x22 { mask |= 0x80 << UInt64(8 * k) }
-        }
-        return mask
-    }
-}
-
-/// Record boundaries in check-in CSV bytes: every line feed ends a record (see `CheckInCSVScanner`: a quoted
-/// field never spans lines), so the batches, the pieces and the scanner always agree on where records end.
-enum CSVBoundaries {
-    /// The offset just after the last line feed, or nil when there is none.
-    static func lastRecordEnd(_ buffer: UnsafePointer<UInt8>, count: Int) -> Int? {
-        var i = count - 1
-        while i >= 0, buffer[i] != 0x0A { i -= 1 }
-        return i >= 0 ? i + 1 : nil
-    }
-
-    /// Splits `[0, count)` into about `pieces` ranges that each start at a record boundary.
-    static func split(_ buffer: UnsafePointer<UInt8>, count: Int, pieces: Int) -> [Range<Int>] {
-        guard count > 0 else { return [] }
-        var cuts = [0]
-        for k in 1..<max(1, pieces) {
-            let target = max(cuts[cuts.count - 1], count * k / pieces)
-            guard target < count,
-                  let found = memchr(buffer + target, 0x0A, count - target) else { break }
-            let cut = UnsafeRawPointer(found) - UnsafeRawPointer(buffer) + 1
-            if cut < count, cut > cuts[cuts.count - 1] { cuts.append(cut) }
-        }
-        cuts.append(count)
-        return (0..<cuts.count - 1).map { cuts[$0] ..< cuts[$0 + 1] }
-    }
 }

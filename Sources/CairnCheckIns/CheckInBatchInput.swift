@@ -1,21 +1,25 @@
 import CairnIO
 import Dispatch
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Reads a text file in large batches that end at a record boundary (a line feed: records are lines), so
-/// that each batch can be split and parsed in parallel. Plain files are read with `read(2)`; `.gz` files
-/// through `ByteSource` (zlib); `-` is standard input.
+/// that each batch can be split and parsed in parallel. Regular files are mapped; other files (pipes, devices)
+/// are read through swift-system's `FileDescriptor`; `.gz` files through `ByteSource` (zlib); `-` is standard
+/// input.
 ///
 /// Memory is one buffer of about `batchBytes` (more only for a single record longer than that, up to
 /// `maxRecordBytes`), whatever the file size. A record longer than `maxRecordBytes` is not handed out: it is
 /// skipped to its end (an empty batch comes back and `overlong` describes it), so that its tail is never
 /// read as records of its own.
-final class CheckInBatchInput {
-    let path: String
+public final class CheckInBatchInput {
+    /// The input's path as given (`-` for standard input), for messages.
+    public let path: String
     private let gz: ByteSource?
-    private let descriptor: Int32
+    /// The open file (nil for `.gz`, read through `gz`).
+    private let descriptor: FileDescriptor?
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// Bytes in the buffer: `[0, filled)`; the batch handed out last is `[0, batchEnd)`.
@@ -27,32 +31,42 @@ final class CheckInBatchInput {
     /// cleared by the next call.
     private(set) var overlong: CheckInOverlongRecord?
 
-    init(path: String, batchBytes: Int = 8 << 20, maxRecordBytes: Int = 64 << 20) throws {
+    /// Opens `path` (`-`: standard input; `.gz`: decompressed as it is read).
+    /// - Parameters:
+    ///   - batchBytes: about how many bytes a batch holds (whole records).
+    ///   - maxRecordBytes: the longest record handed out; a longer one becomes one `malformed_row`.
+    /// - Throws: `CheckInError` when the file cannot be opened or is a directory.
+    /// - Complexity: O(1) (a regular file is mapped, not read).
+    public init(path: String, batchBytes: Int = 8 << 20, maxRecordBytes: Int = 64 << 20) throws(CheckInError) {
         self.path = path
         self.maxRecordBytes = max(maxRecordBytes, batchBytes)
         if path == "-" {
             gz = nil
-            descriptor = 0
+            descriptor = .standardInput
         } else if path.hasSuffix(".gz") {
-            gz = try ByteSource(path: path)
-            descriptor = -1
+            do { gz = try ByteSource(path: path) } catch { throw CheckInError("\(error)") }
+            descriptor = nil
         } else {
-            var info = stat()
-            guard stat(path, &info) == 0 else { throw CLIError("\(path): cannot open: \(String(cString: strerror(errno)))") }
-            guard (info.st_mode & S_IFMT) != S_IFDIR else { throw CLIError("\(path): is a directory, expected a file") }
-            // open returns -1 and sets errno on failure.
-            let fd = open(path, O_RDONLY)
-            guard fd >= 0 else { throw CLIError("\(path): cannot open: \(String(cString: strerror(errno)))") }
+            let info: Stat, fd: FileDescriptor
+            do {
+                info = try Stat(FilePath(path))
+                guard info.type != .directory else { throw CheckInError("\(path): is a directory, expected a file") }
+                fd = try FileDescriptor.open(FilePath(path), .readOnly)
+            } catch let error as CheckInError {
+                throw error
+            } catch {
+                throw CheckInError("\(path): cannot open: \(error)")
+            }
             gz = nil
             descriptor = fd
             // A regular file is mapped: batches are read in place, with no copy and no read calls; pages of
             // finished batches are released (MADV_DONTNEED), so memory stays about one batch.
             // mmap returns MAP_FAILED ((void *)-1) on failure; reading then falls back to read(2).
-            if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0,
-               let region = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0),
+            if info.type == .regular, info.size > 0,
+               let region = mmap(nil, Int(info.size), PROT_READ, MAP_PRIVATE, fd.rawValue, 0),
                region != UnsafeMutableRawPointer(bitPattern: -1) {
                 mapped = UnsafePointer(region.assumingMemoryBound(to: UInt8.self))
-                mappedSize = Int(info.st_size)
+                mappedSize = Int(info.size)
             }
         }
         capacity = max(64, batchBytes)
@@ -64,7 +78,7 @@ final class CheckInBatchInput {
         buffer.deallocate()
         // munmap returns 0, or -1 with errno (nothing to do about it here).
         if let mapped { _ = munmap(UnsafeMutableRawPointer(mutating: mapped), mappedSize) }
-        if gz == nil, descriptor > 0 { close(descriptor) }
+        if let descriptor, descriptor != .standardInput { try? descriptor.close() }
     }
 
     /// The file's size in bytes when it is a mapped regular file (to size tables ahead), else nil.
@@ -150,8 +164,8 @@ final class CheckInBatchInput {
 
     /// The next batch of whole records, valid until the next call, or nil at the end of the file.
     /// The first batch of a file starts with its header, without the UTF-8 byte order mark the file may begin with.
-    /// - Throws: `CLIError` for read errors.
-    func next() throws -> UnsafeBufferPointer<UInt8>? {
+    /// - Throws: `CheckInError` for read errors.
+    func next() throws(CheckInError) -> UnsafeBufferPointer<UInt8>? {
         guard let batch = try nextBatch() else { return nil }
         defer { started = true }
         if !started, batch.count >= 3, batch[0] == 0xEF, batch[1] == 0xBB, batch[2] == 0xBF {
@@ -160,7 +174,7 @@ final class CheckInBatchInput {
         return batch
     }
 
-    private func nextBatch() throws -> UnsafeBufferPointer<UInt8>? {
+    private func nextBatch() throws(CheckInError) -> UnsafeBufferPointer<UInt8>? {
         overlong = nil
         if let mapped { return nextMapped(mapped) }
         // Drop the previous batch, keep its tail.
@@ -213,20 +227,20 @@ final class CheckInBatchInput {
         }
     }
 
-    private func read(into target: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+    private func read(into target: UnsafeMutablePointer<UInt8>, count: Int) throws(CheckInError) -> Int {
         if let gz {
             do {
                 return try gz.read(into: UnsafeMutableRawBufferPointer(start: target, count: count))
             } catch {
-                throw CLIError(error.description)
+                throw CheckInError(error.description)
             }
         }
-        while true {
-            // read returns the bytes read, 0 at end of file, -1 with errno (EINTR: retry).
-            let n = Glibc.read(descriptor, target, count)
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            throw CLIError("\(path): cannot read: \(String(cString: strerror(errno)))")
+        guard let descriptor else { return 0 }
+        do {
+            // Interrupted reads are retried; 0 bytes is the end of the file.
+            return try descriptor.read(into: UnsafeMutableRawBufferPointer(start: target, count: count))
+        } catch {
+            throw CheckInError("\(path): cannot read: \(error)")
         }
     }
 }
@@ -234,48 +248,4 @@ final class CheckInBatchInput {
 extension CheckInBatchInput {
     /// How many of a skipped record's first bytes are kept (for its id).
     static let headBytes = 4096
-}
-
-/// A record skipped for being longer than `CheckInBatchInput.maxRecordBytes`.
-struct CheckInOverlongRecord {
-    /// Its first bytes (up to `CheckInBatchInput.headBytes`).
-    var head: [UInt8]
-    /// Its length in bytes, line feed included.
-    var bytes = 0
-    /// Line feeds in it (for line numbers), the one ending it included.
-    var lineFeeds = 0
-
-    /// What was wrong with it.
-    func problem(limit: Int) -> String {
-        "a record of \(bytes) bytes, longer than \(limit), skipped"
-    }
-}
-
-/// Finds the end of an overlong record (line) across buffers: its first line feed, counting bytes on the way.
-struct CheckInRecordSkip {
-    private(set) var done = false
-    private(set) var record: CheckInOverlongRecord
-
-    init(head: UnsafeBufferPointer<UInt8>) {
-        record = CheckInOverlongRecord(head: Array(head))
-    }
-
-    /// Scans the next piece of the record; returns the bytes of `bytes` that belong to it (all of them
-    /// unless its end is inside).
-    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        if let i = bytes.firstIndex(of: 0x0A) {
-            record.lineFeeds += 1
-            done = true
-            record.bytes += i + 1
-            return i + 1
-        }
-        record.bytes += bytes.count
-        return bytes.count
-    }
-}
-
-/// A byte written by a background thread and never read: keeps look-ahead reads observable.
-final class ByteSink: @unchecked Sendable {
-    private var value: UInt8 = 0
-    func store(_ byte: UInt8) { value = byte }
 }

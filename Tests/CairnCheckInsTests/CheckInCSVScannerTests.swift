@@ -1,21 +1,9 @@
+import CairnTestSupport
 import Testing
-@testable import CairnCLI
+@testable import CairnCheckIns
 
 /// The CSV scanner (eight bytes at a time) against a byte-at-a-time oracle on seeded random records.
-@Suite struct CheckInFieldScannerTests {
-    /// SplitMix64, seedable.
-    struct Mix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
+@Suite struct CheckInCSVScannerTests {
     /// One record as the oracle reads it: fields (unescaped), whether a quote never closed, the next start, lines.
     struct Scanned: Equatable {
         var fields: [[UInt8]]
@@ -62,7 +50,7 @@ import Testing
     }
 
     @Test func matchesByteAtATimeOracle() throws {
-        var rng = Mix(state: 0xC0FFEE)
+        var rng = SplitMix64(seed: 0xC0FFEE)
         // Mostly the special bytes, so that every position in a word meets each of them; and the same bytes
         // with the high bit set (0xAC, 0x8A, 0xA2), which are text.
         let alphabet: [UInt8] = Array("ab,,,\n\n\"\"\r1.".utf8) + [0xAC, 0x8A, 0xA2, 0xFF]

@@ -1,39 +1,6 @@
 import CairnCore
 import CairnIO
 
-/// The output of `cairn checkins validate`: one row per check-in, in input order.
-enum CheckInOutputFormat: String, CaseIterable {
-    /// `checkin_id,verdict,reason,distance_m,radius_m,place_id,event_id` with a header.
-    case csv
-    /// One JSON object per line with the same members.
-    case jsonl
-
-    static let csvHeader = "checkin_id,verdict,reason,distance_m,radius_m,place_id,event_id\n"
-}
-
-/// Every reason code and `valid` as a small index: 0 = valid, 1... = `CheckInReason.allCases` order.
-@inline(__always)
-func verdictOrdinal(_ reason: CheckInReason?) -> Int {
-    guard let reason else { return 0 }
-    switch reason {
-    case .outsideRadius: return 1
-    case .beforeStart: return 2
-    case .afterEnd: return 3
-    case .unknownEvent: return 4
-    case .unknownPlace: return 5
-    case .notJoined: return 6
-    case .duplicate: return 7
-    case .invalidCoordinate: return 8
-    case .invalidTime: return 9
-    case .malformedRow: return 10
-    case .noMatch: return 11
-    case .placeMismatch: return 12
-    }
-}
-
-/// The verdict names by ordinal: `valid`, then the reason codes.
-let verdictNames: [String] = ["valid"] + CheckInReason.allCases.map(\.code)
-
 /// Pre-rendered text for each place, event and verdict, so that writing a row is a few copies.
 struct CheckInOutputText: Sendable {
     let format: CheckInOutputFormat
@@ -103,13 +70,13 @@ struct CheckInOutputText: Sendable {
         self.eventStarts = eventStarts
         switch format {
         case .csv:
-            verdicts = verdictNames.enumerated().map { ordinal, name in
+            verdicts = CheckInVerdictIndex.names.enumerated().map { ordinal, name in
                 Array((ordinal == 0 ? ",valid,," : ",invalid,\(name),").utf8)
             }
             noPlace = Array(",,".utf8)
             noEvent = Array(",\n".utf8)
         case .jsonl:
-            verdicts = verdictNames.enumerated().map { ordinal, name in
+            verdicts = CheckInVerdictIndex.names.enumerated().map { ordinal, name in
                 Array((ordinal == 0 ? ",\"verdict\":\"valid\",\"reason\":null,\"distance_m\":"
                                     : ",\"verdict\":\"invalid\",\"reason\":\"\(name)\",\"distance_m\":").utf8)
             }
@@ -144,7 +111,7 @@ struct CheckInOutputText: Sendable {
         var n = 0
         out.update(from: idBase, count: id.count)
         n += id.count
-        let verdict = verdictSlots + 32 * verdictOrdinal(result.reason)
+        let verdict = verdictSlots + 32 * CheckInVerdictIndex.ordinal(result.reason)
         let verdictCount = Int(verdict[0])
         (out + n).update(from: verdict + 1, count: verdictCount)
         n += verdictCount
@@ -193,7 +160,7 @@ struct CheckInOutputText: Sendable {
             out.append(contentsOf: "{\"checkin_id\":".utf8)
             appendJSONString(id, to: &out)
         }
-        out.append(contentsOf: verdicts[verdictOrdinal(result.reason)])
+        out.append(contentsOf: verdicts[CheckInVerdictIndex.ordinal(result.reason)])
         if !result.distance.isNaN {
             CheckInNumberFormat.appendMillimetresUp(result.distance, to: &out)
         } else if format == .jsonl {

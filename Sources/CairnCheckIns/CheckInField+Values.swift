@@ -1,0 +1,33 @@
+import CairnCore
+import CairnIO
+
+extension CheckInField {
+    /// The number in the field by CairnIO's one decimal rule (`DecimalText`, the rule `cairn import` follows),
+    /// with spaces around it allowed; nil when it is not one (`nan` and `inf` are numbers there, so that the
+    /// rule can call them invalid coordinates).
+    /// - Complexity: O(n) in the field's length.
+    @inline(__always)
+    var number: Double? {
+        let bytes = self.bytes
+        var start = 0, end = bytes.count
+        while start < end, bytes[start] == 0x20 { start &+= 1 }
+        while end > start, bytes[end &- 1] == 0x20 { end &-= 1 }
+        guard start < end else { return nil }
+        return DecimalText.parse(UnsafeBufferPointer(rebasing: bytes[start ..< end]))
+    }
+
+    /// Seconds since 1970 by Core's one ISO 8601 rule (`Timestamp.seconds(iso8601Bytes:)`), with spaces and
+    /// tabs around the time allowed, as around numbers; NaN when the field is not a time.
+    /// - Complexity: O(n) in the field's length.
+    @inline(__always)
+    var seconds: Double {
+        var b = bytes
+        if let first = b.first, first == 0x20 || first == 0x09 || b.last == 0x20 || b.last == 0x09 {
+            var start = 0, end = b.count
+            while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
+            while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 { end -= 1 }
+            b = UnsafeBufferPointer(rebasing: b[start ..< end])
+        }
+        return Timestamp.seconds(iso8601Bytes: b) ?? .nan
+    }
+}

@@ -1,0 +1,232 @@
+import CairnCore
+import CairnIO
+import CairnStore
+import Dispatch
+import Foundation
+
+/// Loads what check-ins are judged against: places, events and joins, from CSV (read directly as bytes,
+/// the fast path), other formats (through `openFeatureReader`) or the store.
+///
+/// A bad row in these files is skipped and reported (first few messages, then a count); it does not stop the run.
+/// Load every file, then build the rule's tables with `makeValidator` (the loaded arrays may then be dropped).
+public struct CheckInReferenceData: Sendable {
+    /// Radius for places without one, metres (nil: such places are skipped and reported).
+    public var defaultRadiusMeters: Double?
+    /// Threads for parsing CSV files.
+    public var workers = 1
+    /// The places read so far, in file order.
+    public var places: [CheckInPlace] = []
+    /// The events read so far, in file order.
+    public var events: [CheckInEvent] = []
+    /// The joins read so far; nil when no joins file was given (then no check-in needs a join).
+    public var joins: [CheckInJoin]?
+    /// Skipped rows: messages (the first few, with file and line) and the count.
+    public private(set) var skippedMessages: [String] = []
+    /// How many reference rows were skipped.
+    public private(set) var skippedCount = 0
+
+    /// Nothing loaded yet.
+    /// - Parameter defaultRadiusMeters: the radius of places that have none (nil: such places are skipped).
+    /// - Complexity: O(1).
+    public init(defaultRadiusMeters: Double?) {
+        self.defaultRadiusMeters = defaultRadiusMeters
+    }
+
+    /// The rule's tables for what was loaded (`CheckInValidator`: repeated ids keep their first row).
+    /// - Complexity: O(p + e + j) for p places, e events and j joins.
+    public func makeValidator(model: DistanceModel = .wgs84, accuracyPolicy: CheckInAccuracyPolicy = .ignore) -> CheckInValidator {
+        CheckInValidator(places: places, events: events, joins: joins, model: model, accuracyPolicy: accuracyPolicy)
+    }
+
+    private mutating func skip(_ message: String) {
+        skippedCount += 1
+        if skippedMessages.count < 10 { skippedMessages.append(message) }
+    }
+
+    /// Something the user should know that skipped no row (an empty file).
+    private mutating func notice(_ message: String) {
+        skippedMessages.append(message)
+    }
+
+    // MARK: - Places
+
+    /// Reads places (id, latitude, longitude, radius) from CSV, JSON lines or GeoJSON (`.gz` too).
+    /// - Throws: `CheckInError` when the file cannot be read or its header lacks id, latitude or longitude.
+    /// - Complexity: O(n) in the file's bytes, CSV on `workers` threads.
+    public mutating func loadPlaces(path: String) throws(CheckInError) {
+        try CheckInError.wrapping { try loadPlacesUntyped(path: path) }
+    }
+
+    private mutating func loadPlacesUntyped(path: String) throws {
+        if InputFormat.detect(path: path) == .csv {
+            let defaultRadius = defaultRadiusMeters
+            let rows = try ReferenceCSVReader.parallelCSVRows(path: path, workers: workers) { header in
+                PlaceColumns(header)
+            } row: { (columns: PlaceColumns, scanner: CheckInCSVScanner, line: Int) -> ReferenceRow<CheckInPlace> in
+                let id = scanner.field(columns.id).text
+                guard !id.isEmpty else { return .skip("missing id") }
+                guard let center = Self.coordinate(scanner.field(columns.latitude), scanner.field(columns.longitude)) else {
+                    return .skip("bad coordinate")
+                }
+                guard let radius = Self.radius(scanner.field(columns.radius), default: defaultRadius),
+                      let circle = try? Circle(center: center, radiusMeters: radius) else {
+                    return .skip("missing radius, or not a distance above 0 (give --radius for a default)")
+                }
+                return .item(CheckInPlace(id: id, circle: circle))
+            }
+            guard let header = rows.header else { return notice("\(path): an empty file (no header): no places read") }
+            guard rows.layoutFound else { throw PlaceColumns.missingColumnsError(path, header: header) }
+            if places.isEmpty { places = rows.items } else { places += rows.items }
+            for message in rows.skipped { skip(message) }
+            skippedCount += rows.skippedCount - rows.skipped.count
+            return
+        }
+        try Self.forEachFeature(path: path, kind: .place) { feature in
+            guard let radius = feature.radiusMeters ?? defaultRadiusMeters,
+                  let circle = try? Circle(center: feature.location, radiusMeters: radius) else {
+                skip("\(path): place \(feature.id) has no radius (give --radius for a default)")
+                return
+            }
+            places.append(CheckInPlace(id: feature.id, circle: circle))
+        } rejected: { skip($0) }
+    }
+
+    // MARK: - Events
+
+    /// Reads events (id, placeId or a location and radius, startTime, endTime) from CSV, JSON lines or GeoJSON.
+    /// - Throws: `CheckInError` when the file cannot be read or its header lacks id, startTime or endTime.
+    /// - Complexity: O(n) in the file's bytes, CSV on `workers` threads.
+    public mutating func loadEvents(path: String) throws(CheckInError) {
+        try CheckInError.wrapping { try loadEventsUntyped(path: path) }
+    }
+
+    private mutating func loadEventsUntyped(path: String) throws {
+        if InputFormat.detect(path: path) == .csv {
+            let defaultRadius = defaultRadiusMeters
+            let rows = try ReferenceCSVReader.parallelCSVRows(path: path, workers: workers) { header in
+                EventColumns(header)
+            } row: { (columns: EventColumns, scanner: CheckInCSVScanner, line: Int) -> ReferenceRow<CheckInEvent> in
+                let id = scanner.field(columns.id).text
+                guard !id.isEmpty else { return .skip("missing id") }
+                let start = scanner.field(columns.start).seconds
+                let end = scanner.field(columns.end).seconds
+                guard start.isFinite, end.isFinite,
+                      let window = try? TimeWindow(start: Timestamp(secondsSince1970: start), end: Timestamp(secondsSince1970: end)) else {
+                    return .skip("event \(id): missing or bad startTime/endTime, or end before start")
+                }
+                let placeField = scanner.field(columns.place)
+                var circle: Circle?
+                if let center = Self.coordinate(scanner.field(columns.latitude), scanner.field(columns.longitude)),
+                   let radius = Self.radius(scanner.field(columns.radius), default: defaultRadius) {
+                    circle = try? Circle(center: center, radiusMeters: radius)
+                }
+                return .item(CheckInEvent(id: id, placeId: placeField.count > 0 ? placeField.text : nil, circle: circle, window: window))
+            }
+            guard let header = rows.header else { return notice("\(path): an empty file (no header): no events read") }
+            guard rows.layoutFound else { throw EventColumns.missingColumnsError(path, header: header) }
+            if events.isEmpty { events = rows.items } else { events += rows.items }
+            for message in rows.skipped { skip(message) }
+            skippedCount += rows.skippedCount - rows.skipped.count
+            return
+        }
+        try Self.forEachFeature(path: path, kind: .event) { feature in
+            addEvent(feature, source: path)
+        } rejected: { skip($0) }
+    }
+
+    private mutating func addEvent(_ feature: Feature, source: String) {
+        guard let window = feature.timeWindow else {
+            skip("\(source): event \(feature.id) has no time window")
+            return
+        }
+        var placeId: String?
+        // The first attribute (by name, for a deterministic choice) that the alias table calls a place id.
+        for name in feature.attributes.keys.sorted() where FieldAlias.resolve(name) == .place {
+            if case .string(let value)? = feature.attributes[name], !value.isEmpty { placeId = value; break }
+        }
+        let circle = (feature.radiusMeters ?? defaultRadiusMeters).flatMap { try? Circle(center: feature.location, radiusMeters: $0) }
+        events.append(CheckInEvent(id: feature.id, placeId: placeId, circle: circle, window: window))
+    }
+
+    // MARK: - Joins
+
+    /// Reads joins (userId, eventId) from CSV; once any are loaded, a check-in for an event needs its user's join.
+    /// - Throws: `CheckInError` when the file cannot be read, is not CSV, or its header lacks userId or eventId.
+    /// - Complexity: O(n) in the file's bytes.
+    public mutating func loadJoins(path: String) throws(CheckInError) {
+        try CheckInError.wrapping { try loadJoinsUntyped(path: path) }
+    }
+
+    private mutating func loadJoinsUntyped(path: String) throws {
+        var joins = self.joins ?? []
+        defer { self.joins = joins }
+        if InputFormat.detect(path: path) == .csv {
+            var skipped: [String] = []
+            let header = try ReferenceCSVReader.forEachCSVRecord(path: path) { header in
+                JoinColumns(header)
+            } row: { columns, scanner, line in
+                guard let columns else { return }
+                let user = scanner.field(columns.user).text, event = scanner.field(columns.event).text
+                guard !user.isEmpty, !event.isEmpty else { skipped.append("\(path):\(line): missing userId or eventId"); return }
+                joins.append(CheckInJoin(userId: user, eventId: event))
+            } skip: { skipped.append($0) }
+            guard let header else { return notice("\(path): an empty file (no header): no joins read") }
+            guard JoinColumns(header) != nil else { throw JoinColumns.missingColumnsError(path, header: header) }
+            for message in skipped { skip(message) }
+            return
+        }
+        throw CheckInError("\(path): joins are read from CSV (userId,eventId)")
+    }
+
+    // MARK: - The store
+
+    /// Places (every feature with a radius, or the default radius for places and parks) and events from the store.
+    /// - Throws: `CheckInError` when there is no store at `path` or it cannot be read.
+    /// - Complexity: O(n) in the store's features.
+    public mutating func loadStore(path: String) throws(CheckInError) {
+        try CheckInError.wrapping { try loadStoreUntyped(path: path) }
+    }
+
+    private mutating func loadStoreUntyped(path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CheckInError("no store at '\(path)'; import places and events first (cairn import FILE --db \(path))")
+        }
+        let store = try FeatureStore(path: path)
+        try store.forEachFeature(kind: nil) { feature in
+            if feature.kind == .event {
+                addEvent(feature, source: path)
+                return
+            }
+            let fallback = feature.kind == .place || feature.kind == .park ? defaultRadiusMeters : nil
+            guard let radius = feature.radiusMeters ?? fallback,
+                  let circle = try? Circle(center: feature.location, radiusMeters: radius) else { return }
+            places.append(CheckInPlace(id: feature.id, circle: circle))
+        }
+    }
+
+    // MARK: - Reading
+
+    private static func coordinate(_ latitude: CheckInField, _ longitude: CheckInField) -> Coordinate? {
+        guard let lat = latitude.number, let lon = longitude.number else { return nil }
+        return try? Coordinate(latitude: lat, longitude: lon)
+    }
+
+    /// A radius by import's rule: a number of metres or a distance with a unit, finite and above 0.
+    private static func radius(_ field: CheckInField, default defaultRadiusMeters: Double?) -> Double? {
+        if field.count == 0 { return defaultRadiusMeters }
+        guard let value = field.number ?? DistanceText.meters(from: field.text),
+              value.isFinite, value > 0 else { return nil }
+        return value
+    }
+
+    /// Iterates a file's features through `openFeatureReader`; rejected rows go to `rejected`.
+    private static func forEachFeature(path: String, kind: FeatureKind, _ body: (Feature) -> Void, rejected: (String) -> Void) throws {
+        let reader = try openFeatureReader(path: path, format: nil, options: ImportOptions(kind: kind, defaultRadiusMeters: nil))
+        while let record = try reader.next() {
+            switch record {
+            case .feature(let feature, _): body(feature)
+            case .rejected(let rejection): rejected(rejection.description)
+            }
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import CairnCore
+import CairnIO
+import CairnStore
+import Dispatch
+import Foundation
+
+/// The rows of a reference CSV file, parsed in parallel, in file order.
+struct ParsedReferenceRows<Item: Sendable> {
+    var items: [Item] = []
+    var skipped: [String] = []
+    var skippedCount = 0
+    /// The header's column names (trimmed), once read; nil for a file without one.
+    var header: [String]?
+    var layoutFound = false
+}

@@ -1,0 +1,19 @@
+import CairnCore
+import CairnIO
+import CairnStore
+import Dispatch
+import Foundation
+
+struct PlaceColumns: ReferenceColumns {
+    let id, latitude, longitude, radius: Int
+
+    init(resolving header: [String]) {
+        // Without an `id`: a GeoNames id or a place id names the place.
+        id = Self.idPosition(in: header) { $0.lowercased() == "geonameid" || FieldAlias.resolve($0) == .place }
+        latitude = Self.position(of: .latitude, in: header)
+        longitude = Self.position(of: .longitude, in: header)
+        radius = Self.position(of: .radius, in: header)
+    }
+
+    var required: [(name: String, position: Int)] { [("id", id), ("latitude", latitude), ("longitude", longitude)] }
+}
