@@ -36,7 +36,8 @@ struct ClusterHierarchy: Sendable {
     var aggregates: ClusterAggregateTable
     /// The query tree over all entries that show at some zoom.
     var tree = ClusterTree()
-    /// Entries the build's neighbour scans visited (`ClusterLevelBuilder.neighbourVisits`): its work, counted.
+    /// Entries the build's neighbour scans visited (`ClusterLevelBuilder.neighbourVisits`, debug builds only): its
+    /// work, counted.
     private(set) var buildNeighbourVisits = 0
 
     var clusterCount: Int { clusters.count }
