@@ -17,8 +17,8 @@ struct ClusterLevelBuilder {
     /// build's instructions.
     private(set) var neighbourVisits = 0
 
-    /// Same-cell pairs per entry (half the mean same-cell neighbours) above which a level's owners are decided by its centres' scans alone
-    /// (`claimOwners`): there an entry's own scan costs more than the scans of the centres near it.
+    /// Same-cell pairs per entry (half the mean same-cell neighbours) above which a level's owners are decided by
+    /// its centres' scans alone (`claimOwners`): there an entry's own scan costs more than the centres' near it.
     static let crowdedCellPairsPerEntry = 8
 
     init(options: ClusterOptions) {
@@ -284,7 +284,7 @@ struct ClusterLevelBuilder {
     /// Fills `owner` (all -1 on entry) for `owners(_:test:visits:)` by the greedy pass itself, in slot order: an
     /// entry still undecided at its turn is a centre, and takes the undecided entries it reaches. Only centres scan,
     /// so crowded cells are read a few times, not once per entry; but in slot order, not cell order. Returns the
-    /// entries visited.
+    /// entries visited (debug builds; else 0).
     private static func claimOwners(
         _ grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>, test: ClusterReach,
         owner: UnsafeMutableBufferPointer<Int32>
@@ -314,7 +314,7 @@ struct ClusterLevelBuilder {
 
     /// Fills `owner` (all -1 on entry) for `owners(_:test:visits:)` in cell order, where every entry scans its
     /// block (reading memory in order) until its earlier neighbours that matter are decided. Returns the entries
-    /// visited.
+    /// visited (debug builds; else 0).
     private static func decideOwners(
         _ grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>, test: ClusterReach,
         owner: UnsafeMutableBufferPointer<Int32>
