@@ -3,7 +3,8 @@ public struct ClusterOptions: Hashable, Sendable {
     /// The highest zoom a `ClusterIndex` may be built for; keeps cluster ids within 5 bits of zoom.
     public static let zoomLimit = 24
 
-    /// Cluster radius in pixels (of a tile `extent` pixels wide).
+    /// Cluster radius in pixels (of a tile `extent` pixels wide), at most `extent`: a radius of the extent is the map's
+    /// whole width at zoom 0, and a wider one would only make the lowest zooms costlier.
     public var radiusPixels: Double
     /// Tile extent in pixels: the radius is relative to it.
     public var extent: Double
@@ -26,7 +27,7 @@ public struct ClusterOptions: Hashable, Sendable {
     public var wrapsAntimeridian: Bool
 
     /// Creates options; the defaults are supercluster's (`radius` 40, `extent` 512, zooms 0–16, `minPoints` 2).
-    /// - Throws: `ClusterOptionsError` when a value is out of range.
+    /// - Throws: `ClusterOptionsError` when a value is out of range, or the radius exceeds the extent.
     /// - Complexity: O(1).
     public init(
         radiusPixels: Double = 40,
@@ -41,6 +42,7 @@ public struct ClusterOptions: Hashable, Sendable {
     ) throws(ClusterOptionsError) {
         guard radiusPixels.isFinite, radiusPixels > 0 else { throw .invalidRadius(radiusPixels) }
         guard extent.isFinite, extent > 0 else { throw .invalidExtent(extent) }
+        guard radiusPixels <= extent else { throw .radiusBeyondExtent(radius: radiusPixels, extent: extent) }
         guard (0...Self.zoomLimit).contains(minZoom), (0...Self.zoomLimit).contains(maxZoom), minZoom <= maxZoom else {
             throw .invalidZooms(minZoom: minZoom, maxZoom: maxZoom)
         }

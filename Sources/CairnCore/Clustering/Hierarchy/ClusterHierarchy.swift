@@ -36,6 +36,9 @@ struct ClusterHierarchy: Sendable {
     var aggregates: ClusterAggregateTable
     /// The query tree over all entries that show at some zoom.
     var tree = ClusterTree()
+    /// Entries the build's neighbour scans visited (`ClusterLevelBuilder.neighbourVisits`, debug builds only): its
+    /// work, counted.
+    private(set) var buildNeighbourVisits = 0
 
     var clusterCount: Int { clusters.count }
 
@@ -115,8 +118,8 @@ struct ClusterHierarchy: Sendable {
 
     /// Builds every level for the points (see `ClusterLevelBuilder`).
     /// - Complexity: O(n) once, plus O(a) expected per level for the a entries that may have a neighbour there
-    ///   (levels shrink as clusters form, and points that nothing lies near are left out); with `minPoints` >= 3
-    ///   also O(n log n) expected per level (`ClusterLevelBuilder.build`).
+    ///   (points that nothing lies near are left out), whatever `minPoints`; with `minPoints` >= 3 also O(n log n)
+    ///   expected per level (`ClusterLevelBuilder.build`).
     init(points: ClusterPoints, options: ClusterOptions) {
         let n = points.count
         leafCount = n
@@ -132,6 +135,7 @@ struct ClusterHierarchy: Sendable {
 
         var builder = ClusterLevelBuilder(options: options)
         builder.build(points, into: &self)
+        buildNeighbourVisits = builder.neighbourVisits
         compact()
         indexOrigins()
         tree = ClusterTree(hierarchy: self)

@@ -12,6 +12,14 @@ struct ClusterLevelBuilder {
     }
 
     let options: ClusterOptions
+    /// Entries visited by the neighbour scans of every level so far: a deterministic measure of the build's work,
+    /// for tests. Counted in debug builds only (release builds leave it 0): the count would cost about 1 % of a
+    /// build's instructions.
+    private(set) var neighbourVisits = 0
+
+    /// Same-cell pairs per entry (half the mean same-cell neighbours) above which a level's owners are decided by
+    /// its centres' scans alone (`claimOwners`): there an entry's own scan costs more than the centres' near it.
+    static let crowdedCellPairsPerEntry = 8
 
     init(options: ClusterOptions) {
         self.options = options
@@ -19,8 +27,9 @@ struct ClusterLevelBuilder {
 
     /// Builds every level, from the groups of identical points at `maxZoom + 1` down to `minZoom`, appending the
     /// clusters to `h`. Only entries that may have a neighbour are visited; the others are carried implicitly.
-    /// - Complexity: O(a) expected per level for the a entries that may have a neighbour, plus O(n) once; with
-    ///   `minPoints` >= 3 also O(n log n) expected per level for the neighbour order (`neighbourRanks`).
+    /// - Complexity: O(a) expected per level for the a entries that may have a neighbour, plus O(n) once, whatever
+    ///   `minPoints`; with `minPoints` >= 3 also O(n log n) expected per level for the neighbour order
+    ///   (`neighbourRanks`). Nothing per level when `minPoints` exceeds the point count.
     mutating func build(_ points: ClusterPoints, into h: inout ClusterHierarchy) {
         let activation = ClusterActivation(positions: points.positions, options: options)
         let groups = Self.identicalGroups(activation.maybeIdentical, coordinates: points.coordinates)
@@ -39,6 +48,8 @@ struct ClusterLevelBuilder {
             groupOf[i] = (e, w)
             grouped.formUnion(members.dropFirst())
         }
+        // No group can outweigh all the points: no level would create a cluster, and the levels are not kept.
+        guard points.count >= options.minPoints else { return }
         var level = ClusterLevel()
         let top = activation.joining(atZoom: options.maxZoom)
         // With minPoints >= 3, the points not yet in the level (carried implicitly) take part in its neighbour order.
@@ -131,14 +142,14 @@ struct ClusterLevelBuilder {
 
     /// The rest of `cluster(_:zoom:ranks:into:)` once the level is on its grid: owners decided, groups summed, clusters
     /// created.
-    private func group(
+    private mutating func group(
         _ level: ClusterLevel, grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>, zoom: Int,
         ranks: [UInt32]?, into h: inout ClusterHierarchy
     ) -> ClusterLevel {
         let m = level.count
         // Per sorted position: -1 while undecided, itself for a centre, else the position of its centre.
         let test = ClusterReach(options: options, zoom: zoom)
-        let owner = Self.owners(grid, test: test)
+        let owner = Self.owners(grid, test: test, visits: &neighbourVisits)
         // Members per centre (sorted positions), by centre position.
         var memberStart = [Int32](repeating: 0, count: m + 1)
         for p in 0..<m where owner[p] != Int32(p) { memberStart[Int(owner[p]) + 1] += 1 }
@@ -167,16 +178,21 @@ struct ClusterLevelBuilder {
                 tag[Int(centre.slot)] = -2
                 continue
             }
-            // Members in level order (runs are short: insertion sort).
-            for k in (lo + 1)..<hi {
-                let q = members[k]
-                let s = points[Int(q)].slot
-                var j = k
-                while j > lo, points[Int(members[j - 1])].slot > s {
-                    members[j] = members[j - 1]
-                    j -= 1
+            // Members in level order: runs are short (insertion sort) unless groups stay below minPoints in crowded
+            // levels, where a centre may take thousands.
+            if hi - lo > Self.insertionSortLimit {
+                members[lo..<hi].sort { points[Int($0)].slot < points[Int($1)].slot }
+            } else {
+                for k in (lo + 1)..<hi {
+                    let q = members[k]
+                    let s = points[Int(q)].slot
+                    var j = k
+                    while j > lo, points[Int(members[j - 1])].slot > s {
+                        members[j] = members[j - 1]
+                        j -= 1
+                    }
+                    members[j] = q
                 }
-                members[j] = q
             }
             let wi = UInt64(centre.weight)
             var total = wi
@@ -242,24 +258,70 @@ struct ClusterLevelBuilder {
         return next
     }
 
+    /// Members of a group above which they are put in level order by a sort rather than by insertion.
+    static let insertionSortLimit = 32
+
     /// Per sorted position of `grid`: itself for a centre, else the position of the earliest centre (by slot)
-    /// that takes it (`ClusterReach.takes`).
-    static func owners(_ grid: ClusterNeighbourGrid, test: ClusterReach) -> [Int32] {
+    /// that takes it (`ClusterReach.takes`). Adds the entries the scans visited to `visits`; `byCentres` forces
+    /// the way owners are found (tests compare both), else crowded cells choose `claimOwners`.
+    /// - Complexity: O(m) expected for m entries on a level of bounded crowding; on a crowded one O(m) plus the
+    ///   entries in the blocks of its centres (centres are about a radius apart, so few blocks hold an entry).
+    static func owners(_ grid: ClusterNeighbourGrid, test: ClusterReach, visits: inout Int, byCentres: Bool? = nil) -> [Int32] {
         var owner = [Int32](repeating: -1, count: grid.count)
         // Unchecked reads and writes: every position the grid hands out is in 0..<count.
         grid.points.withUnsafeBufferPointer { points in
-            owner.withUnsafeMutableBufferPointer { owner in decideOwners(grid, points: points, test: test, owner: owner) }
+            owner.withUnsafeMutableBufferPointer { owner in
+                if byCentres ?? (grid.sameCellPairs > crowdedCellPairsPerEntry * grid.count) {
+                    visits += claimOwners(grid, points: points, test: test, owner: owner)
+                } else {
+                    visits += decideOwners(grid, points: points, test: test, owner: owner)
+                }
+            }
         }
         return owner
     }
 
-    /// Fills `owner` (all -1 on entry) for `owners(_:test:)`.
+    /// Fills `owner` (all -1 on entry) for `owners(_:test:visits:)` by the greedy pass itself, in slot order: an
+    /// entry still undecided at its turn is a centre, and takes the undecided entries it reaches. Only centres scan,
+    /// so crowded cells are read a few times, not once per entry; but in slot order, not cell order. Returns the
+    /// entries visited (debug builds; else 0).
+    private static func claimOwners(
+        _ grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>, test: ClusterReach,
+        owner: UnsafeMutableBufferPointer<Int32>
+    ) -> Int {
+        let m = grid.count
+        var positionOfSlot = [Int32](repeating: 0, count: m)
+        var visits = 0
+        positionOfSlot.withUnsafeMutableBufferPointer { positionOfSlot in
+            for p in 0..<m { positionOfSlot[Int(points[p].slot)] = Int32(p) }
+            for c in positionOfSlot {
+                let centre = Int(c)
+                // Every earlier entry is decided: an undecided one is a centre (owners are only set here).
+                guard owner[centre] < 0 else { continue }
+                owner[centre] = c
+                let cx = points[centre].x, cy = points[centre].y
+                _ = grid.forEachInBlock(around: centre) { q in
+                    #if DEBUG
+                    visits += 1
+                    #endif
+                    if owner[q] < 0, test.takes(cx, cy, points[q].x, points[q].y) { owner[q] = c }
+                    return false
+                }
+            }
+        }
+        return visits
+    }
+
+    /// Fills `owner` (all -1 on entry) for `owners(_:test:visits:)` in cell order, where every entry scans its
+    /// block (reading memory in order) until its earlier neighbours that matter are decided. Returns the entries
+    /// visited (debug builds; else 0).
     private static func decideOwners(
         _ grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>, test: ClusterReach,
         owner: UnsafeMutableBufferPointer<Int32>
-    ) {
+    ) -> Int {
         let m = grid.count
         var pending: [Int32] = []
+        var visits = 0
         /// Decides position p when the neighbours that matter are decided; returns whether it did.
         let r2 = test.radiusSquared
         @inline(__always) func decide(_ p: Int) -> Bool {
@@ -267,6 +329,9 @@ struct ClusterLevelBuilder {
             let s = points[p].slot, px = test.precision.rounded(points[p].x), py = test.precision.rounded(points[p].y)
             var centreSlot = Int32.max, centre = -1, openSlot = Int32.max
             _ = grid.forEachInBlock(around: p) { q in
+                #if DEBUG
+                visits += 1
+                #endif
                 // Only earlier entries matter (the slot test also skips p itself).
                 let sq = points[q].slot
                 guard sq < s, test.distanceSquared(points[q].x, points[q].y, px, py) <= r2 else {
@@ -295,5 +360,6 @@ struct ClusterLevelBuilder {
             }
             pending.removeLast(pending.count - kept)
         }
+        return visits
     }
 }

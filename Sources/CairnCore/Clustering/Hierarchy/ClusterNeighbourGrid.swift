@@ -30,6 +30,9 @@ struct ClusterNeighbourGrid {
     /// the same for row + 1.
     private var upStart: [Int32]
     private var downStart: [Int32]
+    /// Pairs of entries sharing a cell: how crowded the cells are (each entry scanning its block visits at least
+    /// twice this many entries in all).
+    private(set) var sameCellPairs: Int
 
     /// Cells per side for a radius: the largest power of two whose cells are at least `radius` wide.
     static func side(forRadius radius: Double) -> Int {
@@ -92,26 +95,29 @@ struct ClusterNeighbourGrid {
                 }
             }
         }
-        (upStart, downStart) = keys.withUnsafeBufferPointer { Self.blockStarts($0, side: side, shift: shift) }
+        (upStart, downStart, sameCellPairs) = keys.withUnsafeBufferPointer { Self.blockStarts($0, side: side, shift: shift) }
     }
 
     /// Per sorted position, the first position of its block's cells in the row above and in the row below (`n` for
-    /// none), by monotone pointers.
+    /// none), by monotone pointers; and the pairs of positions sharing a cell.
     /// - Complexity: O(n).
-    private static func blockStarts(_ keys: UnsafeBufferPointer<UInt64>, side: Int, shift: UInt64) -> ([Int32], [Int32]) {
+    private static func blockStarts(_ keys: UnsafeBufferPointer<UInt64>, side: Int, shift: UInt64) -> ([Int32], [Int32], Int) {
         let n = keys.count
         var downStart: [Int32] = []
+        var pairs = 0
         let upStart: [Int32] = filled(n) { upStart in
             downStart = filled(n) { downStart in
-                var up = 0, down = 0
+                var up = 0, down = 0, cellStart = 0
                 let side64 = UInt64(side), mask = side64 - 1
                 for p in 0..<n {
                     if p > 0, keys[p] == keys[p - 1] {
                         // The same cell: the same starts (they depend on the key alone).
                         upStart[p] = upStart[p - 1]
                         downStart[p] = downStart[p - 1]
+                        pairs += p - cellStart
                         continue
                     }
+                    cellStart = p
                     let (row, column) = (keys[p] >> shift, Int(keys[p] & mask))
                     let first = UInt64(side <= 3 ? 0 : max(column - 1, 0))
                     if row > 0 {
@@ -125,7 +131,7 @@ struct ClusterNeighbourGrid {
                 }
             }
         }
-        return (upStart, downStart)
+        return (upStart, downStart, pairs)
     }
 
     var count: Int { keys.count }
