@@ -1,16 +1,3 @@
-/// Where and why a JSON text is not valid JSON. Lines and columns are 1-based; columns count bytes.
-public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What is wrong.
-    public var message: String
-    /// The 1-based line of the problem.
-    public var line: Int
-    /// The 1-based byte column of the problem.
-    public var column: Int
-
-    /// The message with its place.
-    public var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
-}
-
 /// A strict RFC 8259 JSON parser over UTF-8 bytes: the one JSON reader of Cairn. GeoJSON, GeoJSON text sequences,
 /// JSON lines, the `.json` format rule and the store's attribute text all parse through it; the streaming readers
 /// only frame values for it (`JSONByteCursor` holds one chunk, `JSONValueCutter` cuts a value out of a stream,
