@@ -57,7 +57,6 @@ let package = Package(
         .target(name: "CairnCLI", dependencies: [
             "CairnCore", "CairnIO", "CairnStore", "CairnCheckIns", "CairnBench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .executableTarget(name: "cairn", dependencies: ["CairnCLI"]),
 
