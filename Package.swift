@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -26,11 +27,13 @@ let package = Package(
         .target(name: "CairnCore", dependencies: [
             "CPROJ", "CCairnShims",
             .product(name: "Atomics", package: "swift-atomics"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "CairnIO", dependencies: ["CairnCore", "CZlib"]),
         .target(name: "CairnStore", dependencies: [
             "CairnCore",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "CairnCLI", dependencies: [
             "CairnCore", "CairnIO", "CairnStore", "CGEOS",

@@ -255,9 +255,9 @@ struct ClusterCommand: ParsableCommand {
             }
             if rejected > 10 { Terminal.printError("warning: \(Terminal.grouped(rejected)) rows of \(input) in all were not valid features and are left out") }
         } else {
-            let store = try query.store.open(create: false)
-            try store.forEachFeature { feature in
-                if filter.acceptsAll || filter.matches(feature) { features.append(feature) }
+            // The store's index: its mapped snapshot while current (decoding is cheaper than reading SQLite rows).
+            for feature in try query.loadIndex().features where filter.acceptsAll || filter.matches(feature) {
+                features.append(feature)
             }
         }
         return features
