@@ -36,8 +36,11 @@ public struct FeatureList: RandomAccessCollection, Sendable {
     /// - Complexity: O(1) in memory; O(a) for a mapped feature with a attributes.
     public subscript(position: Int) -> Feature {
         switch storage {
-        case .decoded(let array): array[position]
-        case .mapped(let table): table.feature(at: position)
+        case .decoded(let array): return array[position]
+        case .mapped(let table):
+            // The table reads the file without bounds checks of its own: trap here, as an array would.
+            precondition(position >= 0 && position < table.count, "FeatureList index \(position) out of range 0..<\(table.count)")
+            return table.feature(at: position)
         }
     }
 
