@@ -30,6 +30,7 @@ let package = Package(
         .target(name: "CairnCore", dependencies: [
             "CPROJ", "CCairnShims",
             .product(name: "Atomics", package: "swift-atomics"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "CairnIO", dependencies: [
             "CairnCore", "CZlib",
@@ -40,6 +41,7 @@ let package = Package(
         .target(name: "CairnStore", dependencies: [
             "CairnCore", "CairnIO",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // GEOS behind thin wrappers: a context per thread, its error handler, the STRtree (polygons later).
         .target(name: "CairnGEOS", dependencies: ["CairnCore", "CGEOS"]),

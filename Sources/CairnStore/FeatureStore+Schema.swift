@@ -7,8 +7,9 @@ import GRDB
 /// - `feature_rtree`: an SQLite R*Tree with one degenerate box (min == max) per feature, same `rowid`. SQLite keeps its
 ///   coordinates as 32-bit floats rounded outwards, so it can only over-select: queries re-check the exact doubles in
 ///   `feature`.
-/// - `meta`: key-value rows: `generation` (an integer incremented by every `FeatureStore.write` transaction) and
-///   `store_id` (32 random hexadecimal digits chosen when the store was created).
+/// - `meta`: key-value rows: `generation` (an integer incremented by every `FeatureStore.write` transaction),
+///   `store_id` (32 random hexadecimal digits chosen when the store was created) and `content_id` (32 random
+///   hexadecimal digits drawn anew by every write transaction).
 /// - Triggers keep `feature_rtree` in step with `feature` for every insert, location change and delete, including edits
 ///   made with plain SQL outside Cairn.
 enum StoreSchema {
@@ -16,6 +17,7 @@ enum StoreSchema {
     static let migrationIdentifiers = [
         "v1: feature table, kind index, R*Tree and sync triggers",
         "v2: meta table with the store identifier and write generation",
+        "v3: content id renewed by every write transaction",
     ]
 
     static var migrator: DatabaseMigrator {
@@ -45,6 +47,11 @@ enum StoreSchema {
                 CREATE TABLE meta (key TEXT PRIMARY KEY, value NOT NULL) WITHOUT ROWID;
                 INSERT INTO meta (key, value) VALUES ('generation', 0), ('store_id', lower(hex(randomblob(16))));
                 """)
+        }
+        migrator.registerMigration(migrationIdentifiers[2]) { db in
+            // `content_id` is drawn anew by every write transaction (see `FeatureStore.contentIdentifier()`): a
+            // snapshot stamped with it never matches other content, even after a restored backup repeats a generation.
+            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('content_id', lower(hex(randomblob(16))))")
         }
         return migrator
     }

@@ -38,7 +38,7 @@ import Testing
         #expect(first.note.contains("built from the store"))
         #expect(FileManager.default.fileExists(atPath: snapshot))
         let file = try SnapshotFile(contentsOf: snapshot)
-        #expect(file.metadata[SnapshotCache.generationKey] == "1")
+        #expect(file.metadata[StoreIndex.generationKey] == "1")
         let second = try queryOptions(["--db", db]).loadIndexExplained()
         #expect(second.note.contains("loaded from snapshot"))
         #expect(second.index.features == first.index.features)
@@ -51,7 +51,7 @@ import Testing
         let folder = try TemporaryFolder()
         let db = try makeStore(folder)
         try run(["bbox", "--bbox", "24,59,26,61", "--db", db, "--format", "ids"])
-        #expect(try SnapshotFile(contentsOf: db + ".snapshot").metadata[SnapshotCache.generationKey] == "1")
+        #expect(try SnapshotFile(contentsOf: db + ".snapshot").metadata[StoreIndex.generationKey] == "1")
         try run(["delete", "p3", "p7", "--db", db])
         let after = try queryOptions(["--db", db]).loadIndexExplained()
         #expect(after.note.contains("stale"))
@@ -61,7 +61,7 @@ import Testing
         let reloaded = try queryOptions(["--db", db]).loadIndexExplained()
         #expect(reloaded.note.contains("loaded from snapshot"))
         #expect(reloaded.index.features.map(\.id) == after.index.features.map(\.id))
-        #expect(try SnapshotFile(contentsOf: db + ".snapshot").metadata[SnapshotCache.generationKey] == "3")
+        #expect(try SnapshotFile(contentsOf: db + ".snapshot").metadata[StoreIndex.generationKey] == "3")
     }
 
     @Test func anImportIsVisibleToTheNextQuery() throws {
@@ -105,7 +105,7 @@ import Testing
         try run(["snapshot", "--db", db, "--out", out])
         let file = try SnapshotFile(contentsOf: out)
         #expect(try FeatureIndex(snapshot: file).count == 30)
-        #expect(file.metadata[SnapshotCache.identifierKey] == (try FeatureStore(path: db).identifier()))
+        #expect(file.metadata[StoreIndex.identifierKey] == (try FeatureStore(path: db).identifier()))
         try run(["snapshot", "--verify", out])
         // A truncated file fails verification with the reason.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: out))

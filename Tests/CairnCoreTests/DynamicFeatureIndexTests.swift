@@ -68,7 +68,8 @@ import Testing
         hits.map { Answer(feature: $0.feature, distanceMeters: $0.distanceMeters) }
     }
 
-    static func answers(_ hits: [QueryHit], _ features: [Feature]) -> [Answer] {
+    static func answers<Features: RandomAccessCollection<Feature>>(_ hits: [QueryHit], _ features: Features) -> [Answer]
+    where Features.Index == Int {
         hits.map { Answer(feature: features[$0.item], distanceMeters: $0.distanceMeters) }
     }
 

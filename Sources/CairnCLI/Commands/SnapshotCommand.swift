@@ -37,11 +37,11 @@ struct SnapshotCommand: ParsableCommand {
 
     private func write() throws {
         let clock = ContinuousClock()
-        let cache = SnapshotCache(store: try store.open(create: false))
-        let path = out ?? cache.snapshotPath
+        let storeIndex = StoreIndex(store: try store.open(create: false))
+        let path = out ?? storeIndex.snapshotPath
         let start = clock.now
-        let stamp = try cache.currentStamp()
-        let index = try cache.buildFromStore()
+        let stamp = try storeIndex.stamp()
+        let index = try storeIndex.build()
         let built = clock.now
         let size: Int
         do {
@@ -51,7 +51,7 @@ struct SnapshotCommand: ParsableCommand {
         }
         let written = clock.now
         print("wrote \(path): \(Terminal.bytes(Int64(size))) (\(Terminal.grouped(size)) bytes), \(Terminal.grouped(index.count)) features, "
-              + "store generation \(stamp[SnapshotCache.generationKey] ?? "?")")
+              + "store generation \(stamp[StoreIndex.generationKey] ?? "?")")
         print("read and indexed the store in \(built - start), wrote the snapshot in \(written - built)")
     }
 
@@ -68,7 +68,7 @@ struct SnapshotCommand: ParsableCommand {
         }
         let loaded = clock.now
         print("\(path): ok: snapshot version \(file.version), \(Terminal.bytes(Int64(file.byteCount))) (\(Terminal.grouped(file.byteCount)) bytes), "
-              + "\(Terminal.grouped(index.count)) features, store generation \(file.metadata[SnapshotCache.generationKey] ?? "none")")
+              + "\(Terminal.grouped(index.count)) features, store generation \(file.metadata[StoreIndex.generationKey] ?? "none")")
         print("read, checked and loaded in \(loaded - start)")
     }
 }

@@ -35,11 +35,12 @@ struct QueryOptions: ParsableArguments {
         try loadIndexExplained().index
     }
 
-    /// `loadIndex()`, with a note on where the index came from.
-    func loadIndexExplained() throws -> SnapshotCache.Loaded {
-        let cache = SnapshotCache(store: try store.open(create: false))
-        if noSnapshot { return SnapshotCache.Loaded(index: try cache.buildFromStore(), note: "built from the store (--no-snapshot)") }
-        return try cache.load()
+    /// `loadIndex()`, with a note on where the index came from. The store chooses, maps and refreshes its snapshot.
+    func loadIndexExplained() throws -> LoadedIndex {
+        let storeIndex = StoreIndex(store: try store.open(create: false))
+        if noSnapshot { return LoadedIndex(index: try storeIndex.build(), note: StoreIndex.Source.builtIgnoringSnapshot.note) }
+        let loaded = try storeIndex.current()
+        return LoadedIndex(index: loaded.index, note: loaded.source.note)
     }
 
     /// Runs `query` on the store's index and prints its results (and, with `--explain`, how it ran).

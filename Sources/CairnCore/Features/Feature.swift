@@ -35,6 +35,15 @@ public struct Feature: Hashable, Sendable {
             if let rule = Feature.enumeratedAttributes[kind]?[name] { try rule.check(name: name, value: value) }
             if case .number(let n) = value, !n.isFinite { throw .invalidAttribute(name: name, value: value.description, expected: "a finite number") }
         }
+        self.init(uncheckedId: id, kind: kind, location: location, radiusMeters: radiusMeters, timeWindow: timeWindow,
+                  attributes: attributes)
+    }
+
+    /// A feature taken as it is, unchecked: for values that were checked when they were stored (a snapshot whose
+    /// checksum matched).
+    /// - Complexity: O(1).
+    init(uncheckedId id: String, kind: FeatureKind, location: Coordinate, radiusMeters: Double?, timeWindow: TimeWindow?,
+         attributes: [String: AttributeValue]) {
         self.id = id
         self.kind = kind
         self.location = location

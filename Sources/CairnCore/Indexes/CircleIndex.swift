@@ -16,10 +16,10 @@ public struct CircleIndex: Sendable {
     /// The circles' centres; item `i` is circle `i`.
     let centers: PointIndex
     /// Every circle's centre and radius by input index: latitude, longitude, radius.
-    let circles: ContiguousArray<Double>
+    let circles: IndexBuffer<Double>
     /// The largest radius (metres) of the circles in each node of `centers`' tree, in heap order: the root is
     /// 0 and node `i`'s halves are `2i + 1` (lower) and `2i + 2` (upper). Derived from `circles`.
-    let nodeMaxRadiusMeters: ContiguousArray<Double>
+    let nodeMaxRadiusMeters: IndexBuffer<Double>
 
     /// Builds the index; item `i` is the `i`-th circle of the sequence.
     /// - Complexity: O(n log n) time; about 45 bytes per circle.
@@ -42,25 +42,41 @@ public struct CircleIndex: Sendable {
     /// - Complexity: O(n).
     init(centers: PointIndex, circles: ContiguousArray<Double>) {
         self.centers = centers
-        self.circles = circles
-        self.nodeMaxRadiusMeters = CircleIndex.nodeMaxRadii(of: centers, circles: circles)
+        self.circles = IndexBuffer(circles)
+        self.nodeMaxRadiusMeters = IndexBuffer(CircleIndex.nodeMaxRadii(of: centers, circles: self.circles))
     }
 
-    /// The largest radius per node of the centres' tree, in heap order (see `nodeMaxRadiusMeters`).
-    /// - Complexity: O(n).
-    static func nodeMaxRadii(of centers: PointIndex, circles: ContiguousArray<Double>) -> ContiguousArray<Double> {
-        guard !centers.isEmpty else { return [] }
-        let bucket = centers.bucketSize
+    /// The index over buffers read in place (a mapped snapshot's), unchecked: the caller has checked them.
+    /// - Complexity: O(1).
+    init(centers: PointIndex, circles: IndexBuffer<Double>, nodeMaxRadiusMeters: IndexBuffer<Double>) {
+        self.centers = centers
+        self.circles = circles
+        self.nodeMaxRadiusMeters = nodeMaxRadiusMeters
+    }
+
+    /// The number of nodes of the centres' tree over `count` points with `bucketSize`, in heap numbering: the
+    /// length of `nodeMaxRadiusMeters`.
+    /// - Complexity: O(n / bucketSize).
+    static func nodeCount(points count: Int, bucketSize: Int) -> Int {
+        guard count > 0 else { return 0 }
         /// The largest heap number of a node under `[lo, hi)` numbered `node`.
         func lastNode(_ lo: Int, _ hi: Int, _ node: Int) -> Int {
-            if hi - lo <= bucket { return node }
+            if hi - lo <= bucketSize { return node }
             let middle = (lo + hi) >> 1
             var last = node
             if lo < middle { last = max(last, lastNode(lo, middle, 2 * node + 1)) }
             if middle + 1 < hi { last = max(last, lastNode(middle + 1, hi, 2 * node + 2)) }
             return last
         }
-        var radii = ContiguousArray<Double>(repeating: 0, count: lastNode(0, centers.count, 0) + 1)
+        return lastNode(0, count, 0) + 1
+    }
+
+    /// The largest radius per node of the centres' tree, in heap order (see `nodeMaxRadiusMeters`).
+    /// - Complexity: O(n).
+    static func nodeMaxRadii(of centers: PointIndex, circles: IndexBuffer<Double>) -> ContiguousArray<Double> {
+        guard !centers.isEmpty else { return [] }
+        let bucket = centers.bucketSize
+        var radii = ContiguousArray<Double>(repeating: 0, count: nodeCount(points: centers.count, bucketSize: bucket))
         centers.ids.withUnsafeBufferPointer { ids in
             circles.withUnsafeBufferPointer { circles in
                 radii.withUnsafeMutableBufferPointer { radii in
@@ -88,10 +104,10 @@ public struct CircleIndex: Sendable {
     /// - Complexity: O(1).
     public var count: Int { circles.count / 3 }
 
-    /// Bytes held by the index's buffers (capacity): about 45 per circle.
+    /// Bytes held by the index's buffers (capacity): about 45 per circle; 0 when read in place from a mapped snapshot.
     /// - Complexity: O(1).
     public var memoryBytes: Int {
-        centers.memoryBytes + (circles.capacity + nodeMaxRadiusMeters.capacity) * MemoryLayout<Double>.stride
+        centers.memoryBytes + circles.ownedBytes + nodeMaxRadiusMeters.ownedBytes
     }
 
     /// The items whose circle contains `point` (edge inclusive) under `model`, in ascending item order.

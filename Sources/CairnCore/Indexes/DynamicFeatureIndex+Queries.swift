@@ -108,7 +108,7 @@ extension DynamicFeatureIndex {
         stats.add(base.circles.containing(point, model: model, into: &found))
         var fromBase: [Neighbor] = []
         for circle in found {
-            let item = base.circleItems[circle]
+            let item = Int(base.circleItems[circle])
             guard !isRemoved(basePosition: item) else { continue }
             let feature = base.features[item]
             guard passes(feature, filter) else { continue }

@@ -56,7 +56,7 @@ extension FeatureIndex {
         var hits: [QueryHit] = []
         hits.reserveCapacity(found.count)
         for circle in found {
-            let item = circleItems[circle]
+            let item = Int(circleItems[circle])
             let feature = features[item]
             guard filter.acceptsAll || filter.matches(feature) else { continue }
             hits.append(QueryHit(item: item, distanceMeters: distanceMeters(from: feature.location, to: point, model: model)))

@@ -4,34 +4,45 @@
 /// from any thread. Results are item indices into `features` (with distances where a query measures them), in a
 /// deterministic order.
 public struct FeatureIndex: Sendable {
-    /// The indexed features; results refer to them by position.
-    public let features: [Feature]
+    /// The indexed features; results refer to them by position. For an index mapped from a snapshot they are
+    /// decoded one at a time, when read.
+    public let features: FeatureList
     /// The index over every feature's location.
     public let points: PointIndex
     /// Positions (in `features`) of the features that have a radius, in order.
-    let circleItems: [Int]
+    let circleItems: IndexBuffer<UInt32>
     /// The index over those features' circles (item `i` is `features[circleItems[i]]`).
     let circles: CircleIndex
 
     /// Builds the indexes.
     /// - Complexity: O(n log n).
     public init(_ features: [Feature]) {
-        self.features = features
+        self.features = FeatureList(features)
         points = PointIndex(features.map(\.location))
-        var circleItems: [Int] = []
+        var circleItems: ContiguousArray<UInt32> = []
         var circles: [Circle] = []
         for (position, feature) in features.enumerated() {
             // A feature's radius is validated > 0 and finite, so the circle always exists.
             if let radius = feature.radiusMeters, let circle = try? Circle(center: feature.location, radiusMeters: radius) {
-                circleItems.append(position)
+                circleItems.append(UInt32(truncatingIfNeeded: position))
                 circles.append(circle)
             }
         }
-        self.circleItems = circleItems
+        self.circleItems = IndexBuffer(circleItems)
         self.circles = CircleIndex(circles)
     }
 
+    /// The parts of an index, already checked (a mapped snapshot's).
+    /// - Complexity: O(1).
+    init(features: FeatureList, points: PointIndex, circleItems: IndexBuffer<UInt32>, circles: CircleIndex) {
+        self.features = features
+        self.points = points
+        self.circleItems = circleItems
+        self.circles = circles
+    }
+
     /// The number of features.
+    /// - Complexity: O(1).
     public var count: Int { features.count }
 }
 

@@ -14,9 +14,9 @@
 /// undecided ones get the model's full distance computation.
 public struct PointIndex: Sendable {
     /// Item index at each position of the tree order.
-    let ids: ContiguousArray<UInt32>
+    let ids: IndexBuffer<UInt32>
     /// Longitude and latitude (degrees) at each position: `coordinates[2 * p + Axis.longitude]`, `[2 * p + Axis.latitude]`.
-    let coordinates: ContiguousArray<Double>
+    let coordinates: IndexBuffer<Double>
     /// Ranges this short or shorter are leaves scanned linearly.
     let bucketSize: Int
 
@@ -35,8 +35,8 @@ public struct PointIndex: Sendable {
     /// - Complexity: O(n log n) time; 20 bytes per point of memory kept (24 more per point while building).
     public init(_ coordinates: some Sequence<Coordinate>, bucketSize: Int = 32) {
         let built = PointIndex.build(coordinates, bucketSize: max(2, bucketSize))
-        self.ids = built.ids
-        self.coordinates = built.coordinates
+        self.ids = IndexBuffer(built.ids)
+        self.coordinates = IndexBuffer(built.coordinates)
         self.bucketSize = max(2, bucketSize)
         #if DEBUG
         _checkInvariants()
@@ -51,9 +51,16 @@ public struct PointIndex: Sendable {
     /// - Complexity: O(1).
     public var isEmpty: Bool { ids.isEmpty }
 
-    /// Bytes held by the index's buffers (capacity, not just count): 20 per point.
+    /// Bytes held by the index's buffers (capacity, not just count): 20 per point; 0 for an index read in place
+    /// from a mapped snapshot (its pages belong to the file).
     /// - Complexity: O(1).
-    public var memoryBytes: Int {
-        ids.capacity * MemoryLayout<UInt32>.stride + self.coordinates.capacity * MemoryLayout<Double>.stride
+    public var memoryBytes: Int { ids.ownedBytes + self.coordinates.ownedBytes }
+
+    /// An index over buffers already in k-d order (a mapped snapshot's), unchecked: the caller has checked them.
+    /// - Complexity: O(1).
+    init(ids: IndexBuffer<UInt32>, coordinates: IndexBuffer<Double>, bucketSize: Int) {
+        self.ids = ids
+        self.coordinates = coordinates
+        self.bucketSize = bucketSize
     }
 }

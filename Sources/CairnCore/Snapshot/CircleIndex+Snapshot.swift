@@ -1,15 +1,16 @@
 extension CircleIndex {
-    /// Writes the centres' tree: `CTRE` (circle count and bucket size, UInt32 each) and `CIDS` (the circle
-    /// numbers in tree order). Centres and radii are not written: they come from the features, and the nodes'
-    /// largest radii are derived from them.
+    /// Writes the centres' tree: `CTRE` (circle count and bucket size, UInt32 each), `CIDS` (the circle numbers
+    /// in tree order), `CCRD` (the centres in tree order), `CVAL` (latitude, longitude, radius per circle) and
+    /// `CMAX` (each node's largest radius), so that a mapped index reads them in place.
     func appendSnapshotSections(to builder: inout SnapshotBuilder) {
         var table = ByteSink()
-        var ids = ByteSink()
         table.append(UInt32(centers.count))
         table.append(UInt32(centers.bucketSize))
-        ids.append(contentsOf: centers.ids)
         builder.add(SnapshotFormat.tag("CTRE"), table.bytes)
-        builder.add(SnapshotFormat.tag("CIDS"), ids.bytes)
+        builder.add(SnapshotFormat.tag("CIDS"), ByteSink(contentsOf: centers.ids).bytes)
+        builder.add(SnapshotFormat.tag("CCRD"), ByteSink(contentsOf: centers.coordinates).bytes)
+        builder.add(SnapshotFormat.tag("CVAL"), ByteSink(contentsOf: circles).bytes)
+        builder.add(SnapshotFormat.tag("CMAX"), ByteSink(contentsOf: nodeMaxRadiusMeters).bytes)
     }
 
     /// Rebuilds the index over `circles` (latitude, longitude, radius per circle, already validated) from a
@@ -36,6 +37,13 @@ extension CircleIndex {
             self.init(centers: centers, circles: circles)
         } catch {
             throw idReader.invalid("circle tree: \(error.detail)")
+        }
+        // What a mapped index reads in place must equal what the features imply (compared bit for bit).
+        for (name, stored, derived) in [("CCRD", try file.view(SnapshotFormat.tag("CCRD"), of: UInt64.self), self.centers.coordinates),
+                                         ("CVAL", try file.view(SnapshotFormat.tag("CVAL"), of: UInt64.self), self.circles),
+                                         ("CMAX", try file.view(SnapshotFormat.tag("CMAX"), of: UInt64.self), self.nodeMaxRadiusMeters)]
+        where !(stored.count == derived.count && stored.indices.allSatisfy { stored[$0] == derived[$0].bitPattern }) {
+            throw SnapshotError(path: file.path, reason: .invalidContent(section: name, detail: "does not match the circles of the features"))
         }
     }
 }

@@ -1,15 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension FeatureIndex {
     /// The index as one snapshot file (see `SnapshotFormat`), with `metadata` stored alongside.
     ///
     /// The bytes are deterministic: the same index and metadata give the same file.
-    /// - Complexity: O(n log n) (attributes are sorted by name); the file is about 16 bytes per feature (plus 8 per optional value), the
-    ///   distinct strings, 12 bytes per attribute and 20 per point.
+    /// - Complexity: O(n log n) (attributes are sorted by name); the file is about 24 bytes per feature (plus 8 per
+    ///   optional value), the distinct strings, 12 bytes per attribute, 20 per point and about 60 per circle.
     public func snapshotBytes(metadata: [String: String] = [:]) -> [UInt8] {
         var builder = SnapshotBuilder()
         var meta = ByteSink()
@@ -21,24 +15,33 @@ extension FeatureIndex {
         builder.add(SnapshotFormat.tag("META"), meta.bytes)
 
         var strings = StringTableBuilder()
-        var records = ByteSink(capacity: 16 * features.count)
+        var records = ByteSink(capacity: FeatureIndex.recordBytes * features.count)
+        var pointPositions = [UInt32](repeating: 0, count: features.count)
+        for p in points.ids.indices { pointPositions[Int(points.ids[p])] = UInt32(truncatingIfNeeded: p) }
+        var optionalCount: UInt32 = 0
         var optional = ByteSink()
         var attributeNames = ByteSink()
         var attributeValues = ByteSink()
         var setMembers = ByteSink()
         var attributeCount: UInt32 = 0
         var memberCount: UInt32 = 0
-        for feature in features {
+        for (position, feature) in features.enumerated() {
             records.append(strings.add(feature.id, unique: true))
             records.append(feature.kind.snapshotCode)
             records.append(UInt8((feature.radiusMeters == nil ? 0 : 1) | (feature.timeWindow == nil ? 0 : 2)))
             records.append(UInt16(0))
             records.append(attributeCount)
             records.append(UInt32(feature.attributes.count))
-            if let radius = feature.radiusMeters { optional.append(radius) }
+            records.append(optionalCount)
+            records.append(pointPositions[position])
+            if let radius = feature.radiusMeters {
+                optional.append(radius)
+                optionalCount += 1
+            }
             if let window = feature.timeWindow {
                 optional.append(window.start.secondsSince1970)
                 optional.append(window.end.secondsSince1970)
+                optionalCount += 2
             }
             for (name, value) in feature.attributes.sorted(by: { $0.key < $1.key }) {
                 let nameIndex = strings.add(name)
@@ -77,6 +80,9 @@ extension FeatureIndex {
         builder.add(SnapshotFormat.tag("PIDS"), ids.bytes)
         builder.add(SnapshotFormat.tag("PCRD"), coordinates.bytes)
         circles.appendSnapshotSections(to: &builder)
+        var items = ByteSink()
+        items.append(contentsOf: circleItems)
+        builder.add(SnapshotFormat.tag("CITM"), items.bytes)
         return builder.finish()
     }
 
@@ -123,30 +129,40 @@ extension FeatureIndex {
         }
 
         let strings = try StringTable(file)
-        let features = try FeatureIndex.decodeFeatures(file, strings: strings, locations: locations)
+        let features = try FeatureIndex.decodeFeatures(file, strings: strings, locations: locations, pointIds: ids)
 
-        var circleItems: [Int] = []
+        var circleItems = ContiguousArray<UInt32>()
         var circleValues = ContiguousArray<Double>()
         for (position, feature) in features.enumerated() {
             if let radius = feature.radiusMeters {
-                circleItems.append(position)
+                circleItems.append(UInt32(truncatingIfNeeded: position))
                 circleValues.append(feature.location.latitude)
                 circleValues.append(feature.location.longitude)
                 circleValues.append(radius)
             }
         }
-        self.features = features
+        let circles = try CircleIndex(snapshot: file, circles: circleValues)
+        // The sections a mapped index reads in place must hold exactly what the features imply.
+        let storedItems = try file.view(SnapshotFormat.tag("CITM"), of: UInt32.self)
+        guard storedItems == IndexBuffer(circleItems) else {
+            throw SnapshotError(path: file.path, reason: .invalidContent(section: "CITM", detail: "does not list the features with a radius"))
+        }
+        self.features = FeatureList(features)
         self.points = points
-        self.circleItems = circleItems
-        self.circles = try CircleIndex(snapshot: file, circles: circleValues)
+        self.circleItems = IndexBuffer(circleItems)
+        self.circles = circles
     }
 
+    /// Bytes per `FEAT` record.
+    static let recordBytes = 24
+
     /// Decodes `FEAT`, `FOPT`, `ATTN`, `ATTV` and `SETM` into validated features.
-    private static func decodeFeatures(_ file: SnapshotFile, strings: StringTable, locations: [Coordinate]) throws(SnapshotError) -> [Feature] {
+    private static func decodeFeatures(_ file: SnapshotFile, strings: StringTable, locations: [Coordinate],
+                                       pointIds: ContiguousArray<UInt32>) throws(SnapshotError) -> [Feature] {
         let count = locations.count
         var recordReader = try file.reader(SnapshotFormat.tag("FEAT"))
-        guard recordReader.byteCount == 16 * count else {
-            throw recordReader.invalid("\(recordReader.byteCount) bytes for \(count) features of 16 bytes")
+        guard recordReader.byteCount == recordBytes * count else {
+            throw recordReader.invalid("\(recordReader.byteCount) bytes for \(count) features of \(recordBytes) bytes")
         }
         var optionalReader = try file.reader(SnapshotFormat.tag("FOPT"))
         var nameReader = try file.reader(SnapshotFormat.tag("ATTN"))
@@ -173,7 +189,14 @@ extension FeatureIndex {
             let idIndex = try recordReader.uint32()
             let head = try recordReader.uint32()
             let firstAttribute = Int(try recordReader.uint32()), attributeCount = Int(try recordReader.uint32())
+            let firstOptional = Int(try recordReader.uint32()), pointPosition = Int(try recordReader.uint32())
             let id = try string(idIndex, "feature \(position)'s id", recordReader)
+            guard firstOptional * 8 == optionalReader.position - optionalReader.range.lowerBound else {
+                throw recordReader.invalid("feature '\(id)' has its optional values at \(firstOptional), not where the previous end")
+            }
+            guard pointPosition < count, pointIds[pointPosition] == UInt32(truncatingIfNeeded: position) else {
+                throw recordReader.invalid("feature '\(id)' names point position \(pointPosition), which holds another item")
+            }
             let kindCode = UInt8(truncatingIfNeeded: head), flags = UInt8(truncatingIfNeeded: head >> 8)
             guard let kind = FeatureKind(snapshotCode: kindCode) else {
                 throw recordReader.invalid("feature '\(id)' has unknown kind code \(kindCode)")

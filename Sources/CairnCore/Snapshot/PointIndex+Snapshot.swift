@@ -24,8 +24,8 @@ extension PointIndex {
         if let problem = PointIndex.orderProblem(coordinates, count: ids.count, bucketSize: bucketSize) {
             throw PointIndexLayoutError(problem)
         }
-        self.ids = ids
-        self.coordinates = coordinates
+        self.ids = IndexBuffer(ids)
+        self.coordinates = IndexBuffer(coordinates)
         self.bucketSize = bucketSize
     }
 

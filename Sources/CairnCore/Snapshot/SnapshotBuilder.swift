@@ -55,6 +55,11 @@ struct ByteSink {
 
     init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
+    /// The raw bytes of a buffer's elements.
+    init<T: BitwiseCopyable>(contentsOf buffer: IndexBuffer<T>) {
+        buffer.withUnsafeBufferPointer { bytes = Array(UnsafeRawBufferPointer($0)) }
+    }
+
     mutating func append(_ value: some FixedWidthInteger) {
         withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) }
     }
@@ -66,6 +71,11 @@ struct ByteSink {
     /// Appends an array's elements as raw bytes (plain numbers only).
     mutating func append<T: BitwiseCopyable>(contentsOf array: ContiguousArray<T>) {
         array.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends a buffer's elements as raw bytes.
+    mutating func append<T: BitwiseCopyable>(contentsOf buffer: IndexBuffer<T>) {
+        buffer.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeRawBufferPointer($0)) }
     }
 
     /// A UInt32 length, then the UTF-8 bytes.

@@ -1,18 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// A snapshot file read into memory with one read and checked: header, length, checksum and section table.
+/// A snapshot file, mapped (or, for bytes handed over in memory, copied once) and checked: header, length,
+/// checksum, section table and metadata.
 ///
-/// Opening does not decode the index; `FeatureIndex(snapshot:)` does. Read `metadata` first to decide whether the
-/// snapshot is still the one wanted (a cache compares its store generation) without paying for the decoding.
+/// Opening decodes nothing: `FeatureIndex(mapping:)` reads the index's arrays in place from the file's bytes, and
+/// `FeatureIndex(snapshot:)` decodes and checks every value. Read `metadata` first to decide whether the snapshot
+/// is still the one wanted (a store compares its stamp) before using it.
 public struct SnapshotFile: Sendable {
     /// The file the bytes came from, or nil.
     public let path: String?
-    /// The whole file.
-    let bytes: [UInt8]
+    /// The whole file, kept alive for indexes that read it in place.
+    let storage: SnapshotStorage
     /// Each section's byte range, by tag.
     let sections: [UInt32: Range<Int>]
     /// The format version of the file.
@@ -22,20 +18,25 @@ public struct SnapshotFile: Sendable {
 
     /// The file's size in bytes.
     /// - Complexity: O(1).
-    public var byteCount: Int { bytes.count }
+    public var byteCount: Int { storage.bytes.count }
 
-    /// Reads the file at `path` with one read and checks it.
-    /// - Throws: `SnapshotError`: `.io` when the file cannot be read, otherwise as `init(bytes:path:)`.
-    /// - Complexity: O(n) in the file's size.
+    /// Maps the file at `path` read-only and checks it.
+    /// - Throws: `SnapshotError`: `.io` when the file cannot be opened or mapped, otherwise as `init(bytes:path:)`.
+    /// - Complexity: O(n) in the file's size (the checksum reads every page).
     public init(contentsOf path: String) throws(SnapshotError) {
-        try self.init(bytes: SnapshotFile.readWholeFile(path), path: path)
+        try self.init(storage: SnapshotStorage(mapping: path), path: path)
     }
 
-    /// Checks `bytes`: magic, byte order, version, length, checksum, section table and `META`.
+    /// Checks `bytes` (copied once): magic, byte order, version, length, checksum, section table and `META`.
     /// - Throws: `SnapshotError` saying what is wrong, with `path` in its message.
-    /// - Complexity: O(n) in the number of bytes (the checksum).
+    /// - Complexity: O(n) in the number of bytes (the copy and the checksum).
     public init(bytes: [UInt8], path: String? = nil) throws(SnapshotError) {
+        try self.init(storage: SnapshotStorage(copying: bytes), path: path)
+    }
+
+    private init(storage: SnapshotStorage, path: String?) throws(SnapshotError) {
         func fail(_ reason: SnapshotError.Reason) -> SnapshotError { SnapshotError(path: path, reason: reason) }
+        let bytes = storage.bytes
         let count = bytes.count
         let magic = SnapshotFormat.magic
         guard count >= magic.count else {
@@ -43,13 +44,11 @@ public struct SnapshotFile: Sendable {
         }
         guard bytes.prefix(magic.count).elementsEqual(magic) else { throw fail(.notASnapshot) }
         guard count >= SnapshotFormat.headerBytes else { throw fail(.truncated(atByte: count, ofBytes: nil)) }
-        let header = bytes.withUnsafeBytes { raw in
-            (mark: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self),
-             version: raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self),
-             length: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self),
-             checksum: raw.loadUnaligned(fromByteOffset: SnapshotFormat.checksumOffset, as: UInt64.self),
-             sectionCount: raw.loadUnaligned(fromByteOffset: 32, as: UInt32.self))
-        }
+        let header = (mark: bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self),
+                      version: bytes.loadUnaligned(fromByteOffset: 12, as: UInt32.self),
+                      length: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self),
+                      checksum: bytes.loadUnaligned(fromByteOffset: SnapshotFormat.checksumOffset, as: UInt64.self),
+                      sectionCount: bytes.loadUnaligned(fromByteOffset: 32, as: UInt32.self))
         guard header.mark == SnapshotFormat.byteOrderMark else {
             throw fail(header.mark == SnapshotFormat.byteOrderMark.byteSwapped ? .byteOrderMismatch : .notASnapshot)
         }
@@ -62,9 +61,7 @@ public struct SnapshotFile: Sendable {
         let length = Int(header.length)
         guard count >= length else { throw fail(.truncated(atByte: count, ofBytes: length)) }
         guard count == length else { throw fail(.trailingBytes(fileBytes: count, expectedBytes: length)) }
-        let computed = bytes.withUnsafeBytes { raw in
-            SnapshotChecksum.xxh64(UnsafeRawBufferPointer(rebasing: raw[SnapshotFormat.checksumStart...]))
-        }
+        let computed = SnapshotChecksum.xxh64(UnsafeRawBufferPointer(rebasing: bytes[SnapshotFormat.checksumStart...]))
         guard computed == header.checksum else { throw fail(.checksumMismatch(stored: header.checksum, computed: computed)) }
 
         // The section table.
@@ -76,11 +73,9 @@ public struct SnapshotFile: Sendable {
         var sections: [UInt32: Range<Int>] = [:]
         for entry in 0..<Int(header.sectionCount) {
             let at = SnapshotFormat.headerBytes + entry * SnapshotFormat.sectionEntryBytes
-            let (tag, offset, size) = bytes.withUnsafeBytes { raw in
-                (raw.loadUnaligned(fromByteOffset: at, as: UInt32.self),
-                 raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self),
-                 raw.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self))
-            }
+            let tag = bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)
+            let offset = bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)
+            let size = bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self)
             let name = SnapshotFormat.name(ofTag: tag)
             guard offset >= tableEnd, offset <= UInt64(count), size <= UInt64(count) - offset else {
                 throw fail(.sectionOutOfBounds(section: name, offset: offset, byteCount: size, fileBytes: count))
@@ -89,10 +84,10 @@ public struct SnapshotFile: Sendable {
             sections[tag] = Int(offset)..<Int(offset + size)
         }
         self.path = path
-        self.bytes = bytes
+        self.storage = storage
         self.sections = sections
         self.version = header.version
-        self.metadata = try SnapshotFile.decodeMetadata(SnapshotFile.reader(SnapshotFormat.tag("META"), bytes: bytes, sections: sections, path: path))
+        self.metadata = try SnapshotFile.decodeMetadata(SnapshotFile.reader(SnapshotFormat.tag("META"), storage: storage, sections: sections, path: path))
     }
 
     private static func decodeMetadata(_ section: SectionReader) throws(SnapshotError) -> [String: String] {
@@ -107,59 +102,55 @@ public struct SnapshotFile: Sendable {
         return metadata
     }
 
-    private static func reader(_ tag: UInt32, bytes: [UInt8], sections: [UInt32: Range<Int>], path: String?) throws(SnapshotError) -> SectionReader {
+    private static func reader(_ tag: UInt32, storage: SnapshotStorage, sections: [UInt32: Range<Int>], path: String?) throws(SnapshotError) -> SectionReader {
         guard let range = sections[tag] else {
             throw SnapshotError(path: path, reason: .missingSection(SnapshotFormat.name(ofTag: tag)))
         }
-        return SectionReader(bytes: bytes, range: range, name: SnapshotFormat.name(ofTag: tag), path: path)
+        return SectionReader(storage: storage, range: range, name: SnapshotFormat.name(ofTag: tag), path: path)
     }
 
     /// A bounds-checked reader over one section.
     /// - Throws: `.missingSection` when the file has no such section.
     func reader(_ tag: UInt32) throws(SnapshotError) -> SectionReader {
-        try SnapshotFile.reader(tag, bytes: bytes, sections: sections, path: path)
+        try SnapshotFile.reader(tag, storage: storage, sections: sections, path: path)
     }
 
-    /// Reads a whole file with one `read` loop into one buffer.
-    static func readWholeFile(_ path: String) throws(SnapshotError) -> [UInt8] {
-        func failure(_ operation: String) -> SnapshotError {
-            SnapshotError(path: path, reason: .io(operation: operation, message: String(cString: strerror(errno))))
+    /// A whole section read in place as `count` values of `T` (every value when `count` is nil; the section must
+    /// then be a whole number of them), kept alive by the file's storage.
+    /// - Throws: `.missingSection`, or `.invalidContent` when the section's length does not fit.
+    /// - Complexity: O(1).
+    func view<T: BitwiseCopyable>(_ tag: UInt32, of type: T.Type, count: Int? = nil) throws(SnapshotError) -> IndexBuffer<T> {
+        let reader = try reader(tag)
+        let stride = MemoryLayout<T>.stride
+        let expected = count ?? reader.byteCount / stride
+        guard reader.byteCount == expected * stride, expected >= 0 else {
+            throw reader.invalid("holds \(reader.byteCount) bytes, not \(count.map { "\($0)" } ?? "a whole number of") values of \(stride) bytes")
         }
-        // open(2) returns -1 and sets errno on failure.
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("open") }
-        defer { close(fd) }
-        // fstat(2) returns 0 on success, -1 with errno.
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { throw failure("read") }
-        let size = Int(status.st_size)
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            initialized = 0
-            guard let base = buffer.baseAddress else { return }
-            var done = 0
-            while done < size {
-                // read(2) returns the bytes read, 0 at end of file, -1 with errno (EINTR: try again).
-                let n = read(fd, base + done, size - done)
-                if n > 0 { done += n } else if n == 0 { break } else if errno != EINTR { failed = true; break }
-            }
-            initialized = done
+        // Sections start at multiples of 8 and the storage is page- or 8-aligned.
+        let raw = UnsafeRawBufferPointer(rebasing: storage.bytes[reader.range])
+        guard expected > 0, let base = raw.baseAddress, Int(bitPattern: base) % MemoryLayout<T>.alignment == 0 else {
+            guard expected == 0 else { throw reader.invalid("is not aligned for \(stride)-byte values") }
+            return IndexBuffer([])
         }
-        if failed { throw failure("read") }
-        return bytes
+        let typed = UnsafeBufferPointer(start: base.assumingMemoryBound(to: T.self), count: expected)
+        return IndexBuffer(viewing: typed, owner: storage)
     }
 }
 
 /// Reads numbers and arrays from one section, refusing every read past its end.
 struct SectionReader {
-    let bytes: [UInt8]
+    /// Keeps the bytes alive while the reader reads them.
+    let storage: SnapshotStorage
     let range: Range<Int>
     let name: String
     let path: String?
     private(set) var position: Int
 
-    init(bytes: [UInt8], range: Range<Int>, name: String, path: String?) {
-        self.bytes = bytes
+    /// The whole file.
+    var bytes: UnsafeRawBufferPointer { storage.bytes }
+
+    init(storage: SnapshotStorage, range: Range<Int>, name: String, path: String?) {
+        self.storage = storage
         self.range = range
         self.name = name
         self.path = path
@@ -184,19 +175,19 @@ struct SectionReader {
 
     mutating func uint32() throws(SnapshotError) -> UInt32 {
         let at = try take(4)
-        return bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt32.self) }
+        return bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)
     }
 
     mutating func double() throws(SnapshotError) -> Double {
         let at = try take(8)
-        return bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: Double.self) }
+        return bytes.loadUnaligned(fromByteOffset: at, as: Double.self)
     }
 
     /// A UInt32 length, then that many UTF-8 bytes (invalid sequences become U+FFFD).
     mutating func string() throws(SnapshotError) -> String {
         let length = Int(try uint32())
         let at = try take(length)
-        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[at..<(at + length)]), as: UTF8.self) }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + length)]), as: UTF8.self)
     }
 
     /// The rest of the section as `count` values of `T`; the section must end exactly there.
@@ -206,13 +197,11 @@ struct SectionReader {
             throw invalid("holds \(range.upperBound - position) bytes, too few for \(count) values of \(stride) bytes")
         }
         let at = try take(count * stride)
-        let result = bytes.withUnsafeBytes { raw in
-            ContiguousArray<T>(unsafeUninitializedCapacity: count) { buffer, initialized in
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[at..<(at + count * stride)]))
-                initialized = count
-            }
+        let raw = bytes
+        return ContiguousArray<T>(unsafeUninitializedCapacity: count) { buffer, initialized in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[at..<(at + count * stride)]))
+            initialized = count
         }
-        return result
     }
 
     /// Refuses bytes left over after the expected content.

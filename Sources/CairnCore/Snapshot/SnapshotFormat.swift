@@ -1,4 +1,5 @@
-/// The layout of a Cairn snapshot file: one flat binary file holding a whole `FeatureIndex`, loaded with one read.
+/// The layout of a Cairn snapshot file: one flat binary file holding a whole `FeatureIndex`, mapped into memory and
+/// read in place (`FeatureIndex(mapping:)`): every array an index queries is a section, at a multiple of 8.
 ///
 /// ```
 /// offset  size  field
@@ -22,9 +23,10 @@
 ///   UInt32 key length, key UTF-8, UInt32 value length, value UTF-8.
 /// - `STRO`, `STRB`: the string table: UInt32 offsets[k + 1] into the UTF-8 bytes of `STRB` (ids, attribute names,
 ///   string values and set members, each distinct string once).
-/// - `FEAT`: n records of 16 bytes: id (UInt32 string), kind (UInt8, `FeatureKind` code), flags (UInt8: 1 radius,
-///   2 time window), zero (UInt16), first attribute (UInt32), attribute count (UInt32). A feature's location is its
-///   point in `PCRD`.
+/// - `FEAT`: n records of 24 bytes: id (UInt32 string), kind (UInt8, `FeatureKind` code), flags (UInt8: 1 radius,
+///   2 time window), zero (UInt16), first attribute (UInt32), attribute count (UInt32), first optional value
+///   (UInt32, a Double's index in `FOPT`), point position (UInt32: where `PIDS`/`PCRD` hold the feature's location),
+///   so that one feature decodes without the others.
 /// - `FOPT`: the optional values, in feature order, as Doubles: the radius in metres when flag 1 is set, then the
 ///   window's start and end (seconds since 1970) when flag 2 is set.
 /// - `ATTN`, `ATTV`: one entry per attribute, each feature's sorted by name: `ATTN` UInt32 name (string index, low
@@ -34,15 +36,19 @@
 /// - `PIDX`: the point index's count n and bucket size (UInt32 each); `PIDS`: its UInt32 items in tree order;
 ///   `PCRD`: its Double longitude, latitude pairs in tree order.
 /// - `CTRE`: the circle index's circle count m and bucket size (UInt32 each); `CIDS`: its UInt32 circle numbers
-///   (0..<m, the features with a radius in feature order) in tree order. The centres and each node's largest
-///   radius are derived from the features, so they cannot disagree with them.
+///   (0..<m, the features with a radius in feature order) in tree order; `CCRD`: the centres' Double longitude,
+///   latitude pairs in tree order; `CVAL`: Double latitude, longitude, radius per circle; `CMAX`: each tree node's
+///   largest radius (Double, heap order); `CITM`: UInt32 feature position per circle. All derived from the features:
+///   `FeatureIndex(snapshot:)` checks that they agree with them.
 ///
-/// Version 2 (circles in one tree with per-node largest radii) replaced version 1 (circles in radius tiers).
+/// Version 3 (records that decode one at a time and circle arrays stored, for mapping) replaced version 2 (circles
+/// in one tree with per-node largest radii), which replaced version 1 (circles in radius tiers). Other versions are
+/// refused; a store rebuilds its snapshot.
 public enum SnapshotFormat {
     /// The first 8 bytes of every snapshot.
     public static let magic: [UInt8] = Array("CAIRNSNP".utf8)
     /// The format version this build writes and reads.
-    public static let version: UInt32 = 2
+    public static let version: UInt32 = 3
     /// The byte-order mark as written by a machine of this build's byte order.
     static let byteOrderMark: UInt32 = 0x0A0B_0C0D
     /// Bytes before the section table.

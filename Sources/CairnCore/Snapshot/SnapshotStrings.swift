@@ -38,14 +38,13 @@ struct StringTable {
         var strings: [String] = []
         strings.reserveCapacity(offsets.count - 1)
         var failed = false
-        file.bytes.withUnsafeBufferPointer { bytes in
-            let base = heap.range.lowerBound
-            for i in 1..<offsets.count {
-                let start = Int(offsets[i - 1]), end = Int(offsets[i])
-                guard start <= end, end <= heap.byteCount else { failed = true; return }
-                // Invalid UTF-8 becomes U+FFFD: never a crash (the checksum already vouches for the bytes).
-                strings.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(base + start)..<(base + end)]), as: UTF8.self))
-            }
+        let bytes = heap.bytes
+        let base = heap.range.lowerBound
+        for i in 1..<offsets.count {
+            let start = Int(offsets[i - 1]), end = Int(offsets[i])
+            guard start <= end, end <= heap.byteCount else { failed = true; break }
+            // Invalid UTF-8 becomes U+FFFD: never a crash (the checksum already vouches for the bytes).
+            strings.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(base + start)..<(base + end)]), as: UTF8.self))
         }
         if failed { throw offsetReader.invalid("offsets descend or pass the end of the string bytes") }
         self.strings = strings
