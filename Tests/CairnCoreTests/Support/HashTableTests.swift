@@ -2,7 +2,7 @@ import Testing
 @testable import CairnCore
 
 /// The check-in hash tables against `Set` and `Dictionary` on seeded random keys.
-struct CheckInTablesTests {
+struct HashTableTests {
     /// Pairs of every size class: few events (one bucket), many events (user bits spill into buckets at once),
     /// user numbers that grow past several powers of two (buckets split), repeats (duplicates), a reservation.
     @Test(arguments: [(eventCount: 1, users: 40), (eventCount: 3, users: 5_000), (eventCount: 1 << 20, users: 70_000),
