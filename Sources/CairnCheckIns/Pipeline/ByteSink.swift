@@ -1,8 +1,4 @@
 import CairnIO
-import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A byte written by a background thread and never read: keeps look-ahead reads observable.
 final class ByteSink: @unchecked Sendable {

@@ -1,7 +1,6 @@
 import CairnCore
 import CairnIO
 import CairnStore
-import Dispatch
 import Foundation
 
 /// Loads what check-ins are judged against: places, events and joins, from CSV (read directly as bytes,

@@ -1,6 +1,6 @@
 import CairnIO
-import Dispatch
 import SystemPackage
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
