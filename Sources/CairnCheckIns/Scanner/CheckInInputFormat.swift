@@ -1,3 +1,5 @@
+import CairnIO
+
 /// The input format of check-ins.
 public enum CheckInInputFormat: String, CaseIterable, Sendable {
     /// A header row, then one check-in per line.
@@ -5,11 +7,18 @@ public enum CheckInInputFormat: String, CaseIterable, Sendable {
     /// One JSON object per line.
     case jsonl
 
-    /// `.jsonl`, `.ndjson` and `.json` (optionally `.gz`) are JSON lines; everything else is CSV.
-    /// - Complexity: O(n) in the path's length.
-    public static func detect(path: String) -> CheckInInputFormat {
-        var name = path.lowercased()
-        if name.hasSuffix(".gz") { name.removeLast(3) }
-        return name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") || name.hasSuffix(".json") ? .jsonl : .csv
+    /// The format of the check-ins at `path` by CairnIO's one format rule (`InputFormat.detect(fileAt:)`): CSV
+    /// names (`.csv`, `.tsv`, `.txt`) are CSV, JSON lines (`.jsonl`, `.ndjson`, a `.json` whose first line is one
+    /// object) are JSON lines, each optionally `.gz`. Standard input (`-`) and names that say no format are CSV,
+    /// the check-ins' default (their header is then checked like any other).
+    /// - Throws: `CheckInError` for GeoJSON (a FeatureCollection or a text sequence), which holds no check-ins.
+    /// - Complexity: O(p) in the path's length, plus one read of at most 64 KiB for `.json`.
+    public static func detect(fileAt path: String) throws(CheckInError) -> CheckInInputFormat {
+        switch InputFormat.detect(fileAt: path) {
+        case .csv, nil: return .csv
+        case .jsonLines: return .jsonl
+        case .geojson, .geojsonSeq:
+            throw CheckInError("\(path): looks like GeoJSON; check-ins are read from CSV or JSON lines (one object per line); name the format with --input-format if the file is one of these")
+        }
     }
 }
