@@ -26,7 +26,7 @@ struct CheckInOutputText: Sendable {
     init(validator: CheckInValidator, format: CheckInOutputFormat) {
         self.format = format
         let placeTexts: [[UInt8]] = (0..<validator.placeCount).map { p in
-            let radius = CheckInNumberFormat.shortest(validator.radiusMeters(ofPlace: p))
+            let radius = TextEscaping.jsonNumber(validator.radiusMeters(ofPlace: p))
             let id = validator.placeId(at: p)
             switch format {
             case .csv: return Array(",\(radius),\(TextEscaping.csvField(id))".utf8)

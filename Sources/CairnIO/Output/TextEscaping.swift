@@ -52,7 +52,9 @@ public enum TextEscaping {
     }
 
     /// Appends a whole number in decimal.
+    /// Inlinable: the check-ins write one per verdict row, and a call across modules there costs more than the digits.
     /// - Complexity: O(digits).
+    @inlinable
     public static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
