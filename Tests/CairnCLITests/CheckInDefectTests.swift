@@ -168,4 +168,43 @@ import CairnCheckIns
         let lines = try cli.validate(["--places", places, "--events", events, "--checkins", checkIns], folder: folder)
         #expect(Array(lines.dropFirst()) == ["1,valid,,,100,hall,gig", "2,invalid,place_mismatch,,100,hall,gig", "3,invalid,place_mismatch,,100,hall,gig"])
     }
+
+    /// `--out` and `--stats-out` ending in `.gz` are written gzip-compressed, holding the bytes of a plain run; a
+    /// failed run leaves an existing `.gz` output as it was.
+    @Test func gzOutputIsGzip() throws {
+        let folder = try TemporaryFolder()
+        let places = try folder.write("places.csv", "id,lat,lon,radius\nP1,10,20,100\n")
+        let checkIns = try folder.write("c.csv", "id,userId,eventId,placeId,latitude,longitude,time\n"
+            + "c1,u,,P1,10,20,2026-05-01T10:30:00Z\nc2,u,,P1,11,20,2026-05-01T10:30:00Z\nc3,v,,P9,10,20,2026-05-01T10:30:00Z\n")
+        func run(_ arguments: [String]) throws {
+            var command = try CairnCommand.parseAsRoot(["checkins", "validate", "--places", places, "--checkins", checkIns] + arguments)
+            try command.run()
+        }
+        func gunzip(_ path: String) throws -> String {
+            let process = Process()
+            let pipe = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+            process.arguments = ["-dc", path]
+            process.standardOutput = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(path) is not gzip")
+            return String(decoding: data, as: UTF8.self)
+        }
+        for format in ["csv", "jsonl"] {
+            let plain = folder.path("v.\(format)"), packed = folder.path("v.\(format).gz")
+            try run(["--format", format, "--out", plain, "--stats-out", folder.path("s.csv")])
+            try run(["--format", format, "--out", packed, "--stats-out", folder.path("s.csv.GZ")])
+            #expect(try gunzip(packed) == String(contentsOfFile: plain, encoding: .utf8))
+            #expect(try gunzip(folder.path("s.csv.GZ")) == String(contentsOfFile: folder.path("s.csv"), encoding: .utf8))
+            let before = try Data(contentsOf: URL(fileURLWithPath: packed))
+            #expect(throws: (any Error).self) {
+                var command = try CairnCommand.parseAsRoot(["checkins", "validate", "--places", places,
+                                                            "--checkins", folder.path + "/missing.csv", "--out", packed])
+                try command.run()
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: packed)) == before)
+        }
+    }
 }

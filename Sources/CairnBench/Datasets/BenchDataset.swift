@@ -50,12 +50,10 @@ public struct BenchDataset: Sendable {
 private func placeCoordinates(path: String) throws -> [Coordinate] {
     var points: [Coordinate] = []
     do {
-        let reader = try openFeatureReader(path: path, format: .csv, options: ImportOptions(kind: .place))
-        while let record = try reader.next() {
-            switch record {
-            case .feature(let feature, _): points.append(feature.location)
-            case .rejected(let rejection): throw BenchError.data("the places file has a bad row: \(rejection)")
-            }
+        try openFeatureReader(path: path, format: .csv, options: ImportOptions(kind: .place)).forEachRecord { feature in
+            points.append(feature.location)
+        } rejected: { rejection in
+            throw BenchError.data("the places file has a bad row: \(rejection)")
         }
     } catch let error as InputError {
         throw BenchError.data("\(error) (pass --places PATH, or --dataset uniform)")

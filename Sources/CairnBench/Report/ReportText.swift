@@ -1,13 +1,13 @@
 import Foundation
 
-/// The number and table formatting of the bench's text reports.
+/// The number and table formatting of the bench's text reports, and the one copy of the CLI's number text
+/// (`Terminal.grouped` and `String(format1:)` call `grouped` and `oneDecimal`).
 ///
-/// `grouped`, `oneDecimal` and `padded` follow the CLI's `Terminal.grouped`, `String(format1:)` and
-/// `padding(toLength:)` exactly, so that `cairn bench` prints the same bytes now that the report is built here.
-enum ReportText {
+/// `padded` follows Foundation's `padding(toLength:withPad:startingAt:)` for the padding the reports use.
+package enum ReportText {
     /// An integer with thousands separators: 234908 -> "234,908".
     /// - Complexity: O(digits).
-    static func grouped(_ value: Int) -> String {
+    package static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var out = ""
         for (i, c) in digits.enumerated() {
@@ -19,7 +19,7 @@ enum ReportText {
 
     /// A number with one decimal place, rounded half away from zero.
     /// - Complexity: O(1).
-    static func oneDecimal(_ value: Double) -> String {
+    package static func oneDecimal(_ value: Double) -> String {
         let scaled = (value * 10).rounded()
         return "\(Int(scaled) / 10).\(abs(Int(scaled)) % 10)"
     }

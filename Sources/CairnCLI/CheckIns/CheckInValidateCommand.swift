@@ -100,7 +100,7 @@ struct CheckInValidateCommand: ParsableCommand {
         let countsVisits = stats || statsOut != nil
         // Opened now, so that a path it cannot write fails the run before the work, not after it.
         let statsSink = countsVisits ? try statsOut.map { try OutputSink(path: $0) } ?? .standardError() : nil
-        let format = inputFormat ?? CheckInInputFormat.detect(path: checkInFile)
+        let format = try inputFormat ?? CheckInInputFormat.detect(fileAt: checkInFile)
         let batch = CheckInBatchValidator(validator: validator, inputFormat: format, outputFormat: self.format,
                                           countsVisits: countsVisits, workers: workers)
         try batch.run(input: try CheckInBatchInput(path: checkInFile, batchBytes: batchBytes), output: output)

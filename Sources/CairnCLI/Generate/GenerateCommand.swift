@@ -83,13 +83,11 @@ struct GenerateCommand: ParsableCommand {
 
     /// Reads the real towns; a bad row there is an error, since the generator's input must be clean.
     static func readTowns(path: String) throws -> [Feature] {
-        let reader = try openFeatureReader(path: path, format: nil, options: ImportOptions(kind: .place, idColumn: "geonameid"))
         var towns: [Feature] = []
-        while let record = try reader.next() {
-            switch record {
-            case .feature(let feature, _): towns.append(feature)
-            case .rejected(let rejection): throw CLIError("the towns file has a bad row: \(rejection)")
-            }
+        try openFeatureReader(path: path, options: ImportOptions(kind: .place, idColumn: "geonameid")).forEachRecord { town in
+            towns.append(town)
+        } rejected: { rejection in
+            throw CLIError("the towns file has a bad row: \(rejection)")
         }
         guard !towns.isEmpty else { throw CLIError("\(path) has no towns to derive data from") }
         return towns

@@ -1,3 +1,4 @@
+import CairnBench
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,16 +29,8 @@ enum Terminal {
         }
     }
 
-    /// Formats an integer with thousands separators: 234908 -> "234,908".
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return value < 0 ? "-" + out : out
-    }
+    /// Formats an integer with thousands separators: 234908 -> "234,908" (the bench report's rule).
+    static func grouped(_ value: Int) -> String { ReportText.grouped(value) }
 
     /// Formats a duration in the unit that suits it: "87.6 µs", "12.3 ms", "1.3 s".
     static func duration(_ duration: Duration) -> String {
@@ -58,9 +51,8 @@ enum Terminal {
 }
 
 extension String {
-    /// A number with one decimal place.
+    /// A number with one decimal place, rounded half away from zero (the bench report's rule).
     init(format1 value: Double) {
-        let scaled = (value * 10).rounded()
-        self = "\(Int(scaled) / 10).\(abs(Int(scaled)) % 10)"
+        self = ReportText.oneDecimal(value)
     }
 }

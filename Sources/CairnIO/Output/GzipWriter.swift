@@ -1,16 +1,17 @@
 import CZlib
 import SystemPackage
 
-/// A gzip stream written to a file descriptor through zlib's `gzdopen`/`gzwrite` (CZlib), for `OutputSink`.
+/// A gzip stream written to a file descriptor through zlib's `gzdopen`/`gzwrite` (CZlib), for `OutputSink` and the
+/// check-ins' `CheckInOutputFile`.
 ///
 /// The descriptor stays owned by the caller: zlib works on a duplicate, which `finish` closes.
-final class GzipWriter {
+package final class GzipWriter {
     private let handle: gzFile
     private var finished = false
 
     /// Starts a gzip stream on a duplicate of `descriptor`; nil when zlib cannot (out of memory, bad descriptor).
     /// - Complexity: O(1).
-    init?(descriptor: FileDescriptor) {
+    package init?(descriptor: FileDescriptor) {
         guard let copy = try? descriptor.duplicate() else { return nil }
         // gzdopen returns NULL on failure; it then leaves the descriptor open.
         guard let handle = gzdopen(copy.rawValue, "wb") else {
@@ -27,7 +28,7 @@ final class GzipWriter {
     /// Compresses and writes `bytes`.
     /// - Throws: `InputError` with zlib's message.
     /// - Complexity: O(n).
-    func write(_ bytes: UnsafeRawBufferPointer, path: String) throws(InputError) {
+    package func write(_ bytes: UnsafeRawBufferPointer, path: String) throws(InputError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         var offset = 0
         while offset < bytes.count {
@@ -42,7 +43,7 @@ final class GzipWriter {
     /// Writes the gzip trailer and closes zlib's descriptor.
     /// - Throws: `InputError` when the last bytes cannot be written.
     /// - Complexity: O(1) beyond zlib's buffered bytes.
-    func finish(path: String) throws(InputError) {
+    package func finish(path: String) throws(InputError) {
         guard !finished else { return }
         finished = true
         // gzclose_w returns Z_OK on success, Z_ERRNO on a file error, Z_BUF_ERROR/Z_STREAM_ERROR otherwise.

@@ -1,8 +1,4 @@
 import CairnIO
-import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Finds the end of an overlong record (line) across buffers: its first line feed, counting bytes on the way.
 struct CheckInRecordSkip {

@@ -1,8 +1,5 @@
 import CairnCore
 import CairnIO
-import CairnStore
-import Dispatch
-import Foundation
 
 /// What one reference row gives.
 enum ReferenceRow<Item: Sendable>: Sendable {

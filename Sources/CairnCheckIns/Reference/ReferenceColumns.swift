@@ -1,8 +1,5 @@
 import CairnCore
 import CairnIO
-import CairnStore
-import Dispatch
-import Foundation
 
 /// A reference file's required columns, resolved from its header: each has a name and a position (-1 when
 /// absent), and the layout exists only when every required one is there.

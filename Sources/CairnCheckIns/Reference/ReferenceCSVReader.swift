@@ -1,8 +1,6 @@
 import CairnCore
 import CairnIO
-import CairnStore
 import Dispatch
-import Foundation
 
 /// The reference files' CSV readers, on the check-in scanner: a record at a time (joins), or every row of a
 /// file parsed in parallel (places, events).

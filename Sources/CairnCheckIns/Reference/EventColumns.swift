@@ -1,8 +1,5 @@
 import CairnCore
 import CairnIO
-import CairnStore
-import Dispatch
-import Foundation
 
 struct EventColumns: ReferenceColumns {
     let id, place, latitude, longitude, radius, start, end: Int

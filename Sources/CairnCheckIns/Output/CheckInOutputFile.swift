@@ -1,3 +1,4 @@
+import CairnIO
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -8,13 +9,16 @@ import Glibc
 ///
 /// A file is written under a temporary name beside it and renamed into place by `commit()`, once the run has
 /// completed: a run that fails (a missing input, a bad header, a full disk) leaves an existing file untouched,
-/// and the output may even name an input.
+/// and the output may even name an input. A name ending in `.gz` (any case) is written gzip-compressed, as
+/// `OutputSink` writes the other commands' `--out`.
 public final class CheckInOutputFile {
     private let descriptor: FileDescriptor
     private let name: String
     /// The temporary file being written, and the path it becomes; nil for standard output.
     private let paths: (temporary: String, final: String)?
     private var committed = false
+    /// zlib's stream for a `.gz` name, nil for plain output (which is written straight to the descriptor).
+    private let gzip: GzipWriter?
 
     /// Opens a temporary file beside `path` (a device or a pipe such as `/dev/stdout` in place: there is nothing
     /// to keep or rename), or standard output when nil or `-`.
@@ -25,6 +29,7 @@ public final class CheckInOutputFile {
             descriptor = .standardOutput
             name = "standard output"
             paths = nil
+            gzip = nil
             return
         }
         let inPlace = if let info = try? Stat(FilePath(path)) { info.type != .regular } else { false }
@@ -39,19 +44,39 @@ public final class CheckInOutputFile {
         } catch {
             throw CheckInError("\(path): cannot write: \(error)")
         }
+        if path.lowercased().hasSuffix(".gz") {
+            guard let writer = GzipWriter(descriptor: descriptor) else {
+                try? descriptor.close()
+                if let paths { unlink(paths.temporary) }
+                throw CheckInError("\(path): cannot write: zlib could not start a gzip stream")
+            }
+            gzip = writer
+        } else {
+            gzip = nil
+        }
         name = path
     }
 
-    /// Closes the file and renames it into place (nothing to do for standard output or a device).
+    /// Ends a gzip stream, closes the file and renames it into place (a device keeps its place; nothing to do for
+    /// standard output).
     /// - Throws: `CheckInError` when the file cannot be closed or renamed (the temporary file is removed).
     /// - Complexity: O(1).
     public func commit() throws(CheckInError) {
-        guard let paths, !committed else { return }
+        guard !committed else { return }
+        guard let paths else {
+            // A device or a pipe in place: only a gzip stream has a trailer to write.
+            do throws(InputError) { try gzip?.finish(path: name) } catch { throw CheckInError(error.description) }
+            return
+        }
         committed = true
         do {
+            try gzip?.finish(path: name)
             try descriptor.close()
             // rename returns 0, or -1 with errno (swift-system has no rename).
             guard rename(paths.temporary, paths.final) == 0 else { throw Errno(rawValue: errno) }
+        } catch let error as InputError {
+            unlink(paths.temporary)
+            throw CheckInError(error.description)
         } catch {
             unlink(paths.temporary)
             throw CheckInError("\(name): cannot write: \(error)")
@@ -69,6 +94,15 @@ public final class CheckInOutputFile {
     /// - Throws: `CheckInError` when a write fails (a full disk, a closed pipe).
     /// - Complexity: O(n) in the bytes written.
     public func write(_ bytes: [UInt8]) throws(CheckInError) {
+        if let gzip {
+            let path = name
+            let failure = bytes.withUnsafeBytes { buffer -> InputError? in
+                do throws(InputError) { try gzip.write(buffer, path: path) } catch { return error }
+                return nil
+            }
+            if let failure { throw CheckInError(failure.description) }
+            return
+        }
         do {
             _ = try descriptor.writeAll(bytes)
         } catch {

@@ -1,8 +1,5 @@
 import CairnCore
 import CairnIO
-import CairnStore
-import Dispatch
-import Foundation
 
 /// A scanner and one piece's parsed rows, reused from batch to batch.
 final class CheckInScannerBox: @unchecked Sendable {

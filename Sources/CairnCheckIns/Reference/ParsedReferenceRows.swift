@@ -1,8 +1,5 @@
 import CairnCore
 import CairnIO
-import CairnStore
-import Dispatch
-import Foundation
 
 /// The rows of a reference CSV file, parsed in parallel, in file order.
 struct ParsedReferenceRows<Item: Sendable> {

@@ -1,8 +1,5 @@
 import CairnCore
 import CairnIO
-import CairnStore
-import Dispatch
-import Foundation
 
 struct PlaceColumns: ReferenceColumns {
     let id, latitude, longitude, radius: Int

@@ -26,12 +26,16 @@ struct CheckInOutputText: Sendable {
     init(validator: CheckInValidator, format: CheckInOutputFormat) {
         self.format = format
         let placeTexts: [[UInt8]] = (0..<validator.placeCount).map { p in
-            let radius = CheckInNumberFormat.shortest(validator.radiusMeters(ofPlace: p))
             let id = validator.placeId(at: p)
+            var text: [UInt8] = Array((format == .csv ? "," : ",\"radius_m\":").utf8)
+            TextEscaping.appendJSONNumber(validator.radiusMeters(ofPlace: p), to: &text)
             switch format {
-            case .csv: return Array(",\(radius),\(TextEscaping.csvField(id))".utf8)
-            case .jsonl: return Array(",\"radius_m\":\(radius),\"place_id\":\(TextEscaping.jsonString(id))".utf8)
+            case .csv: text.append(contentsOf: ",\(TextEscaping.csvField(id))".utf8)
+            case .jsonl:
+                text.append(contentsOf: ",\"place_id\":".utf8)
+                TextEscaping.appendJSONString(id, to: &text)
             }
+            return text
         }
         let longest = min(placeTexts.map(\.count).max() ?? 0, Self.maxInlineText)
         let stride = max(16, (longest + 2 + 15) / 16 * 16)

@@ -1,6 +1,6 @@
 import CairnIO
-import Dispatch
 import SystemPackage
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -107,13 +107,13 @@ public final class CheckInBatchInput {
                 sum &+= region.base[offset]
                 offset += 4096
             }
-            CheckInBatchInput.prefaultSink.store(sum)
+            CheckInBatchInput.prefaultChecksum.store(sum)
             semaphore.signal()
         }
     }
 
     /// Where the prefault's bytes go, so that the reads are not optimised away.
-    static let prefaultSink = ByteSink()
+    static let prefaultChecksum = PrefaultChecksum()
 
     /// `next()` for a mapped file.
     private func nextMapped(_ file: UnsafePointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One field of a record: its bytes (in the input, or in the scanner's arena when it was quoted and had to be
 /// unescaped), valid until the next batch.

@@ -1,7 +1,6 @@
 import CairnCore
 import CairnIO
 import CairnStore
-import Dispatch
 import Foundation
 
 /// Loads what check-ins are judged against: places, events and joins, from CSV (read directly as bytes,
@@ -81,14 +80,14 @@ public struct CheckInReferenceData: Sendable {
             skippedCount += rows.skippedCount - rows.skipped.count
             return
         }
-        try Self.forEachFeature(path: path, kind: .place) { feature in
+        try openFeatureReader(path: path, options: ImportOptions(kind: .place, defaultRadiusMeters: nil)).forEachRecord { feature in
             guard let radius = feature.radiusMeters ?? defaultRadiusMeters,
                   let circle = try? Circle(center: feature.location, radiusMeters: radius) else {
                 skip("\(path): place \(feature.id) has no radius (give --radius for a default)")
                 return
             }
             places.append(CheckInPlace(id: feature.id, circle: circle))
-        } rejected: { skip($0) }
+        } rejected: { skip($0.description) }
     }
 
     // MARK: - Events
@@ -129,9 +128,9 @@ public struct CheckInReferenceData: Sendable {
             skippedCount += rows.skippedCount - rows.skipped.count
             return
         }
-        try Self.forEachFeature(path: path, kind: .event) { feature in
+        try openFeatureReader(path: path, options: ImportOptions(kind: .event, defaultRadiusMeters: nil)).forEachRecord { feature in
             addEvent(feature, source: path)
-        } rejected: { skip($0) }
+        } rejected: { skip($0.description) }
     }
 
     private mutating func addEvent(_ feature: Feature, source: String) {
@@ -217,16 +216,5 @@ public struct CheckInReferenceData: Sendable {
         guard let value = field.number ?? DistanceText.meters(from: field.text),
               value.isFinite, value > 0 else { return nil }
         return value
-    }
-
-    /// Iterates a file's features through `openFeatureReader`; rejected rows go to `rejected`.
-    private static func forEachFeature(path: String, kind: FeatureKind, _ body: (Feature) -> Void, rejected: (String) -> Void) throws {
-        let reader = try openFeatureReader(path: path, format: nil, options: ImportOptions(kind: kind, defaultRadiusMeters: nil))
-        while let record = try reader.next() {
-            switch record {
-            case .feature(let feature, _): body(feature)
-            case .rejected(let rejection): rejected(rejection.description)
-            }
-        }
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Splits CSV bytes (RFC 4180's `"` quoting with `""` for a quote, CRLF or LF line ends) into records and fields,
 /// without allocating per record: fields are spans of the input; quoted fields are unescaped into an arena

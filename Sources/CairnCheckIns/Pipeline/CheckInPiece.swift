@@ -1,5 +1,4 @@
 import CairnCore
-import Dispatch
 
 /// One piece of a batch and everything computed for its rows; reused from batch to batch.
 final class CheckInPiece: @unchecked Sendable {

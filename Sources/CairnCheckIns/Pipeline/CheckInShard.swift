@@ -1,5 +1,4 @@
 import CairnCore
-import Dispatch
 
 /// A shard of the duplicate and visit state: the users whose id hash falls in it.
 final class CheckInShard: @unchecked Sendable {

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The bytes that matter to the CSV scanner (`,`, line feed, `"`), found eight at a time (SWAR): a mask with
 /// the high bit set in each such byte's lane, byte k of the word in lane k (little-endian loads).

@@ -1,8 +1,4 @@
 import CairnIO
-import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A record skipped for being longer than `CheckInBatchInput.maxRecordBytes`.
 struct CheckInOverlongRecord {

@@ -1,5 +1,4 @@
 import CairnCore
-import Dispatch
 
 /// The batch's bytes, read by every worker of phase 1 (read-only while they run).
 struct BatchPointer: @unchecked Sendable {
