@@ -258,16 +258,13 @@ struct ClusterCommand: ParsableCommand {
         let filter = try filters.filter()
         var features: [Feature] = []
         if let input {
-            let reader = try openFeatureReader(path: input, format: inputFormat, options: ImportOptions())
             var rejected = 0
-            while let record = try reader.next() {
-                switch record {
-                case .feature(let feature, _): if filter.acceptsAll || filter.matches(feature) { features.append(feature) }
-                case .rejected(let rejection):
-                    // The first few by line and reason; the rest counted.
-                    if rejected < 10 { Terminal.printError("warning: \(rejection); left out") }
-                    rejected += 1
-                }
+            try openFeatureReader(path: input, format: inputFormat, options: ImportOptions()).forEachRecord { feature in
+                if filter.acceptsAll || filter.matches(feature) { features.append(feature) }
+            } rejected: { rejection in
+                // The first few by line and reason; the rest counted.
+                if rejected < 10 { Terminal.printError("warning: \(rejection); left out") }
+                rejected += 1
             }
             if rejected > 10 { Terminal.printError("warning: \(Terminal.grouped(rejected)) rows of \(input) in all were not valid features and are left out") }
         } else {
