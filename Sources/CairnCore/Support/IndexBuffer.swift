@@ -19,16 +19,24 @@ struct IndexBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
     /// only inside the array's `withUnsafeBufferPointer`.
     /// - Complexity: O(n) (one copy of the elements).
     init(_ array: ContiguousArray<Element>) {
-        guard !array.isEmpty else {
+        self.init(count: array.count) { _ = $0.initialize(fromContentsOf: array) }
+    }
+
+    /// A buffer of `count` elements in memory of its own, written in place by `initialize`, which must initialize
+    /// every element before it returns (builders fill their arrays this way, with no copy).
+    /// - Complexity: O(1) plus `initialize`.
+    init(count: Int, initializingWith initialize: (UnsafeMutableBufferPointer<Element>) -> Void) {
+        guard count > 0 else {
             elements = UnsafeBufferPointer(start: nil, count: 0)
             owner = nil
             ownedBytes = 0
             return
         }
-        let storage = IndexBufferStorage(copying: array)
+        let storage = IndexBufferStorage<Element>(count: count)
+        initialize(storage.elements)
         elements = UnsafeBufferPointer(storage.elements)
         owner = storage
-        ownedBytes = array.count * MemoryLayout<Element>.stride
+        ownedBytes = count * MemoryLayout<Element>.stride
     }
 
     /// A buffer reading `elements` in place; `owner` must keep that memory valid and unchanged while it lives.
