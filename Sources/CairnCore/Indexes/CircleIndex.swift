@@ -43,7 +43,7 @@ public struct CircleIndex: Sendable {
     init(centers: PointIndex, circles: ContiguousArray<Double>) {
         self.centers = centers
         self.circles = IndexBuffer(circles)
-        self.nodeMaxRadiusMeters = IndexBuffer(CircleIndex.nodeMaxRadii(of: centers, circles: self.circles))
+        self.nodeMaxRadiusMeters = CircleIndex.nodeMaxRadii(of: centers, circles: self.circles)
     }
 
     /// The index over buffers read in place (a mapped snapshot's), unchecked: the caller has checked them.
@@ -73,13 +73,14 @@ public struct CircleIndex: Sendable {
 
     /// The largest radius per node of the centres' tree, in heap order (see `nodeMaxRadiusMeters`).
     /// - Complexity: O(n).
-    static func nodeMaxRadii(of centers: PointIndex, circles: IndexBuffer<Double>) -> ContiguousArray<Double> {
-        guard !centers.isEmpty else { return [] }
+    static func nodeMaxRadii(of centers: PointIndex, circles: IndexBuffer<Double>) -> IndexBuffer<Double> {
+        guard !centers.isEmpty else { return IndexBuffer([]) }
         let bucket = centers.bucketSize
-        var radii = ContiguousArray<Double>(repeating: 0, count: nodeCount(points: centers.count, bucketSize: bucket))
-        centers.ids.withUnsafeBufferPointer { ids in
-            circles.withUnsafeBufferPointer { circles in
-                radii.withUnsafeMutableBufferPointer { radii in
+        // Zeros first: heap numbering leaves gaps (nodes that do not exist) that the walk never writes.
+        return IndexBuffer(count: nodeCount(points: centers.count, bucketSize: bucket)) { radii in
+            radii.initialize(repeating: 0)
+            centers.ids.withUnsafeBufferPointer { ids in
+                circles.withUnsafeBufferPointer { circles in
                     func fill(_ lo: Int, _ hi: Int, _ node: Int) -> Double {
                         var largest = 0.0
                         if hi - lo <= bucket {
@@ -97,7 +98,6 @@ public struct CircleIndex: Sendable {
                 }
             }
         }
-        return radii
     }
 
     /// The number of circles indexed.

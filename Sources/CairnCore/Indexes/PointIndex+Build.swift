@@ -16,7 +16,7 @@ extension PointIndex {
     static func build(
         _ input: some Sequence<Coordinate>,
         bucketSize: Int
-    ) -> (ids: ContiguousArray<UInt32>, coordinates: ContiguousArray<Double>) {
+    ) -> (ids: IndexBuffer<UInt32>, coordinates: IndexBuffer<Double>) {
         var entries = ContiguousArray<BuildEntry>()
         let copied: Void? = input.withContiguousStorageIfAvailable { buffer in
             // Fast path for arrays: no generic iteration per element.
@@ -40,15 +40,15 @@ extension PointIndex {
         entries.withUnsafeMutableBufferPointer { buffer in
             arrange(buffer, lo: 0, hi: buffer.count, axis: Axis.longitude, bucketSize: bucketSize)
         }
-        var ids = ContiguousArray<UInt32>(repeating: 0, count: entries.count)
-        var coordinates = ContiguousArray<Double>(repeating: 0, count: 2 * entries.count)
-        entries.withUnsafeBufferPointer { source in
-            ids.withUnsafeMutableBufferPointer { idBuffer in
-                coordinates.withUnsafeMutableBufferPointer { coordinateBuffer in
+        // Written straight into the index's own buffers: no array to copy afterwards.
+        var coordinates = IndexBuffer<Double>([])
+        let ids = entries.withUnsafeBufferPointer { source in
+            IndexBuffer<UInt32>(count: source.count) { idBuffer in
+                coordinates = IndexBuffer<Double>(count: 2 * source.count) { coordinateBuffer in
                     for p in source.indices {
-                        idBuffer[p] = source[p].item
-                        coordinateBuffer[2 * p + Axis.longitude] = source[p].longitude
-                        coordinateBuffer[2 * p + Axis.latitude] = source[p].latitude
+                        idBuffer.initializeElement(at: p, to: source[p].item)
+                        coordinateBuffer.initializeElement(at: 2 * p + Axis.longitude, to: source[p].longitude)
+                        coordinateBuffer.initializeElement(at: 2 * p + Axis.latitude, to: source[p].latitude)
                     }
                 }
             }

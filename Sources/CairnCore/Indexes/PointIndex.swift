@@ -35,8 +35,8 @@ public struct PointIndex: Sendable {
     /// - Complexity: O(n log n) time; 20 bytes per point of memory kept (24 more per point while building).
     public init(_ coordinates: some Sequence<Coordinate>, bucketSize: Int = 32) {
         let built = PointIndex.build(coordinates, bucketSize: max(2, bucketSize))
-        self.ids = IndexBuffer(built.ids)
-        self.coordinates = IndexBuffer(built.coordinates)
+        self.ids = built.ids
+        self.coordinates = built.coordinates
         self.bucketSize = max(2, bucketSize)
         #if DEBUG
         _checkInvariants()

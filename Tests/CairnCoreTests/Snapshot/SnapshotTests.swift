@@ -97,6 +97,32 @@ import Testing
         }
     }
 
+    /// Buffers read in place or built in memory stay valid while any copy of their index lives: the snapshot file
+    /// object and the index the copy came from are gone before the copy answers.
+    @Test func indexCopiesOutliveTheirFileAndOriginal() throws {
+        let features = try Self.richFeatures(count: 300, seed: 11)
+        let index = FeatureIndex(features)
+        var mappedCopy: FeatureIndex?
+        var builtCopy: PointIndex?
+        do {
+            let file = try SnapshotFile(bytes: index.snapshotBytes())
+            mappedCopy = try FeatureIndex(mapping: file)
+            var built: PointIndex? = PointIndex(features.map(\.location))
+            builtCopy = built
+            built = nil
+            #expect(built == nil)
+        }
+        let mapped = try #require(mappedCopy)
+        mappedCopy = nil
+        #expect(mapped.features.isMapped)
+        #expect(Array(mapped.features) == features)
+        try Self.expectSameAnswers(index, mapped, seed: 12)
+        let points = try #require(builtCopy)
+        builtCopy = nil
+        #expect(points.ids == index.points.ids)
+        #expect(points.coordinates == index.points.coordinates)
+    }
+
     @Test func identicalPointsRoundTrip() throws {
         let here = try Coordinate(latitude: 60.17, longitude: 24.94)
         let features = try (0..<300).map { n in
