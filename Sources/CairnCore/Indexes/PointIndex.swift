@@ -31,7 +31,7 @@ public struct PointIndex: Sendable {
     /// - Parameters:
     ///   - coordinates: the points, at most `UInt32.max` of them.
     ///   - bucketSize: leaf size; larger builds faster and scans more per leaf. At least 2; 32 by default
-    ///     (the fastest of 16, 32 and 64 in `cairn bench`, see the README's performance record).
+    ///     (the fastest of 16, 32 and 64 in `cairn bench`, see docs/PERFORMANCE.md).
     /// - Complexity: O(n log n) time; 20 bytes per point of memory kept (24 more per point while building).
     public init(_ coordinates: some Sequence<Coordinate>, bucketSize: Int = 32) {
         let built = PointIndex.build(coordinates, bucketSize: max(2, bucketSize))

@@ -54,7 +54,7 @@ extension ClusterIndex {
     /// Points a viewport is expected to hold (the index's points times the share of the unit square it shows)
     /// above which `gridClusters` reads it on two threads. The hand-off and the bands' unequal work cost tens of
     /// microseconds, more than they save below a few tenths of a millisecond of work (10,000 was slower on
-    /// GeoNames at zoom 4; the README's performance record has the runs).
+    /// GeoNames at zoom 4; docs/PERFORMANCE.md has the runs).
     static let parallelPointThreshold = 20_000.0
 
     /// Whether the machine has a second processor for `gridClusters` (asked once: on Linux the count is read from
