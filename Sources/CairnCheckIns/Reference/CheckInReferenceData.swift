@@ -47,6 +47,13 @@ public struct CheckInReferenceData: Sendable {
         skippedMessages.append(message)
     }
 
+    /// Reports the skipped rows a parallel CSV read kept messages for, and counts the rest.
+    /// - Complexity: O(messages kept).
+    private mutating func reportSkips<Item>(of rows: ParsedReferenceRows<Item>) {
+        for message in rows.skipped { skip(message) }
+        skippedCount += rows.skippedCount - rows.skipped.count
+    }
+
     // MARK: - Places
 
     /// Reads places (id, latitude, longitude, radius) from CSV, JSON lines or GeoJSON (`.gz` too).
@@ -76,8 +83,7 @@ public struct CheckInReferenceData: Sendable {
             guard let header = rows.header else { return notice("\(path): an empty file (no header): no places read") }
             guard rows.layoutFound else { throw PlaceColumns.missingColumnsError(path, header: header) }
             if places.isEmpty { places = rows.items } else { places += rows.items }
-            for message in rows.skipped { skip(message) }
-            skippedCount += rows.skippedCount - rows.skipped.count
+            reportSkips(of: rows)
             return
         }
         try openFeatureReader(path: path, options: ImportOptions(kind: .place, defaultRadiusMeters: nil)).forEachRecord { feature in
@@ -124,8 +130,7 @@ public struct CheckInReferenceData: Sendable {
             guard let header = rows.header else { return notice("\(path): an empty file (no header): no events read") }
             guard rows.layoutFound else { throw EventColumns.missingColumnsError(path, header: header) }
             if events.isEmpty { events = rows.items } else { events += rows.items }
-            for message in rows.skipped { skip(message) }
-            skippedCount += rows.skippedCount - rows.skipped.count
+            reportSkips(of: rows)
             return
         }
         try openFeatureReader(path: path, options: ImportOptions(kind: .event, defaultRadiusMeters: nil)).forEachRecord { feature in
