@@ -36,6 +36,9 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "The input format, when the file extension does not say it (required for '-', standard input).")
     var format: InputFormat?
 
+    @Option(name: .customLong("max-record-mib"), help: ArgumentHelp("The largest record accepted, in MiB; a larger one is rejected alone.", valueName: "MiB"))
+    var maxRecordMiB = ImportOptions.defaultMaxRecordBytes >> 20
+
     @Flag(help: "Stop at the first rejected row and write nothing.")
     var strict = false
 
@@ -45,6 +48,9 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
+        if !(1...(1 << 20)).contains(maxRecordMiB) {
+            throw ValidationError("--max-record-mib must be between 1 and 1048576, got \(maxRecordMiB)")
+        }
         if let radius, DistanceText.meters(from: radius).map({ $0 > 0 }) != true {
             throw ValidationError("--radius must be a distance greater than 0 (metres, or a unit: 150m, 1.2km, 3mi), got '\(radius)'")
         }
@@ -63,7 +69,7 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let opened = try store.open(create: true)
         let options = ImportOptions(kind: kind, idColumn: idColumn, defaultRadiusMeters: radius.flatMap { DistanceText.meters(from: $0) },
-                                    placeLookup: { id in try? opened.feature(id: id) })
+                                    placeLookup: { id in try? opened.feature(id: id) }, maxRecordBytes: maxRecordMiB << 20)
         let importer = Importer(
             options: options,
             strict: strict,

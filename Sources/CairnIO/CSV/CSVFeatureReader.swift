@@ -27,7 +27,7 @@ public final class CSVFeatureReader: FeatureReader {
     ///   in `options`), duplicate columns, or a read error.
     /// - Complexity: O(h) in the size of the header.
     public convenience init(source: ByteSource, options: ImportOptions) throws(InputError) {
-        try self.init(source: source, options: options, chunkSize: 1 << 18)
+        try self.init(source: source, options: options, chunkSize: 1 << 18, maxRecordBytes: options.maxRecordBytes)
     }
 
     /// Opens a CSV reader with a given chunk size (tests use tiny chunks to exercise records that straddle chunks)

@@ -12,13 +12,20 @@ public struct ImportOptions: Sendable {
     /// Finds a place by id, for records that name a `placeId` but give no coordinates (events at places):
     /// such a record takes the place's location, and its radius when it has none of its own.
     public var placeLookup: (@Sendable (String) -> Feature?)?
+    /// The longest record a reader accepts, in bytes (64 MiB by default): a longer record is rejected alone, by its
+    /// line, and reading goes on, so one huge or broken record neither exhausts memory nor loses the good rows.
+    public var maxRecordBytes: Int
 
     /// Creates options; the defaults read kinds from the data and ids from an `id` field.
     public init(kind: FeatureKind? = nil, idColumn: String? = nil, defaultRadiusMeters: Double? = nil,
-                placeLookup: (@Sendable (String) -> Feature?)? = nil) {
+                placeLookup: (@Sendable (String) -> Feature?)? = nil, maxRecordBytes: Int = ImportOptions.defaultMaxRecordBytes) {
         self.kind = kind
         self.idColumn = idColumn
         self.defaultRadiusMeters = defaultRadiusMeters
         self.placeLookup = placeLookup
+        self.maxRecordBytes = maxRecordBytes
     }
+
+    /// The default record size limit: 64 MiB.
+    public static let defaultMaxRecordBytes = 64 << 20
 }
