@@ -20,8 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
-        // C libraries from Debian, found with pkg-config.
-        .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev", "proj-data"])]),
+        // C libraries from Debian, found with pkg-config. PROJ's headers only: libproj is opened at run time.
+        .systemLibrary(name: "CPROJ", providers: [.apt(["libproj-dev", "proj-data"])]),
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
