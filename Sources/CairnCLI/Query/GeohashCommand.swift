@@ -10,7 +10,7 @@ struct GeohashCommand: ParsableCommand {
     )
 
     struct Encode: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The geohash of a point.")
+        static let configuration = CommandConfiguration(commandName: "encode", abstract: "The geohash of a point.")
 
         @Option(name: [.customLong("lat"), .customLong("latitude")], parsing: .unconditional, help: "Latitude in degrees.")
         var latitude: Double
@@ -27,7 +27,7 @@ struct GeohashCommand: ParsableCommand {
     }
 
     struct Decode: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A geohash's cell: its centre and bounds, as JSON.")
+        static let configuration = CommandConfiguration(commandName: "decode", abstract: "A geohash's cell: its centre and bounds, as JSON.")
 
         @Argument(help: "The geohash.")
         var hash: String
@@ -40,7 +40,7 @@ struct GeohashCommand: ParsableCommand {
     }
 
     struct Neighbors: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The 8 neighbouring cells (fewer at the poles), one per line: DIRECTION HASH.")
+        static let configuration = CommandConfiguration(commandName: "neighbors", abstract: "The 8 neighbouring cells (fewer at the poles), one per line: DIRECTION HASH.")
 
         @Argument(help: "The geohash.")
         var hash: String
@@ -54,7 +54,7 @@ struct GeohashCommand: ParsableCommand {
     }
 
     struct Cover: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The cells, at the finest precision that fits, covering a box; one per line.")
+        static let configuration = CommandConfiguration(commandName: "cover", abstract: "The cells, at the finest precision that fits, covering a box; one per line.")
 
         @Option(parsing: .unconditional, help: ArgumentHelp("The box in degrees.", valueName: "west,south,east,north"))
         var bbox: String
@@ -73,7 +73,7 @@ struct GeohashCommand: ParsableCommand {
     }
 
     struct Prefix: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Features whose location's geohash starts with a prefix.")
+        static let configuration = CommandConfiguration(commandName: "prefix", abstract: "Features whose location's geohash starts with a prefix.")
 
         @Argument(help: "The geohash prefix.")
         var prefix: String
