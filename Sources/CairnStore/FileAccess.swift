@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// File permission checks the store needs, behind one thin wrapper (swift-system has no `access`).
+/// File checks the store needs, behind one thin wrapper (swift-system has no `access`).
 enum FileAccess {
     /// Whether the calling process may write `path`.
     /// Corresponding C function: `access`.
@@ -17,5 +17,12 @@ enum FileAccess {
     /// Corresponding C function: `access`.
     static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
+    }
+
+    /// Removes the file at `path`; a missing file is not an error.
+    /// Corresponding C function: `unlink`.
+    static func remove(_ path: String) {
+        // unlink(2) returns 0, or -1 with errno (ENOENT for a missing file, which is what was wanted).
+        _ = unlink(path)
     }
 }

@@ -10,9 +10,10 @@ import CairnCore
 /// repeat) from matching a snapshot of other content. The stamp is read before the features, so a write landing in
 /// between leaves a snapshot labelled older than its content: the next query rebuilds it rather than trusting it.
 ///
-/// What is verified when: opening a snapshot checks its header, length and the checksum of every byte (a few
-/// milliseconds for the 234,908 GeoNames places), so a damaged, truncated or foreign file is refused and replaced,
-/// never used; the features are then decoded only for the hits (see `FeatureIndex(mapping:)`).
+/// What is verified when: opening a snapshot checks its header, length, section table and block checksums, and
+/// mapping it verifies the trees' blocks, so a truncated, foreign or visibly damaged file is refused and replaced,
+/// never used. Each feature's bytes are verified when a query first decodes it (see `FeatureIndex(mapping:)`):
+/// `answer(_:)` checks for damage found that way after the query and, if any, answers again from a rebuilt index.
 public struct StoreIndex: Sendable {
     /// Metadata keys a snapshot of a store carries.
     public static let identifierKey = "store.identifier"
@@ -98,6 +99,25 @@ public struct StoreIndex: Sendable {
         } catch {
             return Loaded(index: index, source: .built(reason: reason, saved: .failed(error)))
         }
+    }
+
+    /// Runs `query` on the store's index as it is now (`current()`) and returns its result, with where the index
+    /// came from. When the query read a damaged block of the mapped snapshot (`FeatureIndex.snapshotDamage`), its
+    /// result is discarded: the snapshot is deleted, the index rebuilt (and saved), and `query` runs again on it.
+    /// Decode every feature the answer needs inside `query`, so that the check covers them.
+    /// - Throws: `StoreError` when the store cannot be read; what `query` throws.
+    /// - Complexity: that of `current()` and `query`; twice both after damage.
+    public func answer<Answer>(_ query: (FeatureIndex) throws -> Answer) throws -> (answer: Answer, loaded: Loaded) {
+        let loaded = try current()
+        let answer = try query(loaded.index)
+        guard let damage = loaded.index.snapshotDamage else { return (answer, loaded) }
+        FileAccess.remove(snapshotPath)
+        let rebuilt = try current()
+        let source: Source = switch rebuilt.source {
+        case .built(_, let saved): .built(reason: .refused(damage), saved: saved)
+        default: rebuilt.source
+        }
+        return (try query(rebuilt.index), Loaded(index: rebuilt.index, source: source))
     }
 
     /// Every feature of the store, indexed, in rowid order; no snapshot read or written.

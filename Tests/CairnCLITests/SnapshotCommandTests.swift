@@ -67,10 +67,10 @@ import Testing
     @Test func anImportIsVisibleToTheNextQuery() throws {
         let folder = try TemporaryFolder()
         let db = try makeStore(folder)
-        _ = try queryOptions(["--db", db]).loadIndex()
+        _ = try queryOptions(["--db", db]).loadIndexExplained().index
         let csv = try folder.write("more.csv", "id,lat,lon,name\nnew-1,61,25,fresh\n")
         try run(["import", csv, "--db", db])
-        let index = try queryOptions(["--db", db]).loadIndex()
+        let index = try queryOptions(["--db", db]).loadIndexExplained().index
         #expect(index.count == 31)
         #expect(index.features.contains { $0.id == "new-1" })
     }
@@ -78,17 +78,17 @@ import Testing
     @Test func aStoreRecreatedAtTheSamePathIsNotConfusedWithTheOld() throws {
         let folder = try TemporaryFolder()
         let db = try makeStore(folder, count: 30)
-        _ = try queryOptions(["--db", db]).loadIndex()
+        _ = try queryOptions(["--db", db]).loadIndexExplained().index
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
         _ = try makeStore(folder, count: 5) // generation 1 again, but a new identifier
-        let index = try queryOptions(["--db", db]).loadIndex()
+        let index = try queryOptions(["--db", db]).loadIndexExplained().index
         #expect(index.count == 5)
     }
 
     @Test func aDamagedSnapshotIsReplaced() throws {
         let folder = try TemporaryFolder()
         let db = try makeStore(folder)
-        _ = try queryOptions(["--db", db]).loadIndex()
+        _ = try queryOptions(["--db", db]).loadIndexExplained().index
         var bytes = try Data(contentsOf: URL(fileURLWithPath: db + ".snapshot"))
         bytes[bytes.count - 3] ^= 0xFF
         try bytes.write(to: URL(fileURLWithPath: db + ".snapshot"))

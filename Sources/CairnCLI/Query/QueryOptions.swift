@@ -29,13 +29,9 @@ struct QueryOptions: ParsableArguments {
     /// The filter from `--kind` and `--where`.
     func filter() throws -> FeatureFilter { try filters.filter() }
 
-    /// The store's index: from the snapshot next to the store while it is current, otherwise built from the
-    /// store's features (and saved as the new snapshot); with `--no-snapshot`, always built from the store.
-    func loadIndex() throws -> FeatureIndex {
-        try loadIndexExplained().index
-    }
-
-    /// `loadIndex()`, with a note on where the index came from. The store chooses, maps and refreshes its snapshot.
+    /// The store's index with a note on where it came from: from the snapshot next to the store while it is current,
+    /// otherwise built from the store's features (and saved as the new snapshot); with `--no-snapshot`, always built
+    /// from the store. The store chooses, maps and refreshes its snapshot.
     func loadIndexExplained() throws -> LoadedIndex {
         let storeIndex = StoreIndex(store: try store.open(create: false))
         if noSnapshot { return LoadedIndex(index: try storeIndex.build(), note: StoreIndex.Source.builtIgnoringSnapshot.note) }
@@ -43,23 +39,37 @@ struct QueryOptions: ParsableArguments {
         return LoadedIndex(index: loaded.index, note: loaded.source.note)
     }
 
-    /// Runs `query` on the store's index and prints its results (and, with `--explain`, how it ran).
+    /// Runs `query` on the store's index and prints its results (and, with `--explain`, how it ran). The results
+    /// are decoded before anything is printed, so that an answer read from a damaged snapshot is replaced by one
+    /// from a rebuilt index (`StoreIndex.answer`) instead of being printed.
     func run(_ query: (FeatureIndex, FeatureFilter, inout QueryStats) throws -> [QueryHit]) throws {
         let filter = try filter()
         let clock = ContinuousClock()
         let loadStart = clock.now
-        let loadedIndex = try loadIndexExplained()
-        let index = loadedIndex.index
-        let loaded = clock.now
+        var (queryStart, queryEnd) = (loadStart, loadStart)
         var stats = QueryStats()
-        let hits = try query(index, filter, &stats)
-        let queried = clock.now
+        func answer(_ index: FeatureIndex) throws -> [QueryResultRow] {
+            queryStart = clock.now
+            stats = QueryStats()
+            let hits = try query(index, filter, &stats)
+            queryEnd = clock.now
+            return hits.map { QueryResultRow(feature: index.features[$0.item], distanceMeters: $0.distanceMeters) }
+        }
+        let storeIndex = StoreIndex(store: try store.open(create: false))
+        let rows: [QueryResultRow], loaded: LoadedIndex
+        if noSnapshot {
+            let index = try storeIndex.build()
+            (rows, loaded) = (try answer(index), LoadedIndex(index: index, note: StoreIndex.Source.builtIgnoringSnapshot.note))
+        } else {
+            let answered = try storeIndex.answer(answer)
+            (rows, loaded) = (answered.answer, LoadedIndex(index: answered.loaded.index, note: answered.loaded.source.note))
+        }
         let sink = try OutputSink.forOption(out)
-        QueryResultWriter(format: format).write(hits.map { QueryResultRow(feature: index.features[$0.item], distanceMeters: $0.distanceMeters) }, to: sink)
+        QueryResultWriter(format: format).write(rows, to: sink)
         try sink.close()
         if explain {
-            Terminal.printError("explain: \(Terminal.grouped(index.count)) features \(loadedIndex.note) in \(Terminal.duration(loaded - loadStart))")
-            Terminal.printError("explain: query took \(Terminal.duration(queried - loaded)), \(Terminal.grouped(hits.count)) results: \(stats)")
+            Terminal.printError("explain: \(Terminal.grouped(loaded.index.count)) features \(loaded.note) in \(Terminal.duration(queryStart - loadStart))")
+            Terminal.printError("explain: query took \(Terminal.duration(queryEnd - queryStart)), \(Terminal.grouped(rows.count)) results: \(stats)")
         }
     }
 }

@@ -44,6 +44,13 @@ public struct FeatureList: RandomAccessCollection, Sendable {
         }
     }
 
+    /// The first damage found in the mapped snapshot's blocks while decoding (see `FeatureIndex.snapshotDamage`).
+    /// - Complexity: O(1).
+    var snapshotDamage: SnapshotError? {
+        if case .mapped(let table) = storage { return table.verifier.damage }
+        return nil
+    }
+
     /// Whether the features are decoded from a mapped snapshot on access.
     /// - Complexity: O(1).
     public var isMapped: Bool {

@@ -2,13 +2,16 @@ extension FeatureIndex {
     /// The index held by a checked snapshot file, read in place: the point and circle trees are views of the file's
     /// sections and features are decoded only when read (`features[i]`), so opening costs no decoding and no copy.
     ///
-    /// What is verified when: `SnapshotFile` verified the header, the length and the checksum of every byte when it
-    /// opened the file, so a damaged file never gets here. This initialiser checks the sections' lengths and every
-    /// item number the queries use as an index (O(n) integer comparisons), so no read can leave the file. It trusts
-    /// the checksummed values themselves (k-d order, coordinate ranges, attribute contents): a file forged with a
-    /// matching checksum can give wrong answers, never a crash. `FeatureIndex(snapshot:)` checks every value.
-    /// - Throws: `SnapshotError` (`.missingSection` or `.invalidContent`).
-    /// - Complexity: O(n) integer checks, no allocation per feature.
+    /// What is verified when: `SnapshotFile` verified the header, the length, the section table and the block
+    /// checksums when it opened the file. This initialiser verifies the blocks of the point and circle trees (every
+    /// query reads them) and checks the sections' lengths and every item number the queries use as an index (O(n)
+    /// integer comparisons), so no read can leave the file. A feature's bytes are verified when it is first decoded;
+    /// damage found then is reported by `snapshotDamage`, and an answer read from the index must then be discarded
+    /// (`StoreIndex.answer` rebuilds and answers again). It trusts the checksummed values themselves (k-d order,
+    /// coordinate ranges, attribute contents): a file forged with matching checksums can give wrong answers, never
+    /// a crash. `FeatureIndex(snapshot:)` checks every value.
+    /// - Throws: `SnapshotError` (`.checksumMismatch`, `.missingSection` or `.invalidContent`).
+    /// - Complexity: O(t) for t bytes of trees, plus O(n) integer checks; no allocation per feature.
     public init(mapping file: SnapshotFile) throws(SnapshotError) {
         func invalid(_ section: String, _ detail: String) -> SnapshotError {
             SnapshotError(path: file.path, reason: .invalidContent(section: section, detail: detail))
@@ -53,4 +56,10 @@ extension FeatureIndex {
             return values.isEmpty || Int(largest) < limit
         }
     }
+
+    /// The first damage found so far in the blocks of the snapshot this index reads in place (see
+    /// `init(mapping:)`), or nil: nil always for an index in memory. When set, answers read from the index may be
+    /// wrong and must be discarded.
+    /// - Complexity: O(1).
+    public var snapshotDamage: SnapshotError? { features.snapshotDamage }
 }

@@ -87,13 +87,15 @@ extension FeatureIndex {
     }
 
     /// Writes the index's snapshot to `path` atomically: to a temporary file in the same folder, flushed to disk,
-    /// then renamed over `path`, so a reader sees the old file or the new one, never a part.
+    /// then renamed over `path`, so a reader sees the old file or the new one, never a part. Temporary files of
+    /// `path` left by writers that were killed before their rename are removed first.
     /// - Throws: `SnapshotError` with reason `.io` when the file cannot be written.
     /// - Returns: the number of bytes written.
     /// - Complexity: O(n log n), as `snapshotBytes(metadata:)`, plus the write.
     @discardableResult
     public func writeSnapshot(to path: String, metadata: [String: String] = [:]) throws(SnapshotError) -> Int {
         let bytes = snapshotBytes(metadata: metadata)
+        SnapshotFileWriter.removeStaleTemporaries(of: path)
         try SnapshotFileWriter.writeAtomically(bytes, to: path)
         return bytes.count
     }
@@ -101,10 +103,12 @@ extension FeatureIndex {
     /// Loads an index from a checked snapshot file without rebuilding it, validating every value queries rely on:
     /// each feature as `Feature`'s initialiser does, string and attribute references, and both indexes' layouts
     /// (permutations, coordinates, k-d order).
-    /// - Throws: `SnapshotError` (`.missingSection` or `.invalidContent`) for a file that passed its checksum but
-    ///   does not hold a consistent index.
+    /// - Throws: `SnapshotError`: `.checksumMismatch` for a damaged block (every block is verified first), or
+    ///   `.missingSection` or `.invalidContent` for a file that passed its checksums but does not hold a consistent
+    ///   index.
     /// - Complexity: O(n log n).
     public init(snapshot file: SnapshotFile) throws(SnapshotError) {
+        try file.verifyAll()
         // The point index first: the features' locations are its coordinates.
         var pointHeader = try file.reader(SnapshotFormat.tag("PIDX"))
         let count = Int(try pointHeader.uint32()), bucketSize = Int(try pointHeader.uint32())

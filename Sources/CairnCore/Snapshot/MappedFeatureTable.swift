@@ -1,10 +1,11 @@
 /// The features of a mapped snapshot, read in place and decoded one at a time (`FEAT`, `FOPT`, `ATTN`, `ATTV`,
 /// `SETM`, the string table and the point coordinates; see `SnapshotFormat`).
 ///
-/// The file's checksum was verified when it was opened, so its bytes are the ones Cairn wrote, and those decode to
-/// valid features. Every read is still bounds-checked: a file forged with a matching checksum decodes to wrong
-/// values (an out-of-range string reads as empty, an out-of-range attribute is left out), never to a crash.
-/// `FeatureIndex(snapshot:)` checks every value instead.
+/// Each feature's bytes are verified against the file's block checksums when it is decoded (`SnapshotBlockVerifier`;
+/// the point coordinates were verified when the file was mapped), so a feature decodes from the bytes Cairn wrote,
+/// or the damage is recorded for the caller to see (`FeatureIndex.snapshotDamage`). Every read is bounds-checked:
+/// damaged bytes, or a file forged with matching checksums, decode to wrong values (an out-of-range string reads as
+/// empty, an out-of-range attribute is left out), never to a crash. `FeatureIndex(snapshot:)` checks every value.
 struct MappedFeatureTable: Sendable {
     /// The number of features.
     let count: Int
@@ -18,6 +19,10 @@ struct MappedFeatureTable: Sendable {
     let stringBytes: IndexBuffer<UInt8>
     /// The point index's coordinates (longitude, latitude per tree position).
     let pointCoordinates: IndexBuffer<Double>
+    /// Verifies the blocks a decode reads.
+    let verifier: SnapshotBlockVerifier
+    /// Where the sections above start in the file, for `verifier`.
+    private let recordsStart, optionalStart, namesStart, valuesStart, membersStart, offsetsStart, bytesStart: Int
 
     /// Words per `FEAT` record.
     static let recordWords = FeatureIndex.recordBytes / 4
@@ -27,17 +32,28 @@ struct MappedFeatureTable: Sendable {
     /// - Complexity: O(1).
     init(_ file: SnapshotFile, count: Int, pointCoordinates: IndexBuffer<Double>) throws(SnapshotError) {
         self.count = count
-        records = try file.view(SnapshotFormat.tag("FEAT"), of: UInt32.self, count: MappedFeatureTable.recordWords * count)
-        optionalValues = try file.view(SnapshotFormat.tag("FOPT"), of: Double.self)
-        attributeNames = try file.view(SnapshotFormat.tag("ATTN"), of: UInt32.self)
-        attributeValues = try file.view(SnapshotFormat.tag("ATTV"), of: UInt64.self, count: attributeNames.count)
-        setMembers = try file.view(SnapshotFormat.tag("SETM"), of: UInt32.self)
-        stringOffsets = try file.view(SnapshotFormat.tag("STRO"), of: UInt32.self)
-        stringBytes = try file.view(SnapshotFormat.tag("STRB"), of: UInt8.self)
+        func start(_ name: StaticString) -> Int { file.sections[SnapshotFormat.tag(name)]?.lowerBound ?? 0 }
+        records = try file.view(SnapshotFormat.tag("FEAT"), of: UInt32.self, count: MappedFeatureTable.recordWords * count, verifyingNow: false)
+        optionalValues = try file.view(SnapshotFormat.tag("FOPT"), of: Double.self, verifyingNow: false)
+        attributeNames = try file.view(SnapshotFormat.tag("ATTN"), of: UInt32.self, verifyingNow: false)
+        attributeValues = try file.view(SnapshotFormat.tag("ATTV"), of: UInt64.self, count: attributeNames.count, verifyingNow: false)
+        setMembers = try file.view(SnapshotFormat.tag("SETM"), of: UInt32.self, verifyingNow: false)
+        stringOffsets = try file.view(SnapshotFormat.tag("STRO"), of: UInt32.self, verifyingNow: false)
+        stringBytes = try file.view(SnapshotFormat.tag("STRB"), of: UInt8.self, verifyingNow: false)
+        (recordsStart, optionalStart, namesStart, valuesStart) = (start("FEAT"), start("FOPT"), start("ATTN"), start("ATTV"))
+        (membersStart, offsetsStart, bytesStart) = (start("SETM"), start("STRO"), start("STRB"))
+        verifier = file.verifier
         guard !stringOffsets.isEmpty else {
             throw SnapshotError(path: file.path, reason: .invalidContent(section: "STRO", detail: "holds no offsets"))
         }
         self.pointCoordinates = pointCoordinates
+    }
+
+    /// Verifies elements `range` of the section starting at byte `start` whose elements are `stride` bytes; damage
+    /// is recorded by the verifier.
+    @inline(__always)
+    private func verify(_ start: Int, stride: Int, _ range: Range<Int>) {
+        _ = verifier.verify((start + stride * range.lowerBound)..<(start + stride * range.upperBound))
     }
 
     /// The string at `index` of the table, or "" when the index or its offsets are out of range.
@@ -45,21 +61,26 @@ struct MappedFeatureTable: Sendable {
     func string(_ index: UInt32) -> String {
         let i = Int(index)
         guard i + 1 < stringOffsets.count else { return "" }
+        verify(offsetsStart, stride: 4, i..<(i + 2))
         let start = Int(stringOffsets[i]), end = Int(stringOffsets[i + 1])
         guard start <= end, end <= stringBytes.count else { return "" }
+        verify(bytesStart, stride: 1, start..<end)
         // Invalid UTF-8 becomes U+FFFD.
         return stringBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
     }
 
     /// The optional value at `index`, or nil when out of range.
     private func optionalValue(_ index: Int) -> Double? {
-        index >= 0 && index < optionalValues.count ? optionalValues[index] : nil
+        guard index >= 0 && index < optionalValues.count else { return nil }
+        verify(optionalStart, stride: 8, index..<(index + 1))
+        return optionalValues[index]
     }
 
     /// The feature at `position` (0..<count), decoded.
     /// - Complexity: O(a log a) for a feature with a attributes (its dictionary).
     func feature(at position: Int) -> Feature {
         let r = MappedFeatureTable.recordWords * position
+        verify(recordsStart, stride: 4, r..<(r + MappedFeatureTable.recordWords))
         let id = string(records[r])
         let head = records[r + 1]
         let kind = FeatureKind(snapshotCode: UInt8(truncatingIfNeeded: head)) ?? .place
@@ -84,6 +105,8 @@ struct MappedFeatureTable: Sendable {
         var attributes: [String: AttributeValue] = [:]
         if firstAttribute <= attributeNames.count, attributeCount <= attributeNames.count - firstAttribute {
             attributes.reserveCapacity(attributeCount)
+            verify(namesStart, stride: 4, firstAttribute..<(firstAttribute + attributeCount))
+            verify(valuesStart, stride: 8, firstAttribute..<(firstAttribute + attributeCount))
             for a in firstAttribute..<(firstAttribute + attributeCount) {
                 let word = attributeNames[a], payload = attributeValues[a]
                 if let value = attributeValue(type: word >> 28, payload: payload) {
@@ -105,6 +128,7 @@ struct MappedFeatureTable: Sendable {
         case 4:
             let first = Int(payload & 0xFFFF_FFFF), size = Int(payload >> 32)
             guard first <= setMembers.count, size <= setMembers.count - first else { return .stringSet([]) }
+            verify(membersStart, stride: 4, first..<(first + size))
             return .stringSet((first..<(first + size)).map { string(setMembers[$0]) })
         default: return nil
         }

@@ -68,4 +68,12 @@ enum SnapshotChecksum {
         h ^= h >> 32
         return h
     }
+
+    /// The header's table checksum of a snapshot's bytes: XXH64 of the section table, seeded with the XXH64 of the
+    /// block checksums (`sums`), so that it covers both (see `SnapshotFormat`).
+    /// - Complexity: O(table + sums).
+    static func tableChecksum(_ file: UnsafeRawBufferPointer, tableEnd: Int, sums: Range<Int>) -> UInt64 {
+        xxh64(UnsafeRawBufferPointer(rebasing: file[SnapshotFormat.checksumStart..<tableEnd]),
+              seed: xxh64(UnsafeRawBufferPointer(rebasing: file[sums])))
+    }
 }

@@ -1,9 +1,11 @@
-/// A snapshot file, mapped (or, for bytes handed over in memory, copied once) and checked: header, length,
-/// checksum, section table and metadata.
+/// A snapshot file, mapped (or, for bytes handed over in memory, copied once) and checked: header, length, section
+/// table, its checksum and the block checksums' (see `SnapshotFormat`), and the metadata.
 ///
-/// Opening decodes nothing: `FeatureIndex(mapping:)` reads the index's arrays in place from the file's bytes, and
-/// `FeatureIndex(snapshot:)` decodes and checks every value. Read `metadata` first to decide whether the snapshot
-/// is still the one wanted (a store compares its stamp) before using it.
+/// Opening decodes nothing and reads only the header, the table, the block checksums and the metadata:
+/// `FeatureIndex(mapping:)` reads the index's arrays in place from the file's bytes, verifying each block the first
+/// time it is read (`verifier`), and `FeatureIndex(snapshot:)` verifies every block and decodes and checks every
+/// value. Read `metadata` first to decide whether the snapshot is still the one wanted (a store compares its stamp)
+/// before using it.
 public struct SnapshotFile: Sendable {
     /// The file the bytes came from, or nil.
     public let path: String?
@@ -15,6 +17,8 @@ public struct SnapshotFile: Sendable {
     public let version: UInt32
     /// The writer's metadata pairs (for example a store's identity and generation).
     public let metadata: [String: String]
+    /// Verifies the sections' blocks as they are read.
+    let verifier: SnapshotBlockVerifier
 
     /// The file's size in bytes.
     /// - Complexity: O(1).
@@ -22,14 +26,14 @@ public struct SnapshotFile: Sendable {
 
     /// Maps the file at `path` read-only and checks it.
     /// - Throws: `SnapshotError`: `.io` when the file cannot be opened or mapped, otherwise as `init(bytes:path:)`.
-    /// - Complexity: O(n) in the file's size (the checksum reads every page).
+    /// - Complexity: O(s + n / `SnapshotFormat.blockBytes`) for s sections and n bytes (no section is read).
     public init(contentsOf path: String) throws(SnapshotError) {
         try self.init(storage: SnapshotStorage(mapping: path), path: path)
     }
 
-    /// Checks `bytes` (copied once): magic, byte order, version, length, checksum, section table and `META`.
+    /// Checks `bytes` (copied once): magic, byte order, version, length, section table, checksums and `META`.
     /// - Throws: `SnapshotError` saying what is wrong, with `path` in its message.
-    /// - Complexity: O(n) in the number of bytes (the copy and the checksum).
+    /// - Complexity: O(n) in the number of bytes (the copy).
     public init(bytes: [UInt8], path: String? = nil) throws(SnapshotError) {
         try self.init(storage: SnapshotStorage(copying: bytes), path: path)
     }
@@ -61,33 +65,61 @@ public struct SnapshotFile: Sendable {
         let length = Int(header.length)
         guard count >= length else { throw fail(.truncated(atByte: count, ofBytes: length)) }
         guard count == length else { throw fail(.trailingBytes(fileBytes: count, expectedBytes: length)) }
-        let computed = SnapshotChecksum.xxh64(UnsafeRawBufferPointer(rebasing: bytes[SnapshotFormat.checksumStart...]))
-        guard computed == header.checksum else { throw fail(.checksumMismatch(stored: header.checksum, computed: computed)) }
 
-        // The section table.
+        // The section table: every section inside the checksummed region, the block checksums after it.
         let tableEnd = UInt64(SnapshotFormat.headerBytes) + UInt64(header.sectionCount) * UInt64(SnapshotFormat.sectionEntryBytes)
         guard tableEnd <= UInt64(count) else {
             throw fail(.sectionOutOfBounds(section: "section table", offset: UInt64(SnapshotFormat.headerBytes),
                                            byteCount: tableEnd - UInt64(SnapshotFormat.headerBytes), fileBytes: count))
         }
-        var sections: [UInt32: Range<Int>] = [:]
-        for entry in 0..<Int(header.sectionCount) {
+        let entries = (0..<Int(header.sectionCount)).map { entry in
             let at = SnapshotFormat.headerBytes + entry * SnapshotFormat.sectionEntryBytes
-            let tag = bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)
-            let offset = bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)
-            let size = bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self)
-            let name = SnapshotFormat.name(ofTag: tag)
-            guard offset >= tableEnd, offset <= UInt64(count), size <= UInt64(count) - offset else {
-                throw fail(.sectionOutOfBounds(section: name, offset: offset, byteCount: size, fileBytes: count))
+            return (tag: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self),
+                    offset: bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self),
+                    size: bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self))
+        }
+        func inBounds(_ entry: (tag: UInt32, offset: UInt64, size: UInt64)) -> Bool {
+            entry.offset <= UInt64(count) && entry.size <= UInt64(count) - entry.offset
+        }
+        // The checksum first, so that damage anywhere in the table reads as damage, not as a malformed table.
+        let sumsEntry = entries.first { $0.tag == SnapshotFormat.tag("BSUM") && inBounds($0) }
+        let sums = sumsEntry.map { Int($0.offset)..<Int($0.offset + $0.size) } ?? count..<count
+        let computed = SnapshotChecksum.tableChecksum(bytes, tableEnd: Int(tableEnd), sums: sums)
+        guard computed == header.checksum else { throw fail(.checksumMismatch(stored: header.checksum, computed: computed)) }
+
+        let regionStart = UInt64(SnapshotFormat.sectionsStart(sectionCount: Int(header.sectionCount)))
+        var sections: [UInt32: Range<Int>] = [:]
+        for entry in entries {
+            let name = SnapshotFormat.name(ofTag: entry.tag)
+            guard entry.offset >= regionStart, inBounds(entry) else {
+                throw fail(.sectionOutOfBounds(section: name, offset: entry.offset, byteCount: entry.size, fileBytes: count))
             }
-            guard sections[tag] == nil else { throw fail(.invalidContent(section: name, detail: "the section appears twice")) }
-            sections[tag] = Int(offset)..<Int(offset + size)
+            guard sections[entry.tag] == nil else { throw fail(.invalidContent(section: name, detail: "the section appears twice")) }
+            sections[entry.tag] = Int(entry.offset)..<Int(entry.offset + entry.size)
+        }
+        guard sumsEntry != nil else { throw fail(.missingSection("BSUM")) }
+        let region = Int(regionStart)..<sums.lowerBound
+        let blocks = (region.count + SnapshotFormat.blockBytes - 1) / SnapshotFormat.blockBytes
+        guard sums.upperBound == count, sums.count == 8 * blocks else {
+            throw fail(.invalidContent(section: "BSUM", detail: "holds \(sums.count) bytes ending at \(sums.upperBound), not \(blocks) checksums ending the file"))
+        }
+        for (tag, range) in sections where tag != SnapshotFormat.tag("BSUM") && range.upperBound > region.upperBound {
+            throw fail(.invalidContent(section: SnapshotFormat.name(ofTag: tag), detail: "runs into the block checksums"))
         }
         self.path = path
         self.storage = storage
         self.sections = sections
         self.version = header.version
-        self.metadata = try SnapshotFile.decodeMetadata(SnapshotFile.reader(SnapshotFormat.tag("META"), storage: storage, sections: sections, path: path))
+        self.verifier = SnapshotBlockVerifier(storage: storage, path: path, region: region, sums: sums)
+        self.metadata = try SnapshotFile.decodeMetadata(SnapshotFile.reader(SnapshotFormat.tag("META"), storage: storage,
+                                                                            sections: sections, verifier: verifier, path: path))
+    }
+
+    /// Verifies every block now (a whole decode reads every byte anyway).
+    /// - Throws: `.checksumMismatch` for the first damaged block.
+    /// - Complexity: O(n).
+    func verifyAll() throws(SnapshotError) {
+        if let sums = sections[SnapshotFormat.tag("BSUM")] { try verifier.verifyNow(0..<sums.lowerBound) }
     }
 
     private static func decodeMetadata(_ section: SectionReader) throws(SnapshotError) -> [String: String] {
@@ -102,25 +134,32 @@ public struct SnapshotFile: Sendable {
         return metadata
     }
 
-    private static func reader(_ tag: UInt32, storage: SnapshotStorage, sections: [UInt32: Range<Int>], path: String?) throws(SnapshotError) -> SectionReader {
+    private static func reader(_ tag: UInt32, storage: SnapshotStorage, sections: [UInt32: Range<Int>],
+                               verifier: SnapshotBlockVerifier, path: String?) throws(SnapshotError) -> SectionReader {
         guard let range = sections[tag] else {
             throw SnapshotError(path: path, reason: .missingSection(SnapshotFormat.name(ofTag: tag)))
         }
+        try verifier.verifyNow(range)
         return SectionReader(storage: storage, range: range, name: SnapshotFormat.name(ofTag: tag), path: path)
     }
 
-    /// A bounds-checked reader over one section.
-    /// - Throws: `.missingSection` when the file has no such section.
+    /// A bounds-checked reader over one section, whose blocks are verified now.
+    /// - Throws: `.missingSection` when the file has no such section, `.checksumMismatch` when it is damaged.
+    /// - Complexity: O(bytes of the section).
     func reader(_ tag: UInt32) throws(SnapshotError) -> SectionReader {
-        try SnapshotFile.reader(tag, storage: storage, sections: sections, path: path)
+        try SnapshotFile.reader(tag, storage: storage, sections: sections, verifier: verifier, path: path)
     }
 
     /// A whole section read in place as `count` values of `T` (every value when `count` is nil; the section must
-    /// then be a whole number of them), kept alive by the file's storage.
-    /// - Throws: `.missingSection`, or `.invalidContent` when the section's length does not fit.
-    /// - Complexity: O(1).
-    func view<T: BitwiseCopyable>(_ tag: UInt32, of type: T.Type, count: Int? = nil) throws(SnapshotError) -> IndexBuffer<T> {
-        let reader = try reader(tag)
+    /// then be a whole number of them), kept alive by the file's storage, and its byte range in the file.
+    /// Its blocks are verified now, or when `verifyingNow` is false, by whoever reads it (`verifier.verify`).
+    /// - Throws: `.missingSection`, `.checksumMismatch`, or `.invalidContent` when the section's length does not fit.
+    /// - Complexity: O(bytes of the section) verified now, otherwise O(1).
+    func view<T: BitwiseCopyable>(_ tag: UInt32, of type: T.Type, count: Int? = nil,
+                                  verifyingNow: Bool = true) throws(SnapshotError) -> IndexBuffer<T> {
+        guard let range = sections[tag] else { throw SnapshotError(path: path, reason: .missingSection(SnapshotFormat.name(ofTag: tag))) }
+        if verifyingNow { try verifier.verifyNow(range) }
+        let reader = SectionReader(storage: storage, range: range, name: SnapshotFormat.name(ofTag: tag), path: path)
         let stride = MemoryLayout<T>.stride
         let expected = count ?? reader.byteCount / stride
         guard reader.byteCount == expected * stride, expected >= 0 else {

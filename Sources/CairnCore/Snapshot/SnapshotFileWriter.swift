@@ -15,7 +15,7 @@ enum SnapshotFileWriter {
         func failure(_ operation: String, _ error: any Error) -> SnapshotError {
             SnapshotError(path: path, reason: .io(operation: operation, message: "\(error)"))
         }
-        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = temporaryPrefix(of: path) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor: FileDescriptor
         do {
             // exclusiveCreate (O_EXCL) refuses an existing file.
@@ -40,5 +40,34 @@ enum SnapshotFileWriter {
             unlink(temporary)
             throw renameError
         }
+    }
+
+    /// The start of the names of `path`'s temporary files: `<path>.tmp-`, followed by the writer's process id, a dash
+    /// and a random number.
+    static func temporaryPrefix(of path: String) -> String { path + ".tmp-" }
+
+    /// Removes the temporary files that writers of `path` killed before their rename left behind: those whose
+    /// process no longer runs. A temporary file of a live process (a writer at work) is left alone.
+    /// Corresponding C functions: `opendir`, `readdir`, `kill` (signal 0: does the process exist), `unlink`.
+    /// - Returns: the number of files removed.
+    /// - Complexity: O(entries of the folder).
+    @discardableResult
+    static func removeStaleTemporaries(of path: String) -> Int {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? "."
+        let prefix = String(temporaryPrefix(of: path)[(slash.map { path.index(after: $0) } ?? path.startIndex)...])
+        // opendir(3) returns NULL with errno when the folder cannot be read: then there is nothing to clean.
+        guard let directory = opendir(folder.isEmpty ? "/" : folder) else { return 0 }
+        defer { closedir(directory) }
+        var removed = 0
+        // readdir(3) returns NULL at the end of the folder.
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0 else { continue }
+            // kill(2) with signal 0 checks only that the process exists: -1 with ESRCH when it does not.
+            guard kill(pid, 0) == -1, errno == ESRCH else { continue }
+            if unlink((folder.isEmpty ? "" : folder) + "/" + name) == 0 { removed += 1 }
+        }
+        return removed
     }
 }

@@ -7,18 +7,26 @@
 ///      8     4  byte-order mark 0x0A0B0C0D, written in the writer's byte order (UInt32)
 ///     12     4  format version (UInt32), `SnapshotFormat.version`
 ///     16     8  file length in bytes, header included (UInt64)
-///     24     8  checksum: XXH64, seed 0, of bytes [32, file length) (UInt64; see `SnapshotChecksum`)
+///     24     8  table checksum: XXH64 of bytes [32, table end), seeded with the XXH64 (seed 0) of the `BSUM` section
+///                (UInt64; see `SnapshotChecksum`)
 ///     32     4  section count s (UInt32)
 ///     36     4  zero (UInt32)
 ///     40  24 s  section table: per section a tag (4 ASCII bytes), zero (UInt32), offset (UInt64), byte count (UInt64)
 ///      …        sections, each starting at a multiple of 8, zero padding between them
 /// ```
 /// Every number is in the writer's native byte order (little-endian on every platform Cairn builds for); the mark
-/// lets a reader with the other order refuse the file instead of misreading it. Everything after the checksum field
-/// is covered by the checksum; the fields before it are each checked on their own (magic, mark, version, length).
+/// lets a reader with the other order refuse the file instead of misreading it. The fields before the checksum are
+/// each checked on their own (magic, mark, version, length); the table checksum covers the section table and the
+/// block checksums; the block checksums cover every byte of the sections.
+///
+/// Block checksums (`BSUM`, the last section): the bytes from the end of the section table (rounded up to 8) to the
+/// start of `BSUM` are cut into blocks of `blockBytes` (the last one shorter), and `BSUM` holds each block's XXH64
+/// (seed 0) as a UInt64. A reader verifies a block the first time it reads from it (`SnapshotBlockVerifier`), so a
+/// one-off query on a mapped snapshot reads, and checks, the few pages it needs instead of the whole file.
 /// A reader ignores sections it does not know; a change that old readers would misread bumps the version.
 ///
 /// The sections of a `FeatureIndex` snapshot (n features, m of them with a radius):
+/// - `BSUM`: the block checksums (see above), always the last section.
 /// - `META`: metadata pairs chosen by the writer (a store's identity and generation): UInt32 count, then per pair
 ///   UInt32 key length, key UTF-8, UInt32 value length, value UTF-8.
 /// - `STRO`, `STRB`: the string table: UInt32 offsets[k + 1] into the UTF-8 bytes of `STRB` (ids, attribute names,
@@ -41,23 +49,30 @@
 ///   largest radius (Double, heap order); `CITM`: UInt32 feature position per circle. All derived from the features:
 ///   `FeatureIndex(snapshot:)` checks that they agree with them.
 ///
-/// Version 3 (records that decode one at a time and circle arrays stored, for mapping) replaced version 2 (circles
+/// Version 4 (block checksums verified on first read) replaced version 3 (one checksum of the whole file, verified
+/// at open), which (records that decode one at a time and circle arrays stored, for mapping) replaced version 2 (circles
 /// in one tree with per-node largest radii), which replaced version 1 (circles in radius tiers). Other versions are
 /// refused; a store rebuilds its snapshot.
 public enum SnapshotFormat {
     /// The first 8 bytes of every snapshot.
     public static let magic: [UInt8] = Array("CAIRNSNP".utf8)
     /// The format version this build writes and reads.
-    public static let version: UInt32 = 3
+    public static let version: UInt32 = 4
     /// The byte-order mark as written by a machine of this build's byte order.
     static let byteOrderMark: UInt32 = 0x0A0B_0C0D
     /// Bytes before the section table.
     public static let headerBytes = 40
     /// Bytes per section-table entry.
     static let sectionEntryBytes = 24
-    /// Offset of the checksum field; the checksum covers everything from `checksumStart` on.
+    /// Offset of the table checksum field; it covers the section table, which starts at `checksumStart`.
     static let checksumOffset = 24
     static let checksumStart = 32
+    /// Bytes per checksummed block: one page, so that verifying what a query reads costs about what reading it does.
+    static let blockBytes = 4096
+    /// Where the sections start: the end of the section table, rounded up to a multiple of 8.
+    static func sectionsStart(sectionCount: Int) -> Int { aligned(headerBytes + sectionCount * sectionEntryBytes) }
+    /// `offset` rounded up to a multiple of 8.
+    static func aligned(_ offset: Int) -> Int { (offset + 7) & ~7 }
 
     /// A section tag from its 4-character name.
     static func tag(_ name: StaticString) -> UInt32 {

@@ -154,6 +154,23 @@ import Testing
         if case .io(let operation, _)? = missing?.reason { #expect(operation == "open") } else { Issue.record("expected an io error") }
     }
 
+    /// A writer killed between creating its temporary file and renaming it leaves the file behind; the next write
+    /// of the same snapshot removes it, and leaves alone the temporary files of live writers and other files.
+    @Test func temporaryFilesOfKilledWritersAreRemovedByTheNextWrite() throws {
+        let path = "/tmp/cairn-snapshot-test-\(UInt64.random(in: 0...UInt64.max)).snapshot"
+        let exited = Process()
+        exited.executableURL = URL(fileURLWithPath: "/bin/true")
+        try exited.run()
+        exited.waitUntilExit()
+        let stale = "\(path).tmp-\(exited.processIdentifier)-17", live = "\(path).tmp-\(getpid())-18", other = path + ".tmpfile"
+        for file in [stale, live, other] { #expect(FileManager.default.createFile(atPath: file, contents: Data([1, 2, 3]))) }
+        defer { for file in [path, stale, live, other] { try? FileManager.default.removeItem(atPath: file) } }
+        try FeatureIndex([]).writeSnapshot(to: path)
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(FileManager.default.fileExists(atPath: live))
+        #expect(FileManager.default.fileExists(atPath: other))
+    }
+
     @Test func checksumIsXXH64() {
         // Reference values from the xxHash library (libxxhash 0.8.1, XXH64 with seed 0) through Python's ctypes.
         let vectors: [([UInt8], UInt64)] = [
@@ -203,9 +220,54 @@ import Testing
                 case .invalidContent(let section, _): #expect(section == "header")
                 default: Issue.record("flip at \(position): \(reason)")
                 }
+            case 32..<36:
+                // The section count: a table reaching past the file is refused before its checksum can be read.
+                switch reason {
+                case .checksumMismatch: break
+                case .sectionOutOfBounds(let section, _, _, _): #expect(section == "section table")
+                default: Issue.record("flip at \(position): \(reason)")
+                }
             default:
                 if case .checksumMismatch = reason {} else { Issue.record("flip at \(position): \(reason)") }
             }
+        }
+    }
+
+    /// A mapped snapshot verifies a feature's blocks when it is decoded, not at open: every flipped byte is either
+    /// refused at open or mapping, or reported by `snapshotDamage` once the features are read, never trusted.
+    @Test func flippingAnyByteOfAMappedSnapshotIsFoundBeforeItIsTrusted() throws {
+        // Enough features for blocks that hold feature data only; a seeded sample of the positions.
+        let bytes = try Self.sample(count: 600)
+        var random = SeededRandom(seed: 21)
+        var foundOnReading = 0
+        for position in (0..<3_000).map({ _ in random.below(bytes.count) }) {
+            var damaged = bytes
+            damaged[position] ^= 0x5A
+            guard let index = try? FeatureIndex(mapping: SnapshotFile(bytes: damaged, path: "x.snapshot")) else { continue }
+            #expect(index.snapshotDamage == nil, "flip at \(position): damage reported before anything was read")
+            _ = Array(index.features)
+            guard let damage = index.snapshotDamage else { Issue.record("flip at \(position) was not found"); continue }
+            if case .checksumMismatch = damage.reason {} else { Issue.record("flip at \(position): \(damage)") }
+            foundOnReading += 1
+        }
+        // The features' own sections are most of the file: their damage is found when read.
+        #expect(foundOnReading > 1_000)
+        let intact = try FeatureIndex(mapping: SnapshotFile(bytes: bytes))
+        _ = Array(intact.features)
+        #expect(intact.snapshotDamage == nil)
+    }
+
+    /// The sections every query reads (the trees) are verified when the file is mapped.
+    @Test func damagedTreesAreRefusedWhenMapped() throws {
+        let index = FeatureIndex(try Self.richFeatures(count: 600, seed: 5))
+        let bytes = index.snapshotBytes()
+        let file = try SnapshotFile(bytes: bytes)
+        let trees: [StaticString] = ["PCRD", "PIDS", "CVAL", "CMAX"]
+        for tag in trees {
+            let range = try #require(file.sections[SnapshotFormat.tag(tag)])
+            var damaged = bytes
+            damaged[range.lowerBound + range.count / 2] ^= 1
+            #expect(throws: SnapshotError.self, "\(tag)") { try FeatureIndex(mapping: SnapshotFile(bytes: damaged)) }
         }
     }
 
@@ -244,8 +306,7 @@ import Testing
     /// Recomputes the checksum after an edit, as a deliberate forger would.
     static func resealed(_ bytes: [UInt8]) -> [UInt8] {
         var sealed = bytes
-        let sum = sealed.withUnsafeBytes { SnapshotChecksum.xxh64(UnsafeRawBufferPointer(rebasing: $0[SnapshotFormat.checksumStart...])) }
-        sealed.withUnsafeMutableBytes { $0.storeBytes(of: sum, toByteOffset: SnapshotFormat.checksumOffset, as: UInt64.self) }
+        SnapshotBuilder.seal(&sealed)
         return sealed
     }
 
