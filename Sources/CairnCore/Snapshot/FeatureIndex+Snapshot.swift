@@ -62,13 +62,14 @@ extension FeatureIndex {
             }
             attributeCount += UInt32(feature.attributes.count)
         }
-        builder.add(SnapshotFormat.tag("STRO"), strings.offsets.bytes)
-        builder.add(SnapshotFormat.tag("STRB"), strings.heap)
-        builder.add(SnapshotFormat.tag("FEAT"), records.bytes)
-        builder.add(SnapshotFormat.tag("FOPT"), optional.bytes)
-        builder.add(SnapshotFormat.tag("ATTN"), attributeNames.bytes)
-        builder.add(SnapshotFormat.tag("ATTV"), attributeValues.bytes)
-        builder.add(SnapshotFormat.tag("SETM"), setMembers.bytes)
+        let table = strings.takeTable()
+        builder.add(SnapshotFormat.tag("STRO"), table.offsets)
+        builder.add(SnapshotFormat.tag("STRB"), table.heap)
+        builder.add(SnapshotFormat.tag("FEAT"), records.takeBytes())
+        builder.add(SnapshotFormat.tag("FOPT"), optional.takeBytes())
+        builder.add(SnapshotFormat.tag("ATTN"), attributeNames.takeBytes())
+        builder.add(SnapshotFormat.tag("ATTV"), attributeValues.takeBytes())
+        builder.add(SnapshotFormat.tag("SETM"), setMembers.takeBytes())
 
         var pointHeader = ByteSink()
         pointHeader.append(UInt32(points.count))
@@ -77,12 +78,12 @@ extension FeatureIndex {
         ids.append(contentsOf: points.ids)
         coordinates.append(contentsOf: points.coordinates)
         builder.add(SnapshotFormat.tag("PIDX"), pointHeader.bytes)
-        builder.add(SnapshotFormat.tag("PIDS"), ids.bytes)
-        builder.add(SnapshotFormat.tag("PCRD"), coordinates.bytes)
+        builder.add(SnapshotFormat.tag("PIDS"), ids.takeBytes())
+        builder.add(SnapshotFormat.tag("PCRD"), coordinates.takeBytes())
         circles.appendSnapshotSections(to: &builder)
         var items = ByteSink()
         items.append(contentsOf: circleItems)
-        builder.add(SnapshotFormat.tag("CITM"), items.bytes)
+        builder.add(SnapshotFormat.tag("CITM"), items.takeBytes())
         return builder.finish()
     }
 

@@ -7,9 +7,10 @@ struct SnapshotBuilder {
         sections.append((tag, bytes))
     }
 
-    /// The whole file: header, section table, the sections, then their block checksums (`BSUM`).
+    /// The whole file: header, section table, the sections, then their block checksums (`BSUM`). Each section's
+    /// bytes are released once copied, so the peak is about one file's size beyond the sections.
     /// - Complexity: O(total bytes).
-    func finish() -> [UInt8] {
+    mutating func finish() -> [UInt8] {
         let sectionCount = sections.count + 1
         let start = SnapshotFormat.sectionsStart(sectionCount: sectionCount)
         var offsets: [Int] = []
@@ -36,12 +37,13 @@ struct SnapshotBuilder {
             file.append(UInt64(entry.offset))
             file.append(UInt64(entry.byteCount))
         }
-        for (section, offset) in zip(sections, offsets) {
+        for (position, offset) in offsets.enumerated() {
             file.pad(to: offset)
-            file.append(section.bytes)
+            file.append(sections[position].bytes)
+            sections[position].bytes = []
         }
         file.pad(to: end + sumsBytes)
-        var bytes = file.bytes
+        var bytes = file.takeBytes()
         SnapshotBuilder.seal(&bytes)
         return bytes
     }
@@ -112,6 +114,13 @@ struct ByteSink {
     mutating func appendString(_ text: String) {
         append(UInt32(text.utf8.count))
         bytes.append(contentsOf: text.utf8)
+    }
+
+    /// The bytes, leaving the sink empty (no copy when the caller then changes them).
+    mutating func takeBytes() -> [UInt8] {
+        let taken = bytes
+        bytes = []
+        return taken
     }
 
     /// Zero bytes up to `offset`.

@@ -18,6 +18,13 @@ struct StringTableBuilder {
         if !unique { indices[text] = index }
         return index
     }
+
+    /// The table's offsets (`STRO`) and bytes (`STRB`), leaving the builder empty: its lookup and buffers are
+    /// released before the file is assembled.
+    mutating func takeTable() -> (offsets: [UInt8], heap: [UInt8]) {
+        defer { self = StringTableBuilder() }
+        return (offsets.bytes, heap)
+    }
 }
 
 /// A snapshot's string table, decoded once: features share the decoded strings.
