@@ -33,9 +33,12 @@ import Testing
                     return e < end ? Scanned(fields: [], unterminated: true, next: e + 1, lines: 1)
                                    : Scanned(fields: [], unterminated: true, next: end, lines: 0)
                 }
-                fields.append(text)
+                // Text after the closing quote stays in the field; a CR before the line end is the line end.
                 i = j
                 while i < end, b[i] != 0x2C, b[i] != 0x0A { i += 1 }
+                var e = i
+                if i >= end || b[i] == 0x0A, e > j, b[e - 1] == 0x0D { e -= 1 }
+                fields.append(text + b[j..<e])
             } else {
                 let s = i
                 while i < end, b[i] != 0x2C, b[i] != 0x0A { i += 1 }

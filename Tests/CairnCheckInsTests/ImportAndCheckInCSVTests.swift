@@ -41,6 +41,15 @@ import Testing
         #expect(skipped == 0)
     }
 
+    @Test func textAfterAClosingQuoteStaysInTheFieldForBoth() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("places.csv", header + "\"p\"1,n,1,2,100\n\"q\"r,n,3,4,100\r\n")
+        let (places, skipped) = try checkInPlaces(path)
+        #expect(try imported(path) == places)
+        #expect(places.map { $0[0] } == ["p1", "qr"])
+        #expect(skipped == 0)
+    }
+
     @Test func aQuotedLineBreakIsTheOneDifference() throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("places.csv", header + agreed + "\"multi\nline\",n,7,8,100\nafter,n,9,10,100\n")

@@ -11,9 +11,10 @@ import Glibc
 /// input.
 ///
 /// Memory is one buffer of about `batchBytes` (more only for a single record longer than that, up to
-/// `maxRecordBytes`), whatever the file size. A record longer than `maxRecordBytes` is not handed out: it is
-/// skipped to its end (an empty batch comes back and `overlong` describes it), so that its tail is never
-/// read as records of its own.
+/// `maxRecordBytes` + 1), whatever the file size. A record longer than `maxRecordBytes` (its line feed not
+/// counted), mapped or read, is not handed out: it is skipped to its end (an empty batch comes back and
+/// `overlong` describes it), so that it costs one `malformed_row` at its line and its tail is never read as records
+/// of its own; reading goes on with the next line (the rule of `cairn import`, where records are lines).
 public final class CheckInBatchInput {
     /// The input's path as given (`-` for standard input), for messages.
     public let path: String
@@ -143,8 +144,8 @@ public final class CheckInBatchInput {
                 mappedPosition = start + cut
                 return UnsafeBufferPointer(start: file + start, count: cut)
             }
-            if window >= maxRecordBytes {
-                // The record at `start` is longer than allowed: skip to its end.
+            if window > maxRecordBytes {
+                // No line feed in `maxRecordBytes` + 1 bytes: the record at `start` is longer than allowed; skip to its end.
                 var skip = CheckInRecordSkip(head: UnsafeBufferPointer(start: file + start, count: min(Self.headBytes, end - start)))
                 let consumed = skip.scan(UnsafeBufferPointer(start: file + start, count: mappedSize - start))
                 overlong = skip.record
@@ -152,7 +153,8 @@ public final class CheckInBatchInput {
                 mappedPosition = start + consumed
                 return UnsafeBufferPointer(start: file + start, count: 0)
             }
-            window *= 2
+            // Never past the limit (+ 1 byte for the line feed of a record of exactly the limit), as when reading.
+            window = min(window * 2, maxRecordBytes + 1)
         }
         previousStart = start
         mappedPosition = mappedSize
@@ -199,7 +201,7 @@ public final class CheckInBatchInput {
                 return UnsafeBufferPointer(start: buffer, count: end)
             }
             // No record end in a full buffer: one record is longer than the buffer.
-            if capacity >= maxRecordBytes {
+            if capacity > maxRecordBytes {
                 // Longer than allowed: skip it to its end, reading on as far as it goes.
                 var skip = CheckInRecordSkip(head: UnsafeBufferPointer(start: buffer, count: min(Self.headBytes, filled)))
                 var consumed = skip.scan(UnsafeBufferPointer(start: buffer, count: filled))
@@ -219,11 +221,13 @@ public final class CheckInBatchInput {
                 overlong = skip.record
                 return UnsafeBufferPointer(start: buffer, count: 0)
             }
-            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            // Memory never goes past the limit (+ 1 byte for the line feed of a record of exactly the limit).
+            let grown = min(capacity * 2, maxRecordBytes + 1)
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
             bigger.update(from: buffer, count: filled)
             buffer.deallocate()
             buffer = bigger
-            capacity *= 2
+            capacity = grown
         }
     }
 

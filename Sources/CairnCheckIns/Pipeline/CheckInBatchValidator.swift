@@ -129,10 +129,14 @@ public final class CheckInBatchValidator {
                 let piece = pieces[0]
                 piece.reset(bytes: batch.count)
                 while start < batch.count {
-                    let (_, next, lines) = piece.scanner.scanRecord(base, start: start, end: batch.count)
+                    let (outcome, next, lines) = piece.scanner.scanRecord(base, start: start, end: batch.count)
+                    if piece.scanner.isBlank(outcome, start: base + start) {
+                        start = next
+                        line += lines
+                        continue
+                    }
                     start = next
                     line += lines
-                    if piece.scanner.fieldCount == 1, piece.scanner.field(0).count == 0 { continue }
                     let header = (0..<piece.scanner.fieldCount).map { piece.scanner.field($0).text.trimmingSpaces }
                     layout = try CheckInCSVLayout(header: header, file: input.path)
                     break
@@ -411,9 +415,11 @@ public final class CheckInBatchValidator {
                 switch format {
                 case .csv:
                     let (outcome, next, lines) = scanner.scanRecord(base, start: position, end: end)
+                    // A stray quote after an empty first field (`,"u,…`) is a bad row, not an empty line.
+                    let blank = scanner.isBlank(outcome, start: base + position)
                     position = next
                     line += lines
-                    if scanner.fieldCount == 1, scanner.field(0).count == 0 { continue }
+                    if blank { continue }
                     guard let layout else { continue }
                     switch outcome {
                     case .unterminatedQuote:

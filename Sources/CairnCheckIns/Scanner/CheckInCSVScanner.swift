@@ -6,7 +6,9 @@
 /// Records are lines: they end at every line feed (or at the end of the buffer), and a quoted field may not span
 /// lines (a quote still open at the line's end is a stray one: that line is the bad record). Unlike RFC 4180, so
 /// that a stray quote never swallows the good rows after it, and so that any line feed is a place to cut a file
-/// for parallel work. The buffer handed to it must start at a record boundary.
+/// for parallel work. This is `cairn import`'s rule for a stray quote (`CSVTokenizer`: the record is rejected at the
+/// line where it started, reading resumes on the next line) with every quoted field held to one line. Text after a
+/// closing quote stays in the field, as import reads it. The buffer handed to it must start at a record boundary.
 struct CheckInCSVScanner {
     /// Unescaped quoted fields; never reallocated while a buffer is scanned.
     private var arena: UnsafeMutablePointer<UInt8>
@@ -87,10 +89,18 @@ struct CheckInCSVScanner {
                         while lineEnd < end, buffer[lineEnd] != 0x0A { lineEnd += 1 }
                         return lineEnd < end ? (.unterminatedQuote, lineEnd + 1, 1) : (.unterminatedQuote, end, 0)
                     }
-                    append(field, &tooMany)
                     var i = after
-                    // Bytes between the closing quote and the separator (a CR, or stray text) are skipped.
                     while i < end, buffer[i] != 0x2C, buffer[i] != 0x0A { i += 1 }
+                    // Text between the closing quote and the separator stays in the field, as `cairn import` reads it
+                    // (`"p"1` is `p1`, not `p`); a CR before the line end is the line end.
+                    var tailEnd = i
+                    if i >= end || buffer[i] == 0x0A, tailEnd > after, buffer[tailEnd &- 1] == 0x0D { tailEnd -= 1 }
+                    if tailEnd > after {
+                        appendToArena(buffer + after, count: tailEnd &- after)
+                        append(CheckInField(base: field.base, count: field.count &+ tailEnd &- after), &tooMany)
+                    } else {
+                        append(field, &tooMany)
+                    }
                     if i >= end { return (.record(tooManyFields: tooMany), end, lines) }
                     if buffer[i] == 0x0A { return (.record(tooManyFields: tooMany), i + 1, lines + 1) }
                     fieldStart = i &+ 1
@@ -139,6 +149,23 @@ struct CheckInCSVScanner {
         }
         arenaUsed += n
         return (false, end, .empty)
+    }
+
+    /// Copies `count` bytes to the arena right after the quoted field just unescaped (the arena holds as many bytes
+    /// as the buffer, and a field never takes more than its bytes in the buffer).
+    private mutating func appendToArena(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        (arena + arenaUsed).update(from: bytes, count: count)
+        arenaUsed += count
+    }
+
+    /// Whether the record just scanned from `start` (with `outcome`) is an empty line: one unquoted empty field.
+    /// A record that is not whole (a quote left open) is never blank, whatever fields it got before the quote.
+    /// - Complexity: O(1).
+    @inline(__always)
+    func isBlank(_ outcome: Outcome, start: UnsafePointer<UInt8>) -> Bool {
+        guard case .record = outcome, fieldCount == 1 else { return false }
+        let field = fields[0]
+        return field.count == 0 && field.base == start
     }
 
     @inline(__always)

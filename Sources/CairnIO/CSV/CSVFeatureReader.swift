@@ -5,10 +5,13 @@ import CairnCore
 /// The header's names are resolved once (aliases such as `lat`, `lng`, `rad`; `ImportOptions.idColumn`);
 /// a header without latitude and longitude, with duplicate columns, or an empty file is an `InputError`.
 /// Each row then becomes a feature through `FeatureRecordBuilder`, or a `RowRejection` naming its first line:
-/// a wrong number of fields, invalid UTF-8 in a field, an unterminated quoted field at the end of the file,
-/// or any value the builder refuses. Empty lines are skipped. Columns with an empty name are ignored.
-/// A record longer than 64 MiB (usually a quote left open early in a big file) stops reading with an `InputError`,
-/// so memory stays bounded.
+/// a wrong number of fields, invalid UTF-8 in a field, or any value the builder refuses. Empty lines are skipped.
+/// Columns with an empty name are ignored.
+/// A quoted field that runs over lines and then breaks the format (text after its closing quote, a field count
+/// other than the header's, the end of the file inside it) is taken for a stray quote: one rejection at the line
+/// where its record started, and reading resumes on the next line, so the rows it swallowed are read again
+/// (`CSVTokenizer` states the rule). A record longer than `ImportOptions.maxRecordBytes` (64 MiB by default) is
+/// rejected the same way, alone, and memory stays bounded by that limit.
 /// A `.tsv` file (optionally `.tsv.gz`) is read with a tab separator.
 public final class CSVFeatureReader: FeatureReader {
     private let tokenizer: CSVTokenizer
@@ -50,8 +53,17 @@ public final class CSVFeatureReader: FeatureReader {
             throw InputError(file: file, message: "the file is empty; expected a header row such as id,name,latitude,longitude")
         }
         let headerLine = tokenizer.recordLine
-        if tokenizer.recordHasUnterminatedQuote {
+        switch tokenizer.problem {
+        case nil:
+            break
+        case .unterminatedQuote?:
             throw InputError(file: file, line: headerLine, message: "unterminated quoted field in the header row")
+        case .tooLong(let limit)?:
+            throw InputError(file: file, line: headerLine, message: "the header row is longer than \(limit) bytes; is a quoted field left unterminated?")
+        case .tooManyFields(let limit)?:
+            throw InputError(file: file, line: headerLine, message: "the header row has more than \(limit) columns")
+        case .textAfterQuote?, .fieldCount?:
+            throw InputError(file: file, line: headerLine, message: "a quoted field in the header row runs past the end of its line and text follows its closing quote")
         }
         var names: [String] = []
         for index in 0..<tokenizer.fieldCount {
@@ -80,6 +92,7 @@ public final class CSVFeatureReader: FeatureReader {
             throw InputError(file: file, line: headerLine,
                              message: "missing required \(columns) \(missing.joined(separator: ", ")); the header has: \(headerList)")
         }
+        tokenizer.expectedFieldCount = names.count
         self.names = names
         self.roles = roles
         self.usedColumns = usedColumns
@@ -107,9 +120,7 @@ public final class CSVFeatureReader: FeatureReader {
     /// Turns the tokenizer's current record into a feature or a rejection.
     private func record() -> ImportRecord {
         let line = tokenizer.recordLine
-        if tokenizer.recordHasUnterminatedQuote {
-            return .rejected(RowRejection(file: file, line: line, field: nil, reason: "unterminated quoted field starting on this line"))
-        }
+        if let problem = tokenizer.problem { return .rejected(rejection(problem, line: line)) }
         let count = tokenizer.fieldCount
         guard count == names.count else {
             return .rejected(RowRejection(file: file, line: line, field: nil,
@@ -127,6 +138,28 @@ public final class CSVFeatureReader: FeatureReader {
         return builder.build(fields, line: line)
     }
 
+    /// The rejection of a record the tokenizer could not read as one; reading resumes on `line` + 1.
+    private func rejection(_ problem: CSVRecordProblem, line: Int) -> RowRejection {
+        let resume = "taken for a stray quote: only this line is rejected and reading resumes on line \(line + 1)"
+        func name(_ field: Int) -> String? { field < names.count ? names[field] : nil }
+        switch problem {
+        case .unterminatedQuote(let field):
+            return RowRejection(file: file, line: line, field: name(field), reason: "unterminated quoted field starting on this line")
+        case .textAfterQuote(let field, let at):
+            return RowRejection(file: file, line: line, field: name(field),
+                                reason: "a quoted field runs past the end of this line and text follows a closing quote on line \(at) (expected a separator or a line end); \(resume)")
+        case .fieldCount(let field, let at, let count, let expected, let atLeast):
+            return RowRejection(file: file, line: line, field: name(field),
+                                reason: "a quoted field runs past the end of this line and the record has \(atLeast ? "more than \(expected)" : String(count)) fields by line \(at), expected \(expected) as in the header; \(resume)")
+        case .tooLong(let limit):
+            return RowRejection(file: file, line: line, field: nil,
+                                reason: "the record starting on this line is longer than \(limit) bytes (the record size limit); is a quoted field left unterminated? Only this line is rejected and reading resumes on line \(line + 1)")
+        case .tooManyFields(let limit):
+            return RowRejection(file: file, line: line, field: nil,
+                                reason: "the record starting on this line has more than \(limit) fields (the record size limit allows no more); only this line is rejected and reading resumes on line \(line + 1)")
+        }
+    }
+
     /// The text of field `index` of the tokenizer's current record, or nil when it is not valid UTF-8.
     private static func decodeField(_ tokenizer: CSVTokenizer, _ index: Int) -> String? {
         let bytes = tokenizer.field(index)
@@ -136,7 +169,7 @@ public final class CSVFeatureReader: FeatureReader {
 
     /// Whether the current record is an empty line (one unquoted field of spaces and tabs at most).
     private static func isBlank(_ tokenizer: CSVTokenizer) -> Bool {
-        guard tokenizer.fieldCount == 1, !tokenizer.recordHasQuotes else { return false }
+        guard tokenizer.problem == nil, tokenizer.fieldCount == 1, !tokenizer.recordHasQuotes else { return false }
         return tokenizer.field(0).allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 }
