@@ -330,9 +330,9 @@ import Testing
 
     @Test func craftedInconsistenciesAreRefused() throws {
         let bytes = try Self.sample()
-        func edited(_ edit: (inout [UInt8]) throws -> Void) rethrows -> SnapshotError.Reason? {
+        func edited(_ edit: (inout [UInt8]) -> Void) -> SnapshotError.Reason? {
             var copy = bytes
-            try edit(&copy)
+            edit(&copy)
             return Self.reason(Self.resealed(copy))
         }
         func store<T>(_ value: T, at offset: Int, in b: inout [UInt8]) {
@@ -340,20 +340,20 @@ import Testing
         }
         // A section reaching past the end of the file.
         let pids = try Self.tableEntry("PIDS", in: bytes)
-        let outOfBounds = try edited { store(UInt64(bytes.count), at: pids + 16, in: &$0) }
+        let outOfBounds = edited { store(UInt64(bytes.count), at: pids + 16, in: &$0) }
         if case .sectionOutOfBounds(let name, _, _, _)? = outOfBounds { #expect(name == "PIDS") } else { Issue.record("\(String(describing: outOfBounds))") }
         // A section pointing into the header.
-        let intoHeader = try edited { store(UInt64(0), at: pids + 8, in: &$0) }
+        let intoHeader = edited { store(UInt64(0), at: pids + 8, in: &$0) }
         if case .sectionOutOfBounds? = intoHeader {} else { Issue.record("\(String(describing: intoHeader))") }
         // A missing section (its tag renamed).
-        #expect(try edited { store(SnapshotFormat.tag("XXXX"), at: pids, in: &$0) } == .missingSection("PIDS"))
+        #expect(edited { store(SnapshotFormat.tag("XXXX"), at: pids, in: &$0) } == .missingSection("PIDS"))
         // An item out of range in the point index.
         let ids = try Self.section("PIDS", in: bytes)
-        if case .invalidContent(let name, let detail)? = try edited({ store(UInt32(999_999), at: ids.lowerBound, in: &$0) }) {
+        if case .invalidContent(let name, let detail)? = edited({ store(UInt32(999_999), at: ids.lowerBound, in: &$0) }) {
             #expect(name == "PIDS" && detail.contains("999999"))
         } else { Issue.record("item out of range accepted") }
         // A repeated item.
-        let repeated = try edited { b in
+        let repeated = edited { b in
             let first = b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: ids.lowerBound, as: UInt32.self) }
             store(first, at: ids.lowerBound + 4, in: &b)
         }
@@ -368,30 +368,30 @@ import Testing
         let coordinates = try Self.section("PCRD", in: bytes)
         if case .invalidContent(_, let detail)? = disordered { #expect(detail.contains("split")) } else { Issue.record("disorder accepted: \(String(describing: disordered))") }
         // A latitude that is not a latitude.
-        let notLatitude = try edited { store(Double.nan, at: coordinates.lowerBound + 8, in: &$0) }
+        let notLatitude = edited { store(Double.nan, at: coordinates.lowerBound + 8, in: &$0) }
         if case .invalidContent(_, let detail)? = notLatitude { #expect(detail.contains("not WGS84")) } else { Issue.record("NaN latitude accepted") }
         // A feature's id pointing past the string table.
         let records = try Self.section("FEAT", in: bytes)
-        if case .invalidContent(let name, _)? = try edited({ store(UInt32.max, at: records.lowerBound, in: &$0) }) {
+        if case .invalidContent(let name, _)? = edited({ store(UInt32.max, at: records.lowerBound, in: &$0) }) {
             #expect(name == "FEAT")
         } else { Issue.record("string index out of range accepted") }
         // An unknown kind.
-        if case .invalidContent(_, let detail)? = try edited({ $0[records.lowerBound + 4] = 9 }) {
+        if case .invalidContent(_, let detail)? = edited({ $0[records.lowerBound + 4] = 9 }) {
             #expect(detail.contains("kind"))
         } else { Issue.record("unknown kind accepted") }
         // A feature's attributes beyond the attribute table.
-        if case .invalidContent? = try edited({ store(UInt32(1_000_000), at: records.lowerBound + 12, in: &$0) }) {} else {
+        if case .invalidContent? = edited({ store(UInt32(1_000_000), at: records.lowerBound + 12, in: &$0) }) {} else {
             Issue.record("attribute range accepted")
         }
         // The circle tree losing a circle.
         let tree = try Self.section("CTRE", in: bytes)
-        if case .invalidContent(let name, _)? = try edited({ b in
+        if case .invalidContent(let name, _)? = edited({ b in
             let n = b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: tree.lowerBound, as: UInt32.self) }
             store(n - 1, at: tree.lowerBound, in: &b)
         }) { #expect(name == "CTRE") } else { Issue.record("circle count accepted") }
         // A circle twice in the tree.
         let circleIds = try Self.section("CIDS", in: bytes)
-        if case .invalidContent(let name, _)? = try edited({ b in
+        if case .invalidContent(let name, _)? = edited({ b in
             let first = b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: circleIds.lowerBound, as: UInt32.self) }
             store(first, at: circleIds.lowerBound + 4, in: &b)
         }) { #expect(name == "CIDS") } else { Issue.record("a circle twice accepted") }
