@@ -31,4 +31,18 @@ import Testing
         // Line numbers count the blank lines: b is on line 303.
         #expect(messages.first?.hasPrefix("line 303:") == true, "\(messages)")
     }
+
+    /// fuzz target checkins-csv: a line whose first field is empty and whose next field opens a quote it never
+    /// closes (`,"2026-06-01`) was taken for a blank line and got no verdict; so was a line holding only `""`
+    /// (which `cairn import` reports as a row with too few fields). Only an empty line (or a lone CR) is blank.
+    @Test func aLineThatLooksEmptyOnlyAfterParsingGetsAVerdict() throws {
+        let text = "id,userId,eventId,placeId,latitude,longitude,time\n" + "a,u,,p,0,0,2026-06-01T10:00:00Z\n"
+            + ",\"2026-06-01T10:00:00Z\n" + "\"\"\r\n" + "\n" + "\r\n" + "b,u,,p,0,0,2026-06-01T10:00:00Z\n"
+        let (rows, messages) = try validate(text, batchBytes: 1 << 16)
+        #expect(rows.count == 4, "\(rows)")
+        #expect(rows.dropFirst().first?.contains("malformed_row") == true)
+        #expect(messages.count == 2)
+        #expect(messages.first?.hasPrefix("line 3: a quote opened and not closed on its line") == true, "\(messages)")
+        #expect(messages.last?.hasPrefix("line 4: expected 7 fields, got 1") == true, "\(messages)")
+    }
 }

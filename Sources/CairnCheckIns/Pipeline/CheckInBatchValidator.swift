@@ -408,10 +408,16 @@ public final class CheckInBatchValidator {
                 var problem: String?
                 switch format {
                 case .csv:
+                    let recordStart = position
                     let (outcome, next, lines) = scanner.scanRecord(base, start: position, end: end)
                     position = next
                     line += lines
-                    if scanner.fieldCount == 1, scanner.field(0).count == 0 { continue }
+                    // Only an empty line (or a lone CR) is blank: judged by its bytes, not its parsed fields, so
+                    // that `""` and `,"unclosed` get a verdict instead of vanishing.
+                    var contentEnd = next
+                    if contentEnd > recordStart, base[contentEnd - 1] == 0x0A { contentEnd -= 1 }
+                    if contentEnd > recordStart, base[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+                    if contentEnd == recordStart { continue }
                     guard let layout else { continue }
                     switch outcome {
                     case .unterminatedQuote:
