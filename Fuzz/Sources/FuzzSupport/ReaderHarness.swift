@@ -7,8 +7,8 @@ import CairnIO
 ///   empty, its radius (if any) finite and positive, its numeric attributes finite;
 /// - every feature and every rejection names a line from 1 to the input's line count, and the file as given;
 ///   every rejection says why;
-/// - records come in file order (lines never go back); in formats where a record starts on a line of its own
-///   (CSV, JSON lines) each record starts on a later line than the one before.
+/// - records come in file order (lines never go back); in CSV each record starts on a later line than the one
+///   before (JSON lines may hold several RS-framed records on a line, as GeoJSON text sequences do).
 /// A refusal of the file as a whole (`InputError`, e.g. a CSV header without coordinates) is an allowed answer.
 public enum ReaderHarness {
     /// The longest record the readers accept here, small so that the over-limit path is reached by small
@@ -29,7 +29,7 @@ public enum ReaderHarness {
             FuzzCheck.require(error.file == path, "the refusal names \(error.file), not \(path)")
             return
         }
-        let strictlyLater = format == .csv || format == .jsonLines
+        let strictlyLater = format == .csv
         let lastLine = format == .csv ? lines.lastCSVLine : lines.lastLine
         var previousLine = 0
         func checkLine(_ line: Int, _ what: @autoclosure () -> String) {
