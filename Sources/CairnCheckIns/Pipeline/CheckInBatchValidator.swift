@@ -412,12 +412,15 @@ public final class CheckInBatchValidator {
                     let (outcome, next, lines) = scanner.scanRecord(base, start: position, end: end)
                     position = next
                     line += lines
-                    // Only an empty line (or a lone CR) is blank: judged by its bytes, not its parsed fields, so
-                    // that `""` and `,"unclosed` get a verdict instead of vanishing.
-                    var contentEnd = next
-                    if contentEnd > recordStart, base[contentEnd - 1] == 0x0A { contentEnd -= 1 }
-                    if contentEnd > recordStart, base[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-                    if contentEnd == recordStart { continue }
+                    // Only an empty line (or a lone CR) is blank: a record parsed as one empty field is judged by its
+                    // bytes, so that `""` and `,"unclosed` get a verdict instead of vanishing (the bytes are looked
+                    // at only for such records, keeping the per-row cost as it was).
+                    if scanner.fieldCount == 1, scanner.field(0).count == 0 {
+                        var contentEnd = next
+                        if contentEnd > recordStart, base[contentEnd - 1] == 0x0A { contentEnd -= 1 }
+                        if contentEnd > recordStart, base[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+                        if contentEnd == recordStart { continue }
+                    }
                     guard let layout else { continue }
                     switch outcome {
                     case .unterminatedQuote:
