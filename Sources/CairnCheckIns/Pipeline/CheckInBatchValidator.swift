@@ -107,7 +107,6 @@ public final class CheckInBatchValidator {
 
     private func run(input: CheckInBatchInput, sink: CheckInWriteBox) throws(CheckInError) {
         var line = 1
-        var first = true
         var clock = ContinuousClock.now
         while let batch = try input.next() {
             phaseSeconds[5] += lap(&clock)
@@ -123,8 +122,8 @@ public final class CheckInBatchValidator {
             }
             guard let base = batch.baseAddress else { continue }
             var start = 0
-            if first, inputFormat == .csv {
-                first = false
+            // Until the header is found (blank lines may fill whole batches before it), each batch is searched for it.
+            if inputFormat == .csv, layout == nil {
                 // The header: the first non-blank record.
                 let piece = pieces[0]
                 piece.reset(bytes: batch.count)
@@ -143,7 +142,6 @@ public final class CheckInBatchValidator {
                 }
                 if layout == nil { continue }
             }
-            if inputFormat == .csv, layout == nil { continue }
             line = process(base + start, count: batch.count - start, firstLine: line, sink: sink)
             if !reservedPairs {
                 reservedPairs = true
