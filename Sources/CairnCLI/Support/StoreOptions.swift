@@ -10,7 +10,7 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("db"), help: ArgumentHelp("The store file (SQLite).", valueName: "path"))
     var path: String = "cairn.sqlite"
 
-    @Option(name: .customLong("wait-seconds"), help: ArgumentHelp(
+    @Option(name: .customLong("wait-seconds"), parsing: .unconditional, help: ArgumentHelp(
         "How long a write waits for another writer of the store (an import, a delete) to finish, in seconds; 0 fails at once. Queries never wait.",
         valueName: "seconds"))
     var waitSeconds: Double = FeatureStore.defaultWriterWaitSeconds
