@@ -19,9 +19,11 @@ public final class FeatureStore: Sendable {
 
     /// How long a write waits for another writer of the same file by default, in seconds: an import of millions of
     /// rows takes tens of seconds, and a write that cannot start within a minute is better told than left hanging.
+    /// - Complexity: O(1).
     public static let defaultWriterWaitSeconds = 60.0
 
     /// The longest a write waits for another writer of the same file, in seconds.
+    /// - Complexity: O(1).
     public var writerWaitSeconds: Double { writerWait.limitSeconds }
     private let writerWait: WriterWait
 
