@@ -56,6 +56,26 @@ enum StoreSchema {
         return migrator
     }
 
+    /// Brings the store at `pool` up to date, safely when another process opens the same new file at the same time.
+    ///
+    /// GRDB's migrator reads which migrations ran before it starts each one's transaction; a process that waited
+    /// for another's migration then runs it again and fails ("table feature already exists"). After such a failure,
+    /// when the other process has applied more migrations meanwhile, migrating again (which reads the list anew)
+    /// finishes the job; a failure with no such progress is real and is thrown.
+    /// - Complexity: O(1) for an up-to-date store; at most one retry per migration.
+    static func migrate(_ pool: DatabasePool) throws {
+        var applied = try pool.read { try migrator.appliedIdentifiers($0) }
+        while true {
+            do {
+                return try migrator.migrate(pool)
+            } catch let error as DatabaseError {
+                let now = try pool.read { try migrator.appliedIdentifiers($0) }
+                guard now.count > applied.count else { throw error }
+                applied = now
+            }
+        }
+    }
+
     /// The triggers that keep `feature_rtree` in step with `feature`, by name. A bulk load into an empty store drops
     /// them for the duration of its transaction and recreates them before commit (see `FeatureStoreWriter`).
     static let rtreeTriggers: [(name: String, sql: String)] = [
@@ -96,11 +116,14 @@ enum StoreSchema {
             SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
             """)
         guard !tables.isEmpty else { return }
+        let applied = tables.contains("grdb_migrations")
+            ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") : []
+        // Only an empty `grdb_migrations`: another process has just begun migrating this new file.
+        guard tables != ["grdb_migrations"] || !applied.isEmpty else { return }
         guard tables.contains("grdb_migrations") else {
             let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", ..." : "")
             throw StoreError.notACairnStore(path: path, reason: "an SQLite database with other tables: \(shown)")
         }
-        let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
         let known = Set(migrationIdentifiers)
         if !applied.contains(where: known.contains) {
             throw StoreError.notACairnStore(path: path, reason: "an SQLite database of another application")

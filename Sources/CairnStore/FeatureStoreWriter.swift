@@ -5,9 +5,9 @@ import GRDB
 ///
 /// Not `Sendable`: it belongs to the thread running the transaction.
 public final class FeatureStoreWriter {
-    private let db: Database
-    private let path: String
-    private var isOpen = true
+    let db: Database
+    let path: String
+    private(set) var isOpen = true
     /// Whether the first upsert has looked at the store yet.
     private var checkedForBulkLoad = false
     /// True when the store was empty at the first upsert: the R*Tree triggers are dropped for this transaction and

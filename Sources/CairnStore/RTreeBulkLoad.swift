@@ -63,23 +63,37 @@ enum RTreeBulkLoad {
     }
 
     private static func loadPacked(_ db: Database, nodeBytes: Int, capacity: Int) throws {
-        // Entries: rowid and the outward-rounded point box.
+        // Entries: rowid and the outward-rounded point box, in arrays of exactly the row count (grown by appends,
+        // they could reach twice that), and one sort word per entry: its Hilbert key (32 bits: a 2^16 × 2^16 grid)
+        // above its position (32 bits), so that a plain integer sort orders by key, ties by position, which is rowid
+        // order. 32 bytes a row in all, where four arrays and an index permutation took 48 and more.
+        let expected = try Int.fetchOne(db, sql: "SELECT count(*) FROM feature") ?? 0
+        guard expected > 0 else { return }
+        guard expected < 1 << 32 else {
+            try loadWithInserts(db)
+            return
+        }
         var rowids: [Int64] = []
         var lons: [(Float, Float)] = []
         var lats: [(Float, Float)] = []
-        var keys: [UInt64] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, longitude, latitude FROM feature")
-        while let row = try rows.next() {
+        var order: [UInt64] = []
+        rowids.reserveCapacity(expected)
+        lons.reserveCapacity(expected)
+        lats.reserveCapacity(expected)
+        order.reserveCapacity(expected)
+        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, longitude, latitude FROM feature ORDER BY rowid")
+        while let row = try rows.next(), rowids.count < expected {
             let lon: Double = row[1], lat: Double = row[2]
+            order.append(UInt64(hilbertIndex(longitude: lon, latitude: lat)) << 32 | UInt64(rowids.count))
             rowids.append(row[0])
             lons.append((roundedDown(lon), roundedUp(lon)))
             lats.append((roundedDown(lat), roundedUp(lat)))
-            keys.append(hilbertIndex(longitude: lon, latitude: lat))
         }
         let count = rowids.count
-        guard count > 0 else { return }
         // Sort by Hilbert key, ties by rowid, so the layout is deterministic.
-        let order = (0..<count).sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : rowids[$0] < rowids[$1] }
+        order.sort()
+        /// The entry at sorted position `k`.
+        func entry(_ k: Int) -> Int { Int(truncatingIfNeeded: order[k] & 0xFFFF_FFFF) }
 
         // Levels bottom-up; level 0 holds leaves whose cells index into `order`.
         var levels: [[Node]] = []
@@ -97,8 +111,8 @@ enum RTreeBulkLoad {
                 for cell in start..<(start + node.count) {
                     let (lon, lat): ((Float, Float), (Float, Float))
                     if levels.isEmpty {
-                        lon = lons[order[cell]]
-                        lat = lats[order[cell]]
+                        lon = lons[entry(cell)]
+                        lat = lats[entry(cell)]
                     } else {
                         let child = levels[levels.count - 1][cell]
                         lon = (child.minLon, child.maxLon)
@@ -136,7 +150,7 @@ enum RTreeBulkLoad {
                     let at = headerBytes + cell * cellBytes
                     let id: Int64, lon: (Float, Float), lat: (Float, Float)
                     if levelIndex == 0 {
-                        let entry = order[node.first + cell]
+                        let entry = entry(node.first + cell)
                         (id, lon, lat) = (rowids[entry], lons[entry], lats[entry])
                         try writeRowid.execute(arguments: [id, nodeNumber])
                     } else {
@@ -168,7 +182,7 @@ enum RTreeBulkLoad {
         return Double(f) < value ? f.nextUp : f
     }
 
-    /// Position of the point on a Hilbert curve over a 2^16 × 2^16 grid of longitude × latitude.
+    /// Position of the point on a Hilbert curve over a 2^16 × 2^16 grid of longitude × latitude (below 2^32).
     static func hilbertIndex(longitude: Double, latitude: Double) -> UInt64 {
         let side: UInt32 = 1 << 16
         var x = UInt32(min(max((longitude + 180) / 360, 0), 1) * Double(side - 1))

@@ -16,6 +16,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidBox(west: Double, south: Double, east: Double, north: Double, reason: String)
     /// A `FeatureStoreWriter` was used after the `write` call that handed it out had returned.
     case writerClosed(path: String)
+    /// Another writer (another process, or another `FeatureStore` on the same file) still held the store after this
+    /// one had waited `waitedSeconds` for it (see `FeatureStore.init(path:writerWaitSeconds:onWaitingForWriter:)`).
+    case busy(path: String, operation: String, waitedSeconds: Double)
 
     public var description: String {
         switch self {
@@ -33,7 +36,15 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "bounding box \(west),\(south),\(east),\(north) (west,south,east,north): \(reason)"
         case .writerClosed(let path):
             "\(path): the writer was used after its write transaction ended; use it only inside the `write` closure"
+        case .busy(let path, let operation, let waitedSeconds):
+            "\(path): \(operation) gave up: another writer still held the store after \(Self.secondsText(waitedSeconds)) s "
+                + "of waiting; try again when it has finished, or wait longer"
         }
+    }
+
+    /// `60` for 60.0, `0.5` for 0.5.
+    private static func secondsText(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
     }
 
     /// Wraps a GRDB error raised while doing `operation` on the file at `path`.

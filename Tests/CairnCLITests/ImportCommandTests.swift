@@ -132,8 +132,9 @@ import Testing
             return try? store.feature(id: id)
         })
         let result = try importFiles(eventFiles, db: db, options: options)
-        // Six distinct ids (one missing) across two files: six lookups, not one per row.
-        #expect(counter.calls == 6)
+        // Six distinct ids across two files: the five stored places are read through the run's own transaction
+        // (and remembered); only the missing one is asked of the caller's lookup, once, not once per row.
+        #expect(counter.calls == 1)
         #expect(result.summary.imported == 1_000 && result.summary.rejected == 200)
         for prefix in ["e", "f"] {
             for n in [0, 1, 4, 5, 599] {
@@ -143,6 +144,36 @@ import Testing
                 #expect(event?.location == place.location && event?.radiusMeters == place.radiusMeters)
             }
         }
+    }
+
+    /// A place written by the run is found once its batch is in the store (read through the run's transaction), and
+    /// a place the run writes again is found at its new location, though an event had looked up the old one.
+    @Test func placesWrittenEarlierInTheRunAreFoundThroughItsTransaction() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.path + "/t.sqlite"
+        let filler = Importer.batchSize * 2 + 10
+        var rows = "id,kind,lat,lon,placeId,startTime,endTime\nhall,place,10,20,,,\n"
+        for n in 0..<filler { rows += "f\(n),place,1,\(Double(n % 300) / 2 - 75),,,\n" }
+        rows += "e1,event,,,hall,2026-06-01T18:00:00Z,2026-06-01T20:00:00Z\nhall,place,30,40,,,\n"
+        for n in 0..<filler { rows += "g\(n),place,2,\(Double(n % 300) / 2 - 75),,,\n" }
+        rows += "e2,event,,,hall,2026-06-01T18:00:00Z,2026-06-01T20:00:00Z\n"
+        let store = try FeatureStore(path: db)
+        let options = ImportOptions(placeLookup: { id in try? store.feature(id: id) })
+        let result = try importFiles([try folder.write("run.csv", rows)], db: db, options: options)
+        #expect(result.rejections.isEmpty)
+        #expect(try store.feature(id: "e1")?.location == (try Coordinate(latitude: 10, longitude: 20)))
+        #expect(try store.feature(id: "e2")?.location == (try Coordinate(latitude: 30, longitude: 40)))
+    }
+
+    /// The run's own places are held for two batches at most, however many rows it writes.
+    @Test func theRunKeepsAtMostTwoWindowsOfPlaces() throws {
+        let places = ImportedPlaces(recentCapacity: 100, outside: { _ in nil })
+        for n in 0..<10_000 {
+            places.record(try Feature(id: "p\(n)", kind: .place, location: Coordinate(latitude: 0, longitude: 0)))
+            #expect(places.rememberedCount <= 200)
+        }
+        #expect(places.place(id: "p9999") != nil)
+        #expect(places.place(id: "p0") == nil) // no store attached: only the recent windows answer
     }
 
     @Test func thePlaceCacheIsBounded() throws {

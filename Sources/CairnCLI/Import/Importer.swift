@@ -43,20 +43,20 @@ struct Importer {
     /// - Throws: `InputError` for an unreadable file, `StrictStop` in strict mode, or a store error; nothing is
     ///   written then.
     /// - Complexity: O(n) in the rows read; memory is one batch plus one id per row of the current file, plus
-    ///   one remembered place per distinct `placeId` looked up (see `PlaceLookupCache`), and with a place lookup the
-    ///   location of every feature written (see `ImportedPlaces`).
+    ///   with a place lookup at most two batches of locations and a bounded cache (see `ImportedPlaces`).
     func run(files: [String], format: InputFormat?, into store: FeatureStore) throws -> ImportSummary {
         var summary = ImportSummary()
         var options = self.options
         var imported: ImportedPlaces?
         if let lookup = options.placeLookup {
-            // This run's features first: the store's lookup sees only what was there before the run began.
-            let cache = PlaceLookupCache(lookup)
-            let written = ImportedPlaces()
-            options.placeLookup = { id in written.place(id: id) ?? cache.place(id: id) }
-            imported = written
+            // Through the run's own transaction: the store's lookup sees only what was there before the run began.
+            let places = ImportedPlaces(recentCapacity: Importer.batchSize, outside: lookup)
+            options.placeLookup = { id in places.place(id: id) }
+            imported = places
         }
         try store.write { writer in
+            imported?.attach(writer)
+            defer { imported?.detach() }
             for file in files {
                 try importFile(file, format: format, options: options, writer: writer, imported: imported, summary: &summary)
             }

@@ -5,11 +5,10 @@ import Foundation
 /// location). Events name the same places over and over, and without it every such row cost one SQL query: a read
 /// transaction and a full feature decode.
 ///
-/// The answers cannot change during a run, since lookups see the store as it was before the import's write
-/// transaction, so remembering them (misses included) changes no result; what the run itself writes is found
-/// through `ImportedPlaces`, asked first. Memory is bounded: when `capacity` ids
-/// are remembered the cache starts afresh (an import whose events each name a different place gains nothing from
-/// it, and should not hold every place in memory). Safe to share between threads.
+/// An answer changes only when the run writes that id again, and then `ImportedPlaces` calls `forget(id:)`, so
+/// remembering answers (misses included) changes no result. Memory is bounded: when `capacity` ids are remembered
+/// the cache starts afresh (an import whose events each name a different place gains nothing from it, and should
+/// not hold every place in memory). Safe to share between threads.
 final class PlaceLookupCache: @unchecked Sendable {
     private let lookup: @Sendable (String) -> Feature?
     private let capacity: Int
@@ -36,5 +35,13 @@ final class PlaceLookupCache: @unchecked Sendable {
         answers[id] = answer
         lock.unlock()
         return answer
+    }
+
+    /// Drops what is remembered for `id` (the run has just written it).
+    /// - Complexity: O(1) expected.
+    func forget(id: String) {
+        lock.lock()
+        if !answers.isEmpty { answers[id] = nil }
+        lock.unlock()
     }
 }

@@ -1,20 +1,35 @@
 import ArgumentParser
 import CairnStore
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The `--db PATH` option shared by every command that reads or writes the store.
+/// The `--db PATH` and `--wait-seconds S` options shared by every command that reads or writes the store.
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("db"), help: ArgumentHelp("The store file (SQLite).", valueName: "path"))
     var path: String = "cairn.sqlite"
 
+    @Option(name: .customLong("wait-seconds"), parsing: .unconditional, help: ArgumentHelp(
+        "How long a write waits for another writer of the store (an import, a delete) to finish, in seconds; 0 fails at once. Queries never wait.",
+        valueName: "seconds"))
+    var waitSeconds: Double = FeatureStore.defaultWriterWaitSeconds
+
+    func validate() throws {
+        guard waitSeconds.isFinite, waitSeconds >= 0 else {
+            throw ValidationError("--wait-seconds must be a number of seconds, 0 or more, got \(waitSeconds)")
+        }
+    }
+
     /// Opens the store, creating it when `create` is true; otherwise a missing file is an error with advice.
+    /// A write that has to wait for another writer says so once on stderr, with the bound and the option that sets it.
     func open(create: Bool) throws -> FeatureStore {
         if !create, access(path, F_OK) != 0 {
             throw CLIError("no store at '\(path)'; import data first (cairn import FILE --db \(path)) or pass --db PATH")
         }
-        return try FeatureStore(path: path)
+        let message = "waiting for another writer of \(path) to finish (at most \(String(format: "%g", waitSeconds)) s; "
+            + "--wait-seconds changes it)..."
+        return try FeatureStore(path: path, writerWaitSeconds: waitSeconds) { Terminal.printError(message) }
     }
 }
 

@@ -1,0 +1,134 @@
+import Foundation
+
+/// The built `cairn` executable run as a child process, for tests that need two processes at once (two writers of a
+/// store, a query during an import). Output is collected as it comes; every wait is bounded.
+final class CairnProcess: @unchecked Sendable {
+    /// A `cairn` executable that cannot be found next to the test bundle.
+    struct NotBuilt: Error, CustomStringConvertible {
+        let searched: [String]
+        var description: String {
+            "the cairn executable was not found next to the tests (looked in \(searched.joined(separator: ", "))); build it with `swift build`"
+        }
+    }
+
+    /// A wait that ran out.
+    struct TimedOut: Error, CustomStringConvertible {
+        let what: String
+        var description: String { "timed out waiting for \(what)" }
+    }
+
+    /// The `cairn` executable built with the tests: SwiftPM puts it in the same folder as the test bundle.
+    static func executable() throws -> URL {
+        var folders: [URL] = []
+        let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        for start in [bundle, Bundle.main.bundleURL] + Bundle.allBundles.map(\.bundleURL) {
+            var folder = start.deletingLastPathComponent()
+            for _ in 0..<4 {
+                folders.append(folder)
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        for folder in folders {
+            let candidate = folder.appendingPathComponent("cairn")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw NotBuilt(searched: Array(Set(folders.map(\.path))).sorted())
+    }
+
+    private let process = Process()
+    private let input = Pipe()
+    private let lock = NSLock()
+    private var standardOutputBytes = Data()
+    private var standardErrorBytes = Data()
+    private let outputDone = DispatchGroup()
+
+    /// Starts `cairn arguments...` in `folder`, its standard input a pipe that `write(_:)` feeds.
+    init(_ arguments: [String], in folder: String) throws {
+        // A child that exits early must fail the test with EPIPE on `write`, not kill the test process.
+        signal(SIGPIPE, SIG_IGN)
+        process.executableURL = try Self.executable()
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.standardInput = input
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        collect(output.fileHandleForReading) { self.standardOutputBytes.append($0) }
+        collect(error.fileHandleForReading) { self.standardErrorBytes.append($0) }
+        try process.run()
+    }
+
+    /// Runs `cairn arguments...` to the end with no input and returns its exit status, stdout and stderr.
+    static func run(_ arguments: [String], in folder: String, timeoutSeconds: Double = 120) throws
+        -> (status: Int32, output: String, error: String)
+    {
+        let process = try CairnProcess(arguments, in: folder)
+        try process.closeInput()
+        let status = try process.waitForExit(timeoutSeconds: timeoutSeconds)
+        return (status, process.standardOutput, process.standardError)
+    }
+
+    private func collect(_ handle: FileHandle, _ append: @escaping @Sendable (Data) -> Void) {
+        outputDone.enter()
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                lock.withLock { append(chunk) }
+            }
+            outputDone.leave()
+        }
+    }
+
+    /// What the process wrote on stdout so far.
+    var standardOutput: String { lock.withLock { String(decoding: standardOutputBytes, as: UTF8.self) } }
+    /// What the process wrote on stderr so far.
+    var standardError: String { lock.withLock { String(decoding: standardErrorBytes, as: UTF8.self) } }
+    /// Whether the process is still running.
+    var isRunning: Bool { process.isRunning }
+
+    /// Writes `text` to the process's standard input.
+    func write(_ text: String) throws {
+        try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Closes the process's standard input (end of file).
+    func closeInput() throws {
+        try input.fileHandleForWriting.close()
+    }
+
+    /// Waits until stderr contains `text`.
+    func waitForStandardError(containing text: String, timeoutSeconds: Double = 60) throws {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while !standardError.contains(text) {
+            if !process.isRunning {
+                // Let the last output arrive, then decide.
+                _ = outputDone.wait(timeout: .now() + 5)
+                if standardError.contains(text) { return }
+                throw TimedOut(what: "'\(text)' on the stderr of cairn \(process.arguments ?? []): it exited (stderr: \(standardError))")
+            }
+            guard Date() < deadline else {
+                throw TimedOut(what: "'\(text)' on the stderr of cairn \(process.arguments ?? []) (stderr so far: \(standardError))")
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
+    /// Waits for the process to exit and for its output, and returns its exit status; kills it when the time runs out.
+    func waitForExit(timeoutSeconds: Double = 120) throws -> Int32 {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while process.isRunning {
+            guard Date() < deadline else {
+                process.terminate()
+                throw TimedOut(what: "cairn \(process.arguments ?? []) to exit (stderr so far: \(standardError))")
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        _ = outputDone.wait(timeout: .now() + 10)
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
