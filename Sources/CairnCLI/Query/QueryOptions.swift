@@ -45,6 +45,9 @@ struct QueryOptions: ParsableArguments {
 
     /// Runs `query` on the store's index and prints its results (and, with `--explain`, how it ran).
     func run(_ query: (FeatureIndex, FeatureFilter, inout QueryStats) throws -> [QueryHit]) throws {
+        var guarded = OutputPathCheck()
+        guarded.store(store.path)
+        try guarded.check(out, option: "--out")
         let filter = try filter()
         let clock = ContinuousClock()
         let loadStart = clock.now
