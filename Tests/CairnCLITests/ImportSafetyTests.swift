@@ -62,3 +62,33 @@ import Testing
         #expect(!text.unicodeScalars.contains { TextEscaping.isControl($0) && $0 != "\n" })
     }
 }
+
+/// Issue #15 item 9b: an id that a later file of the same run gives again is counted in one warning at the end,
+/// with examples naming both places; a re-import in another run is no duplicate.
+@Suite struct RunDuplicateIdTests {
+    func importFiles(_ files: [String], db: String) throws -> (summary: ImportSummary, warnings: [String]) {
+        var warnings: [String] = []
+        let importer = Importer(options: ImportOptions(), strict: false, reportRejection: { _ in },
+                                warn: { warnings.append($0) }, showProgress: false)
+        let summary = try importer.run(files: files, format: nil, into: try FeatureStore(path: db))
+        return (summary, warnings)
+    }
+
+    @Test func idsGivenAgainByALaterFileAreWarnedOnce() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.path + "/d.sqlite"
+        let a = try folder.write("a.csv", "id,lat,lon\nx,1,1\ny,2,2\nz,3,3\n")
+        let b = try folder.write("b.csv", "id,lat,lon\ny,4,4\nw,5,5\nz,6,6\n")
+        let c = try folder.write("c.jsonl", "{\"id\":\"w\",\"lat\":7,\"lon\":7}\n{\"id\":\"v\",\"lat\":8,\"lon\":8}\n{\"id\":\"x\",\"lat\":9,\"lon\":9}\n")
+        let first = try importFiles([a, b, c], db: db)
+        #expect(first.summary.imported == 9)
+        #expect(first.warnings == ["4 rows gave an id that an earlier file of this run had given; the later row wins: "
+                                   + "'y' at \(b):2 (first at \(a):3), 'z' at \(b):4 (first at \(a):4), 'w' at \(c):1 (first at \(b):3), …"])
+        #expect(try FeatureStore(path: db).feature(id: "z")?.location.latitude == 6)
+        // Another run over the same store replaces the stored rows: no warning.
+        #expect(try importFiles([b], db: db).warnings.isEmpty)
+        // A repeat inside one file keeps its own per-row warning, and is not counted as a later file's.
+        let d = try folder.write("d.csv", "id,lat,lon\nq,1,1\nq,2,2\n")
+        #expect(try importFiles([d], db: db).warnings.count == 1)
+    }
+}

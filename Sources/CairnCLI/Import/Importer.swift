@@ -56,21 +56,26 @@ struct Importer {
             options.placeLookup = { id in written.place(id: id) ?? cache.place(id: id) }
             imported = written
         }
+        let duplicates = RunDuplicateIds()
         try store.write { writer in
             for file in files {
-                try importFile(file, format: format, options: options, writer: writer, imported: imported, summary: &summary)
+                duplicates.beginFile(file)
+                try importFile(file, format: format, options: options, writer: writer, imported: imported,
+                               duplicates: duplicates, summary: &summary)
             }
         }
+        if let warning = duplicates.warning { warn(warning) }
         return summary
     }
 
     private func importFile(_ file: String, format: InputFormat?, options: ImportOptions, writer: FeatureStoreWriter,
-                            imported: ImportedPlaces?, summary: inout ImportSummary) throws {
+                            imported: ImportedPlaces?, duplicates: RunDuplicateIds, summary: inout ImportSummary) throws {
         let reader = try openFeatureReader(path: file, format: format, options: options)
         let progress = ProgressBar(label: "importing \(file)", enabled: showProgress)
         var firstLineOfId: [String: Int] = [:]
         var batch: [Feature] = []
         batch.reserveCapacity(Importer.batchSize)
+        var batchLines: [Int] = []
         var rows = 0
         while let record = try reader.next() {
             rows += 1
@@ -83,11 +88,13 @@ struct Importer {
                     firstLineOfId[feature.id] = line
                 }
                 batch.append(feature)
+                batchLines.append(line)
                 imported?.record(feature)
                 summary.imported += 1
                 if batch.count == Importer.batchSize {
-                    try writer.upsert(batch)
+                    try duplicates.upsert(batch, lines: batchLines, writer: writer)
                     batch.removeAll(keepingCapacity: true)
+                    batchLines.removeAll(keepingCapacity: true)
                 }
             case .rejected(let rejection):
                 summary.rejected += 1
@@ -96,7 +103,7 @@ struct Importer {
             }
             if rows & 1023 == 0 { progress.update(done: reader.bytesConsumed, total: reader.fileSizeBytes, rows: rows) }
         }
-        if !batch.isEmpty { try writer.upsert(batch) }
+        if !batch.isEmpty { try duplicates.upsert(batch, lines: batchLines, writer: writer) }
         progress.finish(rows: rows)
         if rows == 0 { warn("\(file): no data rows (the file has a header or structure but no records)") }
     }
