@@ -42,7 +42,8 @@ struct Importer {
     /// Imports `files` into `store`.
     /// - Throws: `InputError` for an unreadable file, `StrictStop` in strict mode, or a store error; nothing is
     ///   written then.
-    /// - Complexity: O(n) in the rows read; memory is one batch plus one id per row of the current file, plus
+    /// - Complexity: O(n) in the rows read; memory is one batch plus one id per row of the current file, about two
+    ///   bytes per row written and a bit per stored row replaced (see `RunDuplicateIds`), plus
     ///   one remembered place per distinct `placeId` looked up (see `PlaceLookupCache`), and with a place lookup the
     ///   location of every feature written (see `ImportedPlaces`).
     func run(files: [String], format: InputFormat?, into store: FeatureStore) throws -> ImportSummary {
