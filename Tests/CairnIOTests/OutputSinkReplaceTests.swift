@@ -75,3 +75,21 @@ import Testing
         #expect(FileIdentity(path: folder.path("new.csv")) != FileIdentity(path: folder.path("new2.csv")))
     }
 }
+
+extension OutputSinkReplaceTests {
+    /// A run killed with `kill -9` leaves its temporary file; the next output to that path removes it, and leaves
+    /// a running process's alone.
+    @Test func theTemporaryFileOfAKilledRunIsRemovedByTheNext() throws {
+        var gone: Int32 = 4_000_000
+        while kill(gone, 0) == 0 || errno != ESRCH { gone -= 1 }
+        let stale = try folder.write("out.csv.tmp-\(gone)-12345", "half")
+        let live = try folder.write("out.csv.tmp-\(getppid())-6789", "being written")
+        let other = try folder.write("other.csv.tmp-\(gone)-1", "another file's")
+        let sink = try OutputSink(path: folder.path("out.csv"))
+        sink.write("new\n")
+        try sink.close()
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(FileManager.default.fileExists(atPath: live) && FileManager.default.fileExists(atPath: other))
+        #expect(try text(folder.path("out.csv")) == "new\n")
+    }
+}

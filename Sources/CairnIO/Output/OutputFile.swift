@@ -14,7 +14,8 @@ import Darwin
 /// the file it points to is replaced, the link stays. An existing file keeps its permission bits, and one this
 /// user may not write is refused as before, though its folder would allow the rename.
 /// The rename is not preceded by `fsync`: it protects against a failed or killed run, not against a power cut
-/// (that is the snapshot writer's concern, whose file is read back as an index).
+/// (that is the snapshot writer's concern, whose file is read back as an index). A run killed before it could
+/// remove its temporary file (`kill -9`) leaves it; the next output to the same path removes it.
 package final class OutputFile {
     /// The path as the user gave it, for messages.
     package let name: String
@@ -40,7 +41,8 @@ package final class OutputFile {
             if existing != nil, access(target, W_OK) != 0 {
                 throw InputError(file: path, message: "cannot write: \(Errno(rawValue: errno))")
             }
-            paths = (target + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))", target)
+            Self.removeStaleTemporaries(of: target)
+            paths = (target + Self.temporaryMarker + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))", target)
         }
         do {
             if let paths {
@@ -116,6 +118,28 @@ package final class OutputFile {
         isOpen = false
         try? descriptor.close()
         if let paths { unlink(paths.temporary) }
+    }
+
+    /// What follows the path in a temporary file's name, before `PID-RANDOM`.
+    static let temporaryMarker = ".tmp-"
+
+    /// Removes the temporary files of `target` (`NAME.tmp-PID-RANDOM` beside it) whose process is gone: what a
+    /// killed run left. A running process's file is left alone.
+    private static func removeStaleTemporaries(of target: String) {
+        let slash = target.lastIndex(of: "/")
+        let folder = slash.map { $0 == target.startIndex ? "/" : String(target[..<$0]) } ?? "."
+        let prefix = (slash.map { String(target[target.index(after: $0)...]) } ?? target) + temporaryMarker
+        // opendir returns NULL with errno when the folder cannot be read: then there is nothing to clean.
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix(prefix) else { continue }
+            let parts = name.dropFirst(prefix.count).split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, pid != getpid(), UInt32(parts[1]) != nil else { continue }
+            // kill with signal 0 sends nothing: -1 with ESRCH when no such process exists.
+            if kill(pid, 0) != 0, errno == ESRCH { unlink(folder + "/" + name) }
+        }
     }
 
     /// The path with symbolic links resolved, nil when it cannot be (realpath returns NULL with errno).
