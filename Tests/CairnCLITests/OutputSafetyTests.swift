@@ -60,6 +60,16 @@ import Testing
         #expect(try String(contentsOfFile: folder.path + "/r.geojson", encoding: .utf8).contains("hel"))
     }
 
+    /// A store reached through a symbolic link keeps its side files beside the file it points to (SQLite resolves
+    /// the link): those are guarded too.
+    @Test func theSideFilesOfALinkedStoreAreGuarded() throws {
+        try FileManager.default.createDirectory(atPath: folder.path + "/elsewhere", withIntermediateDirectories: true)
+        let link = folder.path + "/elsewhere/link.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: db)
+        #expect(try refusal(["bbox", "--bbox", "20,55,30,65", "--db", link, "--out", db + "-wal"])?.contains("write-ahead log") == true)
+        try storeIsWhole()
+    }
+
     @Test func clusterOutOntoTheStoreOrItsInputIsRefused() throws {
         #expect(try refusal(["cluster", "--zoom", "3", "--db", db, "--out", folder.path + "/./o.sqlite"])?.contains("is the store") == true)
         #expect(try refusal(["cluster", "--zoom", "3", "--input", places, "--out", places])?.contains("is the input --input") == true)

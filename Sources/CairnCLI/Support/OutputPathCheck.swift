@@ -1,4 +1,7 @@
 import CairnIO
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Refuses an output path that is a file the same command reads or keeps: the store, its WAL, shared-memory,
 /// journal and snapshot files, or an input. Files are compared by identity (`FileIdentity`: device and inode), so
@@ -16,9 +19,18 @@ struct OutputPathCheck {
     /// false for `cairn snapshot`, whose output is that snapshot.
     mutating func store(_ path: String, option: String = "--db", includingSnapshot: Bool = true) {
         guarded.append(Guarded(role: "the store (\(option) \(path))", path: path))
-        guarded.append(Guarded(role: "the store's write-ahead log", path: path + "-wal"))
-        guarded.append(Guarded(role: "the store's shared-memory index", path: path + "-shm"))
-        guarded.append(Guarded(role: "the store's rollback journal", path: path + "-journal"))
+        // SQLite names the side files of a linked store after the file the link resolves to.
+        var bases = [path]
+        // realpath returns NULL with errno when the path cannot be resolved (no store yet): the spelling then.
+        if let resolved = realpath(path, nil) {
+            bases.append(String(cString: resolved))
+            free(resolved)
+        }
+        for base in bases {
+            guarded.append(Guarded(role: "the store's write-ahead log", path: base + "-wal"))
+            guarded.append(Guarded(role: "the store's shared-memory index", path: base + "-shm"))
+            guarded.append(Guarded(role: "the store's rollback journal", path: base + "-journal"))
+        }
         if includingSnapshot { guarded.append(Guarded(role: "the store's snapshot", path: path + ".snapshot")) }
     }
 
