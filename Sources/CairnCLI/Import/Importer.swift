@@ -57,12 +57,12 @@ struct Importer {
             options.placeLookup = { id in written.place(id: id) ?? cache.place(id: id) }
             imported = written
         }
-        let duplicates = RunDuplicateIds()
+        var duplicates = RunDuplicateIds()
         try store.write { writer in
             for file in files {
                 duplicates.beginFile(file)
                 try importFile(file, format: format, options: options, writer: writer, imported: imported,
-                               duplicates: duplicates, summary: &summary)
+                               duplicates: &duplicates, summary: &summary)
             }
         }
         if let warning = duplicates.warning { warn(warning) }
@@ -70,7 +70,7 @@ struct Importer {
     }
 
     private func importFile(_ file: String, format: InputFormat?, options: ImportOptions, writer: FeatureStoreWriter,
-                            imported: ImportedPlaces?, duplicates: RunDuplicateIds, summary: inout ImportSummary) throws {
+                            imported: ImportedPlaces?, duplicates: inout RunDuplicateIds, summary: inout ImportSummary) throws {
         let reader = try openFeatureReader(path: file, format: format, options: options)
         let progress = ProgressBar(label: "importing \(file)", enabled: showProgress)
         var firstLineOfId: [String: Int] = [:]

@@ -9,7 +9,7 @@ import CairnStore
 /// the run, one for the current file), allocated only when a re-import replaces stored rows. To name where the earlier
 /// row came from, each row the run first writes leaves its rowid and line, as two variable-length deltas (usually two
 /// bytes a row), and each file the rowid its inserts start at and where its rows start in that record.
-final class RunDuplicateIds {
+struct RunDuplicateIds {
     /// Examples named in the warning.
     static let exampleLimit = 3
 
@@ -33,14 +33,15 @@ final class RunDuplicateIds {
 
     /// Starts the rows of `file`.
     /// - Complexity: O(1), or O(r / 64) after r stored rows were replaced.
-    func beginFile(_ file: String) {
+    mutating func beginFile(_ file: String) {
         files.append((firstRowid: lastInsertedRowid + 1, offset: writtenRows.count, name: file))
         storedRowsReplacedByFile.removeAll()
     }
 
     /// Upserts `batch` (read from `lines` of the current file) through `writer`, noting rows an earlier file gave.
     /// - Complexity: as the upsert, plus O(1) a row.
-    func upsert(_ batch: [Feature], lines: [Int], writer: FeatureStoreWriter) throws {
+    /// A struct, changed through `inout`: a class's stored properties cost a dynamic exclusivity check per access.
+    mutating func upsert(_ batch: [Feature], lines: [Int], writer: FeatureStoreWriter) throws {
         let fileStart = files.last?.firstRowid ?? 1
         try writer.upsert(batch) { position, row in
             // One file's own repeats are reported row by row by the importer; counted here are an earlier file's.
@@ -63,14 +64,14 @@ final class RunDuplicateIds {
         }
     }
 
-    private func record(_ rowid: Int64, line: Int) {
+    private mutating func record(_ rowid: Int64, line: Int) {
         append(zigzag(Int(rowid - lastRowid)))
         append(zigzag(line - lastLine))
         lastRowid = rowid
         lastLine = line
     }
 
-    private func note(_ id: String, line: Int, earlierRowid: Int64) {
+    private mutating func note(_ id: String, line: Int, earlierRowid: Int64) {
         count += 1
         if examples.count < Self.exampleLimit, let file = files.last?.name {
             examples.append((id, file, line, earlierRowid))
@@ -111,7 +112,7 @@ final class RunDuplicateIds {
     }
 
     /// Appends `value` as LEB128: seven bits a byte, the high bit set on all but the last.
-    private func append(_ value: UInt64) {
+    private mutating func append(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
             writtenRows.append(UInt8(truncatingIfNeeded: value) | 0x80)
