@@ -74,6 +74,53 @@ public final class FeatureStoreWriter {
         }
     }
 
+    /// Where one feature of `upsert(_:written:)` went: its row's rowid and what happened to that row.
+    public struct UpsertedRow: Sendable {
+        /// What an upsert did to the feature's row.
+        public enum Change: Sendable {
+            /// A new row.
+            case inserted
+            /// It replaced a row stored before this transaction (a re-import).
+            case replacedStoredRow
+            /// It replaced a row this transaction had inserted (an id given twice in one import run).
+            case replacedRowOfThisTransaction
+        }
+        /// The row's rowid.
+        public let rowid: Int64
+        /// What happened to it.
+        public let change: Change
+    }
+
+    /// `upsert(_:)`, telling `written` where each feature went, in order, with its position in `features`: so
+    /// that an import can notice an id given twice in one run without holding every id itself.
+    /// - Throws: `StoreError` when SQLite fails.
+    /// An array, not any collection: a generic loop here is not specialised across modules, and its metadata
+    /// lookups cost more per row than the rest of this function.
+    /// - Complexity: as `upsert(_:)`, plus one `max(rowid)` lookup, O(log N), on the first call.
+    public func upsert(_ features: [Feature], written: (_ position: Int, _ row: UpsertedRow) -> Void) throws {
+        guard isOpen else { throw StoreError.writerClosed(path: path) }
+        try deferRTreeIfEmpty()
+        do {
+            // Rows this transaction inserts get rowids above every rowid stored before it (SQLite gives a new row
+            // max(rowid) + 1, and an import deletes nothing); a replaced row at or below it was there before.
+            let lastRowidBefore = try self.lastRowidBefore ?? Int64.fetchOne(db, sql: "SELECT max(rowid) FROM feature") ?? 0
+            self.lastRowidBefore = lastRowidBefore
+            let statement = try upsertStatement ?? RawUpsertStatement(db)
+            upsertStatement = statement
+            for position in features.indices {
+                let outcome = try statement.upsert(features[position])
+                let change: UpsertedRow.Change = !outcome.replaced ? .inserted
+                    : outcome.rowid > lastRowidBefore ? .replacedRowOfThisTransaction : .replacedStoredRow
+                written(position, UpsertedRow(rowid: outcome.rowid, change: change))
+            }
+        } catch let error as DatabaseError {
+            throw StoreError.wrapping(error, path: path, operation: "upsert")
+        }
+    }
+
+    /// The largest rowid before this transaction's first `upsert(_:written:)`; nil until then.
+    private var lastRowidBefore: Int64?
+
     /// Inserts or replaces one feature; see `upsert(_:)` for a collection.
     /// - Complexity: O(log N).
     public func upsert(_ feature: Feature) throws {

@@ -16,6 +16,26 @@ final class RawUpsertStatement {
     private var statement: OpaquePointer?
     /// Reused buffer for the attributes JSON.
     private var attributesBuffer: [UInt8] = []
+    /// Where `replacedRowFunction` notes the rowid of the row an upsert replaced.
+    private let replaced = ReplacedRow()
+
+    /// The rowid of the row the last step replaced, set by the SQL function in the statement's DO UPDATE clause.
+    final class ReplacedRow {
+        var rowid: Int64 = 0
+        var happened = false
+    }
+
+    /// The upsert, with a DO UPDATE condition that is always true and notes the replaced row's rowid: the one
+    /// thing SQLite does not say after an upsert (`sqlite3_last_insert_rowid` tells an insert only). It runs on
+    /// replacements alone, a C call each.
+    static let sql = FeatureRow.upsertSQL + "\n    WHERE cairn_note_replaced_row(feature.rowid)"
+    private static let functionName = "cairn_note_replaced_row"
+
+    /// What one upsert did: the row's rowid, and whether it replaced a row with that id (else it inserted one).
+    struct Outcome {
+        let rowid: Int64
+        let replaced: Bool
+    }
 
     /// SQLite's "copy the bytes now" destructor marker for `sqlite3_bind_text`.
     private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
@@ -26,25 +46,46 @@ final class RawUpsertStatement {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the database connection is closed")
         }
         self.connection = connection
+        // sqlite3_create_function_v2 returns SQLITE_OK or an error code; the user data is `replaced`, which this
+        // statement keeps alive and unregisters (a NULL function) in close(). DIRECTONLY: not from triggers or views.
+        let registered = sqlite3_create_function_v2(
+            connection, Self.functionName, 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, Unmanaged.passUnretained(replaced).toOpaque(),
+            { context, _, arguments in
+                // Called with one argument (declared above); returns 1 so that the DO UPDATE always runs.
+                if let data = sqlite3_user_data(context), let argument = arguments?[0] {
+                    let replaced = Unmanaged<ReplacedRow>.fromOpaque(data).takeUnretainedValue()
+                    replaced.rowid = sqlite3_value_int64(argument)
+                    replaced.happened = true
+                }
+                sqlite3_result_int(context, 1)
+            }, nil, nil, nil)
+        guard registered == SQLITE_OK else { throw lastError(registered) }
         var prepared: OpaquePointer?
         // sqlite3_prepare_v2 returns SQLITE_OK and sets the statement, or an error code (statement left NULL).
-        let code = sqlite3_prepare_v2(connection, FeatureRow.upsertSQL, -1, &prepared, nil)
-        guard code == SQLITE_OK, let prepared else { throw lastError(code) }
+        let code = sqlite3_prepare_v2(connection, Self.sql, -1, &prepared, nil)
+        guard code == SQLITE_OK, let prepared else {
+            close()
+            throw lastError(code)
+        }
         statement = prepared
     }
 
     deinit { close() }
 
-    /// Finalizes the statement; later calls to `upsert` fail.
+    /// Finalizes the statement and unregisters its function; later calls to `upsert` fail.
     func close() {
         // sqlite3_finalize accepts NULL and returns the last step's error, which was already reported.
         sqlite3_finalize(statement)
         statement = nil
+        // A NULL function removes it; the return code is SQLITE_OK or a misuse error with nothing to undo.
+        sqlite3_create_function_v2(connection, Self.functionName, 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, nil, nil, nil, nil, nil)
     }
 
     /// Inserts or replaces one feature.
+    /// - Returns: the row's rowid and whether it replaced a stored row.
     /// - Complexity: O(log N) for the B-tree inserts, plus O(a log a + s) to encode the attributes.
-    func upsert(_ feature: Feature) throws {
+    @discardableResult
+    func upsert(_ feature: Feature) throws -> Outcome {
         guard let statement else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the upsert statement is closed") }
         attributesBuffer.removeAll(keepingCapacity: true)
         AttributeJSON.encode(feature.attributes, into: &attributesBuffer)
@@ -63,11 +104,15 @@ final class RawUpsertStatement {
             sqlite3_reset(statement)
             throw lastError(code)
         }
+        replaced.happened = false
         // sqlite3_step returns SQLITE_DONE when the statement completed; anything else is an error here.
         let stepCode = sqlite3_step(statement)
         // sqlite3_reset returns the step's error again; the step's code is the one to report.
         sqlite3_reset(statement)
         guard stepCode == SQLITE_DONE else { throw lastError(stepCode) }
+        // sqlite3_last_insert_rowid: the rowid of the last row inserted on this connection (by this step here).
+        return replaced.happened ? Outcome(rowid: replaced.rowid, replaced: true)
+                                 : Outcome(rowid: sqlite3_last_insert_rowid(connection), replaced: false)
     }
 
     private func bindText(_ text: String, at index: Int32) -> Int32 {
@@ -84,6 +129,6 @@ final class RawUpsertStatement {
     private func lastError(_ code: Int32) -> DatabaseError {
         let extended = sqlite3_extended_errcode(connection)
         let message = sqlite3_errmsg(connection).map { String(cString: $0) } ?? "SQLite error \(code)"
-        return DatabaseError(resultCode: ResultCode(rawValue: extended), message: message, sql: FeatureRow.upsertSQL)
+        return DatabaseError(resultCode: ResultCode(rawValue: extended), message: message, sql: Self.sql)
     }
 }

@@ -55,7 +55,8 @@ import Testing
         let path = try folder.write("places.csv", header + agreed + "\"multi\nline\",n,7,8,100\nafter,n,9,10,100\n")
         let importedIds = try imported(path).map { $0[0] }
         let (places, skipped) = try checkInPlaces(path)
-        #expect(importedIds == ["a \"quoted\" id", "plain", "comma,id", "multi\nline", "after"])
+        // Import reads the quoted line break whole, then refuses the id for its control character (issue #15 item 6).
+        #expect(importedIds == ["a \"quoted\" id", "plain", "comma,id", "after"])
         // Check-ins: the open quote's line is skipped alone; its second line is read as a record of its own.
         #expect(places.map { $0[0] } == ["a \"quoted\" id", "plain", "comma,id", "line\"", "after"])
         #expect(skipped == 1)

@@ -218,8 +218,10 @@ struct CSVFeatureReaderTests {
         let named = try readAllRecords(csv: text, options: ImportOptions(idColumn: "geonameid"))
         #expect(named.compactMap(\.feature).map(\.id) == ["12", "38"])
         #expect(named.first?.feature?.attributes["geonameid"] == nil)
-        let derived = try readAllRecords(csv: text, name: "cities.csv")
-        #expect(derived.compactMap(\.feature).map(\.id) == ["cities.csv:2", "cities.csv:4"])
+        let scratch = try TemporaryFolder()
+        let path = try scratch.write("cities.csv", text)
+        let derived = try readAllRecords(path: path)
+        #expect(derived.compactMap(\.feature).map(\.id) == [path + ":2", path + ":4"]) // the path as given
         #expect(derived.first?.feature?.attributes["geonameid"] == .number(12))
         let missing = try #require(try inputError(csv: text, options: ImportOptions(idColumn: "code")))
         #expect(missing.message == "missing required column code; the header has: 'geonameid', 'name', 'lat', 'lon'")

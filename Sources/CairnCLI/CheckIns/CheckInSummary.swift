@@ -1,4 +1,5 @@
 import CairnCheckIns
+import CairnIO
 import Foundation
 
 /// The summary written to standard error after a run.
@@ -34,13 +35,14 @@ struct CheckInSummary {
             lines.append(row("  " + name, counts[ordinal]))
         }
         lines.append("  duplicate state: \(Terminal.grouped(pairCount)) (user, event) pairs, \(Terminal.bytes(Int64(ledgerBytes)))")
-        for message in malformedMessages { lines.append("  malformed: \(message)") }
+        // Messages quote the input: control characters in them are escaped, not sent to the terminal.
+        for message in malformedMessages { lines.append("  malformed: \(TextEscaping.escapingControlCharacters(message))") }
         if (counts.count > 10 ? counts[10] : 0) > malformedMessages.count {
             lines.append("  (\(Terminal.grouped(counts[10] - malformedMessages.count)) more malformed rows)")
         }
         if skippedReferenceRows > 0 || !skippedMessages.isEmpty {
             lines.append("  reference rows skipped: \(Terminal.grouped(skippedReferenceRows))")
-            for message in skippedMessages { lines.append("    \(message)") }
+            for message in skippedMessages { lines.append("    \(TextEscaping.escapingControlCharacters(message))") }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -81,6 +81,13 @@ struct CheckInValidateCommand: ParsableCommand {
     }
 
     func run() throws {
+        var guarded = OutputPathCheck()
+        if let storePath { guarded.store(storePath) }
+        for file in placeFiles { guarded.input(file, option: "--places") }
+        for file in eventFiles { guarded.input(file, option: "--events") }
+        for file in joinFiles { guarded.input(file, option: "--joins") }
+        guarded.input(checkInFile, option: "--checkins")
+        try guarded.check([("--out", out), ("--stats-out", statsOut)])
         let started = ContinuousClock.now
         let workers = threads ?? ProcessInfo.processInfo.activeProcessorCount
         var data = CheckInReferenceData(defaultRadiusMeters: defaultRadius.flatMap { DistanceText.meters(from: $0) })
@@ -128,7 +135,7 @@ struct CheckInValidateCommand: ParsableCommand {
             for row in batch.placeStats() {
                 statsSink.write("\(TextEscaping.csvField(validator.placeId(at: row.placeIndex))),\(row.visits),\(row.visitors),\(TextEscaping.csvField(row.topVisitor)),\(row.topVisitorVisits)\n")
             }
-            statsSink.flush()
+            try statsSink.close()
         }
         if failOnInvalid, summary.invalid > 0 { throw ExitCode(2) }
     }

@@ -160,6 +160,9 @@ struct ClusterCommand: ParsableCommand {
     }
 
     func run() throws {
+        var guarded = OutputPathCheck()
+        if let input { guarded.input(input, option: "--input") } else { guarded.store(store.path) }
+        try guarded.check(out, option: "--out")
         let options: ClusterOptions
         do {
             options = try ClusterOptions(radiusPixels: radius, extent: extent, minZoom: minZoom, maxZoom: maxZoom, minPoints: minPoints,

@@ -27,7 +27,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "The kind of every imported feature; without it a 'kind' column decides, else 'place'.")
     var kind: FeatureKind?
 
-    @Option(name: .customLong("id-column"), help: ArgumentHelp("The column holding ids (default: 'id'; without one, ids are FILE:LINE).", valueName: "name"))
+    @Option(name: .customLong("id-column"), help: ArgumentHelp("The column holding ids (default: 'id'; without one, ids are FILE:LINE, FILE the path as given here). Ids may not contain control characters.", valueName: "name"))
     var idColumn: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The radius for rows without one: 150, 150m, 1.2km, 3mi.", valueName: "distance"))

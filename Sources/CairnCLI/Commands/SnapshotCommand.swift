@@ -36,6 +36,9 @@ struct SnapshotCommand: ParsableCommand {
     }
 
     private func write() throws {
+        var guarded = OutputPathCheck()
+        guarded.store(store.path, includingSnapshot: false)
+        try guarded.check(out, option: "--out")
         let clock = ContinuousClock()
         let storeIndex = StoreIndex(store: try store.open(create: false))
         let path = out ?? storeIndex.snapshotPath

@@ -56,6 +56,9 @@ struct GenerateCommand: ParsableCommand {
             throw CLIError("no towns file at \(full) (--towns \(towns), relative to the current directory \(cwd)); "
                 + "run from the repository root, where Data/geonames-cities500.csv.gz is, or give --towns FILE")
         }
+        var guarded = OutputPathCheck()
+        guarded.input(towns, option: "--towns")
+        for name in SyntheticDataset.fileNames { try guarded.check(out + "/" + name, option: "--out") }
         let towns = try Self.readTowns(path: towns)
         if placesFromTowns, places > towns.count {
             throw CLIError("--places-from-towns: --places \(places) is more than the \(towns.count) towns in \(self.towns)")
@@ -76,7 +79,7 @@ struct GenerateCommand: ParsableCommand {
         }
         if let failure { throw failure }
         for name in SyntheticDataset.fileNames {
-            sinks[name]?.flush()
+            try sinks[name]?.close()
             print("wrote \(out)/\(name) (\(Terminal.grouped(max(0, (lines[name] ?? 0) - 1))) rows)")
         }
     }

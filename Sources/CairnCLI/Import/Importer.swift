@@ -42,8 +42,9 @@ struct Importer {
     /// Imports `files` into `store`.
     /// - Throws: `InputError` for an unreadable file, `StrictStop` in strict mode, or a store error; nothing is
     ///   written then.
-    /// - Complexity: O(n) in the rows read; memory is one batch plus one id per row of the current file, plus
-    ///   with a place lookup at most two batches of locations and a bounded cache (see `ImportedPlaces`).
+    /// - Complexity: O(n) in the rows read; memory is one batch plus one id per row of the current file, about two
+    ///   bytes per row written and a bit per stored row replaced (see `RunDuplicateIds`), plus with a place lookup at
+    ///   most two batches of locations and a bounded cache (see `ImportedPlaces`).
     func run(files: [String], format: InputFormat?, into store: FeatureStore) throws -> ImportSummary {
         var summary = ImportSummary()
         var options = self.options
@@ -54,23 +55,28 @@ struct Importer {
             options.placeLookup = { id in places.place(id: id) }
             imported = places
         }
+        var duplicates = RunDuplicateIds()
         try store.write { writer in
             imported?.attach(writer)
             defer { imported?.detach() }
             for file in files {
-                try importFile(file, format: format, options: options, writer: writer, imported: imported, summary: &summary)
+                duplicates.beginFile(file)
+                try importFile(file, format: format, options: options, writer: writer, imported: imported,
+                               duplicates: &duplicates, summary: &summary)
             }
         }
+        if let warning = duplicates.warning { warn(warning) }
         return summary
     }
 
     private func importFile(_ file: String, format: InputFormat?, options: ImportOptions, writer: FeatureStoreWriter,
-                            imported: ImportedPlaces?, summary: inout ImportSummary) throws {
+                            imported: ImportedPlaces?, duplicates: inout RunDuplicateIds, summary: inout ImportSummary) throws {
         let reader = try openFeatureReader(path: file, format: format, options: options)
         let progress = ProgressBar(label: "importing \(file)", enabled: showProgress)
         var firstLineOfId: [String: Int] = [:]
         var batch: [Feature] = []
         batch.reserveCapacity(Importer.batchSize)
+        var batchLines: [Int] = []
         var rows = 0
         while let record = try reader.next() {
             rows += 1
@@ -83,11 +89,13 @@ struct Importer {
                     firstLineOfId[feature.id] = line
                 }
                 batch.append(feature)
+                batchLines.append(line)
                 imported?.record(feature)
                 summary.imported += 1
                 if batch.count == Importer.batchSize {
-                    try writer.upsert(batch)
+                    try duplicates.upsert(batch, lines: batchLines, writer: writer)
                     batch.removeAll(keepingCapacity: true)
+                    batchLines.removeAll(keepingCapacity: true)
                 }
             case .rejected(let rejection):
                 summary.rejected += 1
@@ -96,7 +104,7 @@ struct Importer {
             }
             if rows & 1023 == 0 { progress.update(done: reader.bytesConsumed, total: reader.fileSizeBytes, rows: rows) }
         }
-        if !batch.isEmpty { try writer.upsert(batch) }
+        if !batch.isEmpty { try duplicates.upsert(batch, lines: batchLines, writer: writer) }
         progress.finish(rows: rows)
         if rows == 0 { warn("\(file): no data rows (the file has a header or structure but no records)") }
     }

@@ -43,6 +43,9 @@ struct QueryOptions: ParsableArguments {
     /// are decoded before anything is printed, so that an answer read from a damaged snapshot is replaced by one
     /// from a rebuilt index (`StoreIndex.answer`) instead of being printed.
     func run(_ query: (FeatureIndex, FeatureFilter, inout QueryStats) throws -> [QueryHit]) throws {
+        var guarded = OutputPathCheck()
+        guarded.store(store.path)
+        try guarded.check(out, option: "--out")
         let filter = try filter()
         let clock = ContinuousClock()
         let loadStart = clock.now

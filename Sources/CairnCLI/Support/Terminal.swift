@@ -1,4 +1,5 @@
 import CairnBench
+import CairnIO
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,9 +9,10 @@ enum Terminal {
     /// Whether standard error is a terminal (progress bars are drawn only then).
     static var standardErrorIsTerminal: Bool { isatty(2) == 1 }
 
-    /// Writes a line to standard error, unbuffered.
+    /// Writes a line to standard error, unbuffered. Warnings and notes quote input (file names, ids, values): their
+    /// control characters are escaped (`\u{1B}`), line feeds kept.
     static func printError(_ text: String) {
-        writeError(text + "\n")
+        writeError(TextEscaping.escapingControlCharacters(text, keepingLineFeeds: true) + "\n")
     }
 
     /// Writes text to standard error as is, unbuffered.

@@ -6,11 +6,11 @@ import CairnCore
 /// distance units, ISO 8601 times (a time without a zone is UTC; a JSON number is seconds since 1970),
 /// typed attributes, and the kind-specific checks of `Feature`.
 public struct FeatureRecordBuilder: Sendable {
-    /// The file name used in rejections and in derived ids.
+    /// The file as the user named it, used in rejections and as the prefix of derived ids (`FILE:LINE`): the path
+    /// as given, not its base name, so that `d1/p.csv` and `d2/p.csv` never derive the same id.
     public let file: String
     /// The import options.
     public let options: ImportOptions
-    private let derivedIdPrefix: String
 
     /// Attribute names whose text values are string sets, split on `;` or `|`.
     public static let setValuedAttributes: Set<String> = ["ageGroups", "interests", "sports", "amenities", "tags"]
@@ -41,8 +41,6 @@ public struct FeatureRecordBuilder: Sendable {
     public init(file: String, options: ImportOptions) {
         self.file = file
         self.options = options
-        let base = file.split(separator: "/").last.map(String.init) ?? file
-        derivedIdPrefix = base
     }
 
     /// The required fields missing from a set of roles (latitude and longitude, and the id column when one was named).
@@ -78,6 +76,7 @@ public struct FeatureRecordBuilder: Sendable {
             RowRejection(file: file, line: line, field: field, reason: reason)
         }
         var id: String?
+        var idField = "id"
         var kindText: String?
         var latitude: Double?, longitude: Double?
         var radiusMeters: Double? = options.defaultRadiusMeters
@@ -91,6 +90,7 @@ public struct FeatureRecordBuilder: Sendable {
             switch field.role {
             case .id:
                 id = try text(field, line: line)
+                idField = field.name
             case .kind:
                 kindText = try text(field, line: line)
             case .latitude:
@@ -163,7 +163,12 @@ public struct FeatureRecordBuilder: Sendable {
         // Without an id field the id is derived from where the record starts; an empty id field stays empty (refused).
         var resolvedId = id ?? ""
         if resolvedId.isEmpty, options.idColumn == nil, !fields.contains(where: { $0.role == .id }) {
-            resolvedId = column.map { "\(derivedIdPrefix):\(line):\($0)" } ?? "\(derivedIdPrefix):\(line)"
+            resolvedId = column.map { "\(file):\(line):\($0)" } ?? "\(file):\(line)"
+        }
+        // A control character would make the id print as another (`park-1\0evil` as `park-1`) or drive a terminal.
+        if resolvedId.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            throw reject(idField, "field '\(idField)': an id may not contain control characters (U+0000-U+001F, U+007F), "
+                         + "got '\(TextEscaping.escapingControlCharacters(resolvedId))'")
         }
         do {
             return try Feature(id: resolvedId, kind: kind, location: location, radiusMeters: radiusMeters,

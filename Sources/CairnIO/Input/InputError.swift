@@ -16,8 +16,9 @@ public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// `FILE:LINE: message` or `FILE: message`, with control characters quoted from the input written as
+    /// `\u{1B}` (see `RowRejection.description`).
     public var description: String {
-        if let line { return "\(file):\(line): \(message)" }
-        return "\(file): \(message)"
+        TextEscaping.escapingControlCharacters(line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)")
     }
 }

@@ -19,6 +19,8 @@ public struct RowRejection: Error, Hashable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// `FILE:LINE: reason`, the form compilers use, so editors can jump to the line.
-    public var description: String { "\(file):\(line): \(reason)" }
+    /// `FILE:LINE: reason`, the form compilers use, so editors can jump to the line. Control characters quoted
+    /// from the input (an escape sequence, a NUL, a line feed) are written as `\u{1B}`: one rejection, one line,
+    /// and nothing a terminal would act on.
+    public var description: String { TextEscaping.escapingControlCharacters("\(file):\(line): \(reason)") }
 }

@@ -1,15 +1,15 @@
-import CZlib
 import SystemPackage
 
 /// A buffered writer to standard output, standard error or a file, for large outputs without a syscall per line.
 ///
+/// A file is written under a temporary name in its folder and renamed into place by `close()` (see `OutputFile`):
+/// a run that fails before `close()`, or a sink dropped without it, leaves any file at the path as it was.
 /// A file whose name ends in `.gz` is written gzip-compressed, so that `--out results.geojson.gz` holds what its
 /// name says. A write that fails (a full disk, a closed pipe) stops further writes; `close()` reports it.
 public final class OutputSink: ByteSink {
     private let descriptor: FileDescriptor
-    private let ownsDescriptor: Bool
-    /// zlib's stream for a `.gz` file, nil for plain output.
-    private let gzip: GzipWriter?
+    /// The file being written, nil for standard output and standard error.
+    private let file: OutputFile?
     private var buffer: [UInt8] = []
     private let capacity = 1 << 16
     private var failure: InputError?
@@ -24,50 +24,38 @@ public final class OutputSink: ByteSink {
     /// - Complexity: O(1).
     public static func standardError() -> OutputSink { OutputSink(descriptor: .standardError, name: "<stderr>") }
 
-    /// The sink of an `--out` option: the file when a path is given (gzip for `.gz`), else standard output.
+    /// The sink of an `--out` option: the file when a path is given (gzip for `.gz`), else (nil or `-`) standard
+    /// output.
     /// - Throws: `InputError` when the file cannot be created.
     /// - Complexity: O(1).
     public static func forOption(_ path: String?) throws(InputError) -> OutputSink {
-        guard let path else { return standardOutput() }
+        guard let path, path != "-" else { return standardOutput() }
         return try OutputSink(path: path)
     }
 
     private init(descriptor: FileDescriptor, name: String) {
         self.descriptor = descriptor
         self.name = name
-        ownsDescriptor = false
-        gzip = nil
+        file = nil
         buffer.reserveCapacity(capacity)
     }
 
-    /// Creates or truncates a file for writing; a name ending in `.gz` (any case) is written gzip-compressed.
+    /// Starts a file for writing, under a temporary name until `close()`; a name ending in `.gz` (any case) is
+    /// written gzip-compressed.
     /// - Throws: `InputError` naming the path and the system's reason.
     /// - Complexity: O(1).
     public init(path: String) throws(InputError) {
-        let opened: FileDescriptor
-        do {
-            opened = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.create, .truncate],
-                                             permissions: [.ownerReadWrite, .groupRead, .otherRead])
-        } catch {
-            throw InputError(file: path, message: "cannot write: \(error)")
-        }
-        if path.lowercased().hasSuffix(".gz") {
-            guard let writer = GzipWriter(descriptor: opened) else {
-                try? opened.close()
-                throw InputError(file: path, message: "cannot write: zlib could not start a gzip stream")
-            }
-            gzip = writer
-        } else {
-            gzip = nil
-        }
-        descriptor = opened
-        ownsDescriptor = true
+        let opened = try OutputFile(path: path)
+        file = opened
+        descriptor = .standardOutput // unused: writes go to `file`
         name = path
         buffer.reserveCapacity(capacity)
     }
 
     deinit {
-        if !closed { try? close() }
+        guard !closed else { return }
+        // A file never closed belongs to a run that failed: it is not put in place. A stream gets what was buffered.
+        if let file { file.discard() } else { flush() }
     }
 
     /// Appends text.
@@ -97,10 +85,9 @@ public final class OutputSink: ByteSink {
     public func flush() {
         defer { buffer.removeAll(keepingCapacity: true) }
         guard failure == nil, !buffer.isEmpty else { return }
-        if let gzip {
-            let path = name
+        if let file {
             failure = buffer.withUnsafeBytes { bytes -> InputError? in
-                do throws(InputError) { try gzip.write(bytes, path: path) } catch { return error }
+                do throws(InputError) { try file.write(bytes) } catch { return error }
                 return nil
             }
         } else {
@@ -112,21 +99,18 @@ public final class OutputSink: ByteSink {
         }
     }
 
-    /// Flushes, ends the gzip stream and closes a file this sink opened.
-    /// - Throws: `InputError` for the first write that failed.
+    /// Flushes and, for a file, ends the gzip stream and renames the file into place.
+    /// - Throws: `InputError` for the first write that failed; the file at the path is then left as it was.
     /// - Complexity: O(n) in the bytes buffered.
     public func close() throws(InputError) {
         guard !closed else { return }
         closed = true
         flush()
-        if let gzip, failure == nil {
-            do throws(InputError) { try gzip.finish(path: name) } catch { failure = error }
-        }
-        if ownsDescriptor {
-            do {
-                try descriptor.close()
-            } catch {
-                if failure == nil { failure = InputError(file: name, message: "cannot write: \(error)") }
+        if let file {
+            if failure == nil {
+                do throws(InputError) { try file.commit() } catch { failure = error }
+            } else {
+                file.discard()
             }
         }
         if let failure { throw failure }

@@ -1,0 +1,135 @@
+import CairnCore
+import CairnStore
+
+/// Ids that a later file of one import run gives again (the later row wins, as on a re-import): counted, with the
+/// first few examples, for one warning at the end of the run.
+///
+/// The store tells which upsert replaced a row of this run (`FeatureStoreWriter.upsert(_:written:)`), so no id is
+/// held here. A row stored before the run that two files replace is told by a bit per stored rowid (one bitset for
+/// the run, one for the current file), allocated only when a re-import replaces stored rows. To name where the earlier
+/// row came from, each row the run first writes leaves its rowid and line, as two variable-length deltas (usually two
+/// bytes a row), and each file the rowid its inserts start at and where its rows start in that record.
+struct RunDuplicateIds {
+    /// Examples named in the warning.
+    static let exampleLimit = 3
+
+    /// Rows whose id an earlier file of the run had given.
+    private(set) var count = 0
+    /// The files of the run, each with the first rowid it could have inserted and where its rows start in
+    /// `writtenRows`.
+    private var files: [(firstRowid: Int64, offset: Int, name: String)] = []
+    /// A later row and the rowid of the earlier one it replaced.
+    private var examples: [(id: String, file: String, line: Int, earlierRowid: Int64)] = []
+    /// Per row first written by the run: rowid minus the previous one, then its line minus the previous one, both
+    /// zigzag LEB128.
+    private var writtenRows: [UInt8] = []
+    private var lastRowid: Int64 = 0
+    private var lastLine = 0
+    /// The largest rowid inserted so far.
+    private var lastInsertedRowid: Int64 = 0
+    /// Stored rows (there before the run) replaced by the run, and those of them the current file replaced first:
+    /// a bit per rowid.
+    private var storedRowsReplaced = RowidBits(), storedRowsReplacedByFile = RowidBits()
+
+    /// Starts the rows of `file`.
+    /// - Complexity: O(1), or O(r / 64) after r stored rows were replaced.
+    mutating func beginFile(_ file: String) {
+        files.append((firstRowid: lastInsertedRowid + 1, offset: writtenRows.count, name: file))
+        storedRowsReplacedByFile.removeAll()
+    }
+
+    /// Upserts `batch` (read from `lines` of the current file) through `writer`, noting rows an earlier file gave.
+    /// - Complexity: as the upsert, plus O(1) a row.
+    /// A struct, changed through `inout`: a class's stored properties cost a dynamic exclusivity check per access.
+    mutating func upsert(_ batch: [Feature], lines: [Int], writer: FeatureStoreWriter) throws {
+        let fileStart = files.last?.firstRowid ?? 1
+        try writer.upsert(batch) { position, row in
+            // One file's own repeats are reported row by row by the importer; counted here are an earlier file's.
+            switch row.change {
+            case .inserted:
+                lastInsertedRowid = row.rowid
+                record(row.rowid, line: lines[position])
+            case .replacedRowOfThisTransaction where row.rowid < fileStart:
+                note(batch[position].id, line: lines[position], earlierRowid: row.rowid)
+            case .replacedStoredRow:
+                if storedRowsReplaced.insert(row.rowid) {
+                    _ = storedRowsReplacedByFile.insert(row.rowid)
+                    record(row.rowid, line: lines[position])
+                } else if !storedRowsReplacedByFile.contains(row.rowid) {
+                    note(batch[position].id, line: lines[position], earlierRowid: row.rowid)
+                }
+            case .replacedRowOfThisTransaction:
+                break
+            }
+        }
+    }
+
+    private mutating func record(_ rowid: Int64, line: Int) {
+        append(zigzag(Int(rowid - lastRowid)))
+        append(zigzag(line - lastLine))
+        lastRowid = rowid
+        lastLine = line
+    }
+
+    private mutating func note(_ id: String, line: Int, earlierRowid: Int64) {
+        count += 1
+        if examples.count < Self.exampleLimit, let file = files.last?.name {
+            examples.append((id, file, line, earlierRowid))
+        }
+    }
+
+    private func zigzag(_ value: Int) -> UInt64 { UInt64(bitPattern: Int64((value << 1) ^ (value >> 63))) }
+    private func unzigzag(_ value: UInt64) -> Int { Int(Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)) }
+
+    /// The run's one warning, nil when no id came again from a later file.
+    /// - Complexity: O(r) in the rows the run inserted (their places are read back once).
+    var warning: String? {
+        guard count > 0 else { return nil }
+        let places = earlierPlaces()
+        let shown = examples.map { example in
+            let earlier = places[example.earlierRowid].map { "\($0.file):\($0.line)" } ?? "an earlier file"
+            return "'\(example.id)' at \(example.file):\(example.line) (first at \(earlier))"
+        }
+        let more = count > shown.count ? ", …" : ""
+        return "\(count) rows gave an id that an earlier file of this run had given; the later row wins: "
+            + shown.joined(separator: ", ") + more
+    }
+
+    /// The file and line of each example's earlier row.
+    private func earlierPlaces() -> [Int64: (file: String, line: Int)] {
+        let wanted = Set(examples.map(\.earlierRowid))
+        var found: [Int64: (file: String, line: Int)] = [:]
+        var offset = 0, rowid: Int64 = 0, line = 0
+        while offset < writtenRows.count, found.count < wanted.count {
+            let start = offset
+            rowid += Int64(unzigzag(read(&offset)))
+            line += unzigzag(read(&offset))
+            if wanted.contains(rowid), found[rowid] == nil, let file = files.last(where: { $0.offset <= start }) {
+                found[rowid] = (file.name, line)
+            }
+        }
+        return found
+    }
+
+    /// Appends `value` as LEB128: seven bits a byte, the high bit set on all but the last.
+    private mutating func append(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            writtenRows.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        writtenRows.append(UInt8(value))
+    }
+
+    private func read(_ offset: inout Int) -> UInt64 {
+        var value: UInt64 = 0, shift: UInt64 = 0
+        while offset < writtenRows.count {
+            let byte = writtenRows[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { break }
+            shift += 7
+        }
+        return value
+    }
+}
