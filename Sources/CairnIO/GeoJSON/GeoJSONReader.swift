@@ -44,6 +44,8 @@ final class GeoJSONReader: FeatureReader {
     private var bareFeatureMembers: [JSONMember] = []
     /// The bytes of a bare Feature's members so far, to hold a bare Feature to the record size limit too.
     private var bareFeatureBytes = 0
+    /// The top-level keys read so far that give the file its meaning.
+    private var seenKeys: Set<String> = []
     private let objectLine: Int
 
     /// Opens `path`; `chunkSize` is the read size in bytes (tests use tiny chunks to cross chunk boundaries).
@@ -213,6 +215,12 @@ final class GeoJSONReader: FeatureReader {
             throw InputError(file: source.path, line: error.line, message: error.description)
         }
         guard case .string(let key) = parsedKey else { throw structureError("expected a member name") }
+        // The parser refuses a repeated key inside a value; the members that give the file its meaning follow the
+        // same rule here (skipped members such as `bbox` or `name` mean nothing to the import).
+        if ["type", "features", "id", "geometry", "properties"].contains(key), !seenKeys.insert(key).inserted {
+            throw InputError(file: source.path, line: keyLine,
+                             message: "duplicate top-level key \"\(key)\" (a repeated name is refused: readers disagree on its meaning)")
+        }
         guard let colon = try cursor.skipWhitespace() else { throw truncatedError("inside the top-level object") }
         guard colon == UInt8(ascii: ":") else { throw structureError("expected ':' after \"\(key)\", got \(describeJSONByte(colon))") }
         cursor.position += 1

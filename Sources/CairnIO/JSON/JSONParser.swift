@@ -4,7 +4,8 @@
 /// `DelimitedRecordSplitter` cuts records at newlines or RS bytes), so each feature is parsed from one buffer.
 ///
 /// Strict means: no comments, no trailing commas, no leading zeros, no `NaN`, no raw control characters in
-/// strings, `\u` surrogates must pair, strings must be valid UTF-8, and nothing but whitespace may follow the value.
+/// strings, `\u` surrogates must pair, strings must be valid UTF-8, no key twice in one object (RFC 8259 leaves a
+/// repeated name's meaning open, so a record could mean two things), and nothing but whitespace may follow the value.
 /// Nesting is limited to `maxDepth` so hostile input cannot exhaust the stack.
 /// Numbers use Clinger's fast path (exact when the decimal significand fits in 2^53 and |exponent| <= 22) and
 /// fall back to the standard library's correctly rounded conversion otherwise.
@@ -128,6 +129,7 @@ public struct JSONParser {
         try enter()
         index += 1 // '{'
         var members: [JSONMember] = []
+        var keyIndex: Set<String>?
         skipWhitespace()
         if index < count, base[index] == UInt8(ascii: "}") {
             index += 1
@@ -140,7 +142,9 @@ public struct JSONParser {
             guard base[index] == UInt8(ascii: "\"") else {
                 throw error("expected a string key in double quotes, got \(describeJSONByte(base[index]))")
             }
+            let keyStart = index
             let key = try parseString()
+            try checkUnique(key, in: members, index: &keyIndex, at: keyStart)
             skipWhitespace()
             guard index < count, base[index] == UInt8(ascii: ":") else {
                 throw error("expected ':' after the key \"\(key)\"")
@@ -166,6 +170,30 @@ public struct JSONParser {
             }
         }
     }
+
+    /// Refuses a key already in the object. RFC 8259 leaves the meaning of a repeated name open (parsers take the
+    /// first, the last, or refuse), so a record with one could mean two things to two readers: it is refused.
+    /// Keys are compared code unit by code unit (RFC 8259, section 8.3), not by Swift's canonical equivalence.
+    /// Small objects compare keys in place; from `keyIndexThreshold` members on, a set keeps the cost linear.
+    private func checkUnique(_ key: String, in members: [JSONMember], index keyIndex: inout Set<String>?,
+                             at keyStart: Int) throws(JSONSyntaxError) {
+        // `==` first: it settles the common case (different keys) fast; the bytes decide equal-looking keys.
+        func same(_ other: String) -> Bool { other == key && other.utf8.elementsEqual(key.utf8) }
+        var repeated = false
+        if members.count < JSONParser.keyIndexThreshold {
+            for member in members where same(member.key) { repeated = true; break }
+        } else {
+            if keyIndex == nil { keyIndex = Set(members.map(\.key)) }
+            // A set finds keys that look alike; only those are compared byte by byte.
+            if keyIndex?.insert(key).inserted == false { repeated = members.contains { same($0.key) } }
+        }
+        if repeated {
+            throw error("duplicate key \"\(key.prefix(60))\" in an object (a repeated name is refused: readers disagree on its meaning)", at: keyStart)
+        }
+    }
+
+    /// The member count from which duplicate keys are found with a set rather than by comparing in place.
+    private static let keyIndexThreshold = 12
 
     private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
         try enter()
