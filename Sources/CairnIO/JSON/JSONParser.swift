@@ -20,6 +20,8 @@ public struct JSONParser {
     /// The (possibly negative) index at which the current line starts, so that column = index - lineStart + 1.
     private var lineStart: Int
     private var depth = 0
+    /// Whether the last string parsed had escapes (its raw bytes are not its text): set by `parseString`'s slow path.
+    private var keyHadEscapes = false
 
     private init(base: UnsafePointer<UInt8>, count: Int, firstLine: Int, firstColumn: Int) {
         self.base = base
@@ -130,6 +132,8 @@ public struct JSONParser {
         index += 1 // '{'
         var members: [JSONMember] = []
         var keyIndex: Set<String>?
+        var keyFilter: UInt64 = 0
+        var escapedKeys = false
         skipWhitespace()
         if index < count, base[index] == UInt8(ascii: "}") {
             index += 1
@@ -143,8 +147,18 @@ public struct JSONParser {
                 throw error("expected a string key in double quotes, got \(describeJSONByte(base[index]))")
             }
             let keyStart = index
+            keyHadEscapes = false
             let key = try parseString()
-            try checkUnique(key, in: members, index: &keyIndex, at: keyStart)
+            // A 64-bit filter over the keys' raw bytes rules out most repeats without comparing strings; raw bytes
+            // are the key's own only without escapes, so after an escaped key, and in big objects, every key is
+            // compared (`checkUnique`).
+            let rawLength = index - keyStart - 2
+            let bit: UInt64 = 1 << ((UInt64(rawLength) &* 0x9E37 &+ UInt64(base[keyStart + 1]) &* 31 &+ UInt64(base[index - 2])) & 63)
+            escapedKeys = escapedKeys || keyHadEscapes
+            if escapedKeys || keyFilter & bit != 0 || members.count >= JSONParser.keyIndexThreshold {
+                try checkUnique(key, in: members, index: &keyIndex, at: keyStart)
+            }
+            keyFilter |= bit
             skipWhitespace()
             guard index < count, base[index] == UInt8(ascii: ":") else {
                 throw error("expected ':' after the key \"\(key)\"")
@@ -177,8 +191,9 @@ public struct JSONParser {
     /// Small objects compare keys in place; from `keyIndexThreshold` members on, a set keeps the cost linear.
     private func checkUnique(_ key: String, in members: [JSONMember], index keyIndex: inout Set<String>?,
                              at keyStart: Int) throws(JSONSyntaxError) {
-        // `==` first: it settles the common case (different keys) fast; the bytes decide equal-looking keys.
-        func same(_ other: String) -> Bool { other == key && other.utf8.elementsEqual(key.utf8) }
+        // The UTF-8 length first (O(1)): the keys of one object mostly differ in length; then the bytes.
+        let length = key.utf8.count
+        func same(_ other: String) -> Bool { other.utf8.count == length && other.utf8.elementsEqual(key.utf8) }
         var repeated = false
         if members.count < JSONParser.keyIndexThreshold {
             for member in members where same(member.key) { repeated = true; break }
@@ -246,6 +261,7 @@ public struct JSONParser {
         }
         guard index < count else { throw error("unterminated string", at: quote) }
         // Slow path: decode escapes into a byte buffer.
+        keyHadEscapes = true
         var bytes = [UInt8](UnsafeBufferPointer(start: base + start, count: index - start))
         while index < count {
             let byte = base[index]
