@@ -27,12 +27,14 @@ struct GeoJSONParserTests {
         #expect(try parse("-0") == .number(-0.0))
         #expect(try parse("[]") == .array([]))
         #expect(try parse("{}") == .object([]))
-        let value = try parse(#"{"a": [1, 2.5, {"b": null}], "c": "d", "a": 3}"#)
+        let value = try parse(#"{"a": [1, 2.5, {"b": null}], "c": "d", "e": 3}"#)
         #expect(value == .object([
             JSONMember(key: "a", value: .array([.number(1), .number(2.5), .object([JSONMember(key: "b", value: .null)])])),
             JSONMember(key: "c", value: .string("d")),
-            JSONMember(key: "a", value: .number(3)),
+            JSONMember(key: "e", value: .number(3)),
         ]))
+        // A repeated key is refused (JSONDuplicateKeyTests has the rule).
+        #expect(parseError(#"{"a": 1, "c": "d", "a": 3}"#)?.message.hasPrefix("duplicate key \"a\"") == true)
         #expect(value["a"] == .array([.number(1), .number(2.5), .object([JSONMember(key: "b", value: .null)])]))
         #expect(value["missing"] == nil)
     }
@@ -140,8 +142,11 @@ struct GeoJSONParserTests {
         case 3: return .string(jsonRandomString(&random))
         case 4: return .array((0..<Int(random.next() % 4)).map { _ in randomValue(&random, depth: depth + 1) })
         default:
-            return .object((0..<Int(random.next() % 4)).map { _ in
-                JSONMember(key: jsonRandomString(&random), value: randomValue(&random, depth: depth + 1))
+            // Keys unique: the parser refuses a repeated one.
+            var keys: Set<String> = []
+            return .object((0..<Int(random.next() % 4)).compactMap { _ in
+                let member = JSONMember(key: jsonRandomString(&random), value: randomValue(&random, depth: depth + 1))
+                return keys.insert(member.key).inserted ? member : nil
             })
         }
     }

@@ -133,20 +133,38 @@ public struct CheckInReferenceData: Sendable {
             reportSkips(of: rows)
             return
         }
-        try openFeatureReader(path: path, options: ImportOptions(kind: .event, defaultRadiusMeters: nil)).forEachRecord { feature in
-            addEvent(feature, source: path)
-        } rejected: { skip($0.description) }
+        // An event given by its place id alone (no coordinates) is read as the CSV reader reads it: the place id,
+        // no circle; the place is resolved when the validator is made.
+        let placeReference = PlaceReferenceProbe()
+        let options = ImportOptions(kind: .event, defaultRadiusMeters: nil, placeLookup: placeReference.lookup)
+        try openFeatureReader(path: path, options: options).forEachRecord { feature in
+            addEvent(feature, source: path, placeOnly: placeReference.take())
+        } rejected: { rejection in
+            _ = placeReference.take()
+            skip(rejection.description)
+        }
     }
 
-    private mutating func addEvent(_ feature: Feature, source: String) {
+    /// Adds an event; `placeOnly` is the place id of an event that had no coordinates of its own.
+    private mutating func addEvent(_ feature: Feature, source: String, placeOnly: String? = nil) {
         guard let window = feature.timeWindow else {
             skip("\(source): event \(feature.id) has no time window")
             return
         }
+        if let placeOnly {
+            events.append(CheckInEvent(id: feature.id, placeId: placeOnly, circle: nil, window: window))
+            return
+        }
         var placeId: String?
-        // The first attribute (by name, for a deterministic choice) that the alias table calls a place id.
+        // The first attribute (by name, for a deterministic choice) that the alias table calls a place id. An id
+        // that reads as a number (`17`) was stored as one: its text is the number's, as the CSV reader reads it.
         for name in feature.attributes.keys.sorted() where FieldAlias.resolve(name) == .place {
-            if case .string(let value)? = feature.attributes[name], !value.isEmpty { placeId = value; break }
+            switch feature.attributes[name] {
+            case .string(let value)? where !value.isEmpty: placeId = value
+            case .number(let value)?: placeId = TextEscaping.jsonNumber(value)
+            default: continue
+            }
+            break
         }
         let circle = (feature.radiusMeters ?? defaultRadiusMeters).flatMap { try? Circle(center: feature.location, radiusMeters: $0) }
         events.append(CheckInEvent(id: feature.id, placeId: placeId, circle: circle, window: window))

@@ -36,7 +36,8 @@ final class DelimitedJSONReader: FeatureReader {
     /// Opens `path`; `chunkSize` is the read size in bytes (tests use tiny chunks to cross chunk boundaries).
     init(path: String, options: ImportOptions, records: Records, chunkSize: Int = JSONByteCursor.defaultChunkSize) throws(InputError) {
         source = try ByteSource(path: path)
-        splitter = try DelimitedRecordSplitter(cursor: JSONByteCursor(source: source, chunkSize: chunkSize))
+        splitter = try DelimitedRecordSplitter(cursor: JSONByteCursor(source: source, chunkSize: chunkSize),
+                                              maxRecordBytes: options.maxRecordBytes)
         decoder = GeoJSONFeatureDecoder(builder: FeatureRecordBuilder(file: path, options: options))
         self.records = records
     }

@@ -13,7 +13,10 @@ public func makeGeoJSONReader(path: String, options: ImportOptions) throws(Input
 /// `"features"` array each element is cut out into its own buffer (`JSONValueCutter`) and parsed alone, so memory
 /// holds one chunk and one feature whatever the file size. A feature's line is the line of its opening `{`.
 ///
-/// - A malformed feature becomes a `RowRejection`; reading continues after it.
+/// - A malformed feature becomes a `RowRejection`; reading continues after it. A run of stray commas between
+///   features is one rejection at its first comma, with the count.
+/// - A feature longer than `ImportOptions.maxRecordBytes` is rejected unparsed, and only its first
+///   `maxRecordBytes` bytes are ever held, so memory stays about the limit whatever the feature.
 /// - The end of the file inside the array yields the complete features, then a rejection at the incomplete one.
 /// - Other top-level members (`bbox`, `crs`, `name`, ...) are skipped. A `"type"` other than `FeatureCollection`
 ///   is an `InputError` (reported where it is met, so after the features when it comes after them); a missing
@@ -24,6 +27,8 @@ final class GeoJSONReader: FeatureReader {
     private enum Phase {
         case members(first: Bool)
         case features(first: Bool)
+        /// Inside the features array where a feature must start (after `[` or a `,`).
+        case featureStart
         case trailer
         case done
     }
@@ -31,12 +36,16 @@ final class GeoJSONReader: FeatureReader {
     private let source: ByteSource
     private let cursor: JSONByteCursor
     private let decoder: GeoJSONFeatureDecoder
-    private var cutter = JSONValueCutter()
+    private var cutter: JSONValueCutter
     private var phase = Phase.members(first: true)
     private var buffer: [UInt8] = []
     private var sawFeatures = false
     private var declaredType: String?
     private var bareFeatureMembers: [JSONMember] = []
+    /// The bytes of a bare Feature's members so far, to hold a bare Feature to the record size limit too.
+    private var bareFeatureBytes = 0
+    /// The top-level keys read so far that give the file its meaning.
+    private var seenKeys: Set<String> = []
     private let objectLine: Int
 
     /// Opens `path`; `chunkSize` is the read size in bytes (tests use tiny chunks to cross chunk boundaries).
@@ -44,6 +53,7 @@ final class GeoJSONReader: FeatureReader {
         source = try ByteSource(path: path)
         cursor = JSONByteCursor(source: source, chunkSize: chunkSize)
         decoder = GeoJSONFeatureDecoder(builder: FeatureRecordBuilder(file: path, options: options))
+        cutter = JSONValueCutter(maxBytes: options.maxRecordBytes)
         try cursor.skipByteOrderMark()
         guard let first = try cursor.skipWhitespace() else {
             throw InputError(file: path, message: "the file is empty (expected a GeoJSON FeatureCollection)")
@@ -90,7 +100,7 @@ final class GeoJSONReader: FeatureReader {
                 }
                 try readMember(startingWith: byte)
             case .features(let first):
-                guard var byte = try cursor.skipWhitespace() else {
+                guard let byte = try cursor.skipWhitespace() else {
                     phase = .done
                     return .rejected(RowRejection(file: source.path, line: cursor.line, field: nil,
                                                   reason: "unexpected end of file inside the \"features\" array (is the file truncated?)"))
@@ -110,24 +120,31 @@ final class GeoJSONReader: FeatureReader {
                         throw structureError("expected ',' or ']' after a feature, got \(describeJSONByte(byte))")
                     }
                     cursor.position += 1
-                    guard let after = try cursor.skipWhitespace() else {
-                        phase = .done
-                        return .rejected(RowRejection(file: source.path, line: cursor.line, field: nil,
-                                                      reason: "unexpected end of file inside the \"features\" array (is the file truncated?)"))
-                    }
-                    byte = after
-                    if byte == UInt8(ascii: "]") { throw structureError("trailing ',' before ']' in the \"features\" array") }
                 }
+                phase = .featureStart
+            case .featureStart:
+                guard let byte = try cursor.skipWhitespace() else {
+                    phase = .done
+                    return .rejected(RowRejection(file: source.path, line: cursor.line, field: nil,
+                                                  reason: "unexpected end of file inside the \"features\" array (is the file truncated?)"))
+                }
+                if byte == UInt8(ascii: "]") { throw structureError("trailing ',' before ']' in the \"features\" array") }
+                if byte == UInt8(ascii: ",") { return try strayCommas() }
                 let line = cursor.line, column = cursor.column
-                buffer.removeAll(keepingCapacity: true)
+                releaseBuffer()
                 let outcome = try cutter.cut(from: cursor, into: &buffer)
                 phase = .features(first: false)
-                if outcome == .endOfFile {
+                switch outcome {
+                case .complete:
+                    return decodeBuffer(line: line, column: column)
+                case .endOfFile:
                     phase = .done
                     return .rejected(RowRejection(file: source.path, line: line, field: nil,
                                                   reason: "unexpected end of file inside a feature (is the file truncated?)"))
+                case .tooLong(let length):
+                    return .rejected(RowRejection(file: source.path, line: line, field: nil,
+                                                  reason: oversizedRecordReason(length: length, limit: cutter.maxBytes)))
                 }
-                return decodeBuffer(line: line, column: column)
             case .trailer:
                 if let byte = try cursor.skipWhitespace() {
                     throw structureError("unexpected \(describeJSONByte(byte)) after the end of the GeoJSON object")
@@ -135,6 +152,10 @@ final class GeoJSONReader: FeatureReader {
                 phase = .done
                 if !sawFeatures {
                     if declaredType == "Feature" {
+                        if bareFeatureBytes > cutter.maxBytes {
+                            return .rejected(RowRejection(file: source.path, line: objectLine, field: nil,
+                                                          reason: oversizedRecordReason(length: bareFeatureBytes, limit: cutter.maxBytes)))
+                        }
                         return decoder.decodeFeature(.object(bareFeatureMembers), line: objectLine)
                     }
                     throw InputError(file: source.path, line: objectLine,
@@ -143,6 +164,26 @@ final class GeoJSONReader: FeatureReader {
                 return nil
             }
         }
+    }
+
+    /// Empties the value buffer, giving back the memory of a big value (above 1 MiB) rather than holding it.
+    private func releaseBuffer() {
+        if buffer.capacity > 1 << 20 { buffer = [] } else { buffer.removeAll(keepingCapacity: true) }
+    }
+
+    /// Consumes a run of stray commas in the features array (whitespace between them included) and rejects the run
+    /// once, at its first comma: 100 KB of commas are one message, not 100,000.
+    private func strayCommas() throws(InputError) -> ImportRecord {
+        let line = cursor.line, column = cursor.column
+        var count = 0, lastLine = line
+        while try cursor.skipWhitespace() == UInt8(ascii: ",") {
+            lastLine = cursor.line
+            cursor.position += 1
+            count += 1
+        }
+        let run = count == 1 ? "a stray ','" : "\(count) stray ',' in a row" + (lastLine > line ? " (to line \(lastLine))" : "")
+        return .rejected(RowRejection(file: source.path, line: line, field: nil,
+                                      reason: "\(run) at column \(column) of the \"features\" array, expected a feature"))
     }
 
     private func decodeBuffer(line: Int, column: Int) -> ImportRecord {
@@ -160,8 +201,13 @@ final class GeoJSONReader: FeatureReader {
             throw structureError("expected a member name in double quotes, got \(describeJSONByte(byte))")
         }
         let keyLine = cursor.line, keyColumn = cursor.column
-        buffer.removeAll(keepingCapacity: true)
-        guard try cutter.cut(from: cursor, into: &buffer) == .complete else { throw truncatedError("inside the top-level object") }
+        releaseBuffer()
+        switch try cutter.cut(from: cursor, into: &buffer) {
+        case .complete: break
+        case .endOfFile: throw truncatedError("inside the top-level object")
+        case .tooLong(let length):
+            throw InputError(file: source.path, line: keyLine, message: "a top-level member name of \(length) bytes, over the record size limit")
+        }
         let parsedKey: JSONValue
         do throws(JSONSyntaxError) {
             parsedKey = try JSONParser.parse(buffer, firstLine: keyLine, firstColumn: keyColumn)
@@ -169,6 +215,12 @@ final class GeoJSONReader: FeatureReader {
             throw InputError(file: source.path, line: error.line, message: error.description)
         }
         guard case .string(let key) = parsedKey else { throw structureError("expected a member name") }
+        // The parser refuses a repeated key inside a value; the members that give the file its meaning follow the
+        // same rule here (skipped members such as `bbox` or `name` mean nothing to the import).
+        if ["type", "features", "id", "geometry", "properties"].contains(key), !seenKeys.insert(key).inserted {
+            throw InputError(file: source.path, line: keyLine,
+                             message: "duplicate top-level key \"\(key)\" (a repeated name is refused: readers disagree on its meaning)")
+        }
         guard let colon = try cursor.skipWhitespace() else { throw truncatedError("inside the top-level object") }
         guard colon == UInt8(ascii: ":") else { throw structureError("expected ':' after \"\(key)\", got \(describeJSONByte(colon))") }
         cursor.position += 1
@@ -185,10 +237,23 @@ final class GeoJSONReader: FeatureReader {
             return
         }
         let valueLine = cursor.line, valueColumn = cursor.column
-        buffer.removeAll(keepingCapacity: true)
-        guard try cutter.cut(from: cursor, into: &buffer) == .complete else { throw truncatedError("inside the top-level object") }
+        releaseBuffer()
+        let outcome = try cutter.cut(from: cursor, into: &buffer)
         let relevant = ["type", "id", "geometry", "properties"]
+        switch outcome {
+        case .complete: break
+        case .endOfFile: throw truncatedError("inside the top-level object")
+        case .tooLong(let length):
+            if key == "type" {
+                throw InputError(file: source.path, line: valueLine, message: "not a GeoJSON FeatureCollection: \"type\" is \(length) bytes long")
+            }
+            // Only a bare Feature's members make a record: one over the limit is rejected whole at the object's end.
+            if relevant.contains(key) { bareFeatureBytes += length }
+            return
+        }
         guard relevant.contains(key) else { return } // bbox, crs, name, ...: skipped unparsed
+        bareFeatureBytes += buffer.count
+        if key != "type" && bareFeatureBytes > cutter.maxBytes { return } // rejected at the end, not parsed
         let value: JSONValue
         do throws(JSONSyntaxError) {
             value = try JSONParser.parse(buffer, firstLine: valueLine, firstColumn: valueColumn)

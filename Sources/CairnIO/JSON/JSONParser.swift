@@ -4,7 +4,8 @@
 /// `DelimitedRecordSplitter` cuts records at newlines or RS bytes), so each feature is parsed from one buffer.
 ///
 /// Strict means: no comments, no trailing commas, no leading zeros, no `NaN`, no raw control characters in
-/// strings, `\u` surrogates must pair, strings must be valid UTF-8, and nothing but whitespace may follow the value.
+/// strings, `\u` surrogates must pair, strings must be valid UTF-8, no key twice in one object (RFC 8259 leaves a
+/// repeated name's meaning open, so a record could mean two things), and nothing but whitespace may follow the value.
 /// Nesting is limited to `maxDepth` so hostile input cannot exhaust the stack.
 /// Numbers use Clinger's fast path (exact when the decimal significand fits in 2^53 and |exponent| <= 22) and
 /// fall back to the standard library's correctly rounded conversion otherwise.
@@ -19,6 +20,8 @@ public struct JSONParser {
     /// The (possibly negative) index at which the current line starts, so that column = index - lineStart + 1.
     private var lineStart: Int
     private var depth = 0
+    /// Whether the last string parsed had escapes (its raw bytes are not its text): set by `parseString`'s slow path.
+    private var keyHadEscapes = false
 
     private init(base: UnsafePointer<UInt8>, count: Int, firstLine: Int, firstColumn: Int) {
         self.base = base
@@ -128,6 +131,9 @@ public struct JSONParser {
         try enter()
         index += 1 // '{'
         var members: [JSONMember] = []
+        var keyIndex: Set<String>?
+        var keyFilter: UInt64 = 0
+        var escapedKeys = false
         skipWhitespace()
         if index < count, base[index] == UInt8(ascii: "}") {
             index += 1
@@ -140,7 +146,19 @@ public struct JSONParser {
             guard base[index] == UInt8(ascii: "\"") else {
                 throw error("expected a string key in double quotes, got \(describeJSONByte(base[index]))")
             }
+            let keyStart = index
+            keyHadEscapes = false
             let key = try parseString()
+            // A 64-bit filter over the keys' raw bytes rules out most repeats without comparing strings; raw bytes
+            // are the key's own only without escapes, so after an escaped key, and in big objects, every key is
+            // compared (`checkUnique`).
+            let rawLength = index - keyStart - 2
+            let bit: UInt64 = 1 << ((UInt64(rawLength) &* 0x9E37 &+ UInt64(base[keyStart + 1]) &* 31 &+ UInt64(base[index - 2])) & 63)
+            escapedKeys = escapedKeys || keyHadEscapes
+            if escapedKeys || keyFilter & bit != 0 || members.count >= JSONParser.keyIndexThreshold {
+                try checkUnique(key, in: members, index: &keyIndex, at: keyStart)
+            }
+            keyFilter |= bit
             skipWhitespace()
             guard index < count, base[index] == UInt8(ascii: ":") else {
                 throw error("expected ':' after the key \"\(key)\"")
@@ -166,6 +184,31 @@ public struct JSONParser {
             }
         }
     }
+
+    /// Refuses a key already in the object. RFC 8259 leaves the meaning of a repeated name open (parsers take the
+    /// first, the last, or refuse), so a record with one could mean two things to two readers: it is refused.
+    /// Keys are compared code unit by code unit (RFC 8259, section 8.3), not by Swift's canonical equivalence.
+    /// Small objects compare keys in place; from `keyIndexThreshold` members on, a set keeps the cost linear.
+    private func checkUnique(_ key: String, in members: [JSONMember], index keyIndex: inout Set<String>?,
+                             at keyStart: Int) throws(JSONSyntaxError) {
+        // The UTF-8 length first (O(1)): the keys of one object mostly differ in length; then the bytes.
+        let length = key.utf8.count
+        func same(_ other: String) -> Bool { other.utf8.count == length && other.utf8.elementsEqual(key.utf8) }
+        var repeated = false
+        if members.count < JSONParser.keyIndexThreshold {
+            for member in members where same(member.key) { repeated = true; break }
+        } else {
+            if keyIndex == nil { keyIndex = Set(members.map(\.key)) }
+            // A set finds keys that look alike; only those are compared byte by byte.
+            if keyIndex?.insert(key).inserted == false { repeated = members.contains { same($0.key) } }
+        }
+        if repeated {
+            throw error("duplicate key \"\(key.prefix(60))\" in an object (a repeated name is refused: readers disagree on its meaning)", at: keyStart)
+        }
+    }
+
+    /// The member count from which duplicate keys are found with a set rather than by comparing in place.
+    private static let keyIndexThreshold = 12
 
     private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
         try enter()
@@ -218,6 +261,7 @@ public struct JSONParser {
         }
         guard index < count else { throw error("unterminated string", at: quote) }
         // Slow path: decode escapes into a byte buffer.
+        keyHadEscapes = true
         var bytes = [UInt8](UnsafeBufferPointer(start: base + start, count: index - start))
         while index < count {
             let byte = base[index]

@@ -1,6 +1,7 @@
 /// A parsed JSON value (RFC 8259), as the JSON readers hand it to the feature decoders.
 ///
-/// Objects keep their members in input order; lookups take the first member of a name.
+/// Objects keep their members in input order. `JSONParser` refuses a repeated key, so a parsed object has one member
+/// of each name; for a value built in code that repeats one, lookups take the first.
 public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
