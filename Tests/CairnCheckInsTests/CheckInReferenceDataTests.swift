@@ -57,4 +57,22 @@ import Testing
             """)
         #expect(result.rows == ["c1,valid,", "c2,valid,"])
     }
+
+    /// A reference row that opens a quote after an empty first field (`,"x…`) is reported as skipped, as any other
+    /// unclosed quote is, not taken for a blank line and dropped silently; the rows around it are read.
+    @Test func aStrayQuoteAfterAnEmptyFirstFieldIsReportedNotDropped() throws {
+        let folder = try TemporaryFolder()
+        for (name, text) in [("places.csv", "id,lat,lon,radius\noodi,60.1738,24.9381,80\n,\"stray,60.2,24.9,80\n17,60.2,24.9,80\n"),
+                             ("events.csv", "id,placeId,startTime,endTime\n,\"stray,oodi,2026-06-01T10:00:00Z,2026-06-01T12:00:00Z\n"
+                                + "reading,oodi,2026-06-01T10:00:00Z,2026-06-01T12:00:00Z\n")] {
+            _ = try folder.write(name, text)
+        }
+        var references = CheckInReferenceData(defaultRadiusMeters: nil)
+        try references.loadPlaces(path: folder.path("places.csv"))
+        try references.loadEvents(path: folder.path("events.csv"))
+        #expect(references.places.count == 2 && references.events.count == 1)
+        #expect(references.skippedCount == 2)
+        #expect(references.skippedMessages.contains { $0.contains("places.csv:3") && $0.contains("quote") })
+        #expect(references.skippedMessages.contains { $0.contains("events.csv:2") && $0.contains("quote") })
+    }
 }

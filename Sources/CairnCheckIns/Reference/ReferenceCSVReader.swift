@@ -37,7 +37,7 @@ enum ReferenceCSVReader {
                     skip("\(path):\(line): a quote opened and not closed on its line")
                     continue
                 }
-                if scanner.fieldCount == 1, scanner.field(0).count == 0 { continue } // blank line
+                if scanner.isBlank(outcome, start: base + position) { continue } // an empty line, not `,"…`
                 if header == nil {
                     header = (0..<scanner.fieldCount).map { scanner.field($0).text.trimmingSpaces }
                     columns = header.flatMap(layout)
@@ -77,10 +77,11 @@ enum ReferenceCSVReader {
                 let scanner = scanners[0]
                 scanner.scanner.reset(forBufferOf: batch.count)
                 while start < batch.count, parsed.header == nil {
-                    let (_, next, lines) = scanner.scanner.scanRecord(base, start: start, end: batch.count)
+                    let (outcome, next, lines) = scanner.scanner.scanRecord(base, start: start, end: batch.count)
+                    let blank = scanner.scanner.isBlank(outcome, start: base + start)
                     start = next
                     line += lines
-                    if scanner.scanner.fieldCount == 1, scanner.scanner.field(0).count == 0 { continue }
+                    if blank { continue }
                     let header = (0..<scanner.scanner.fieldCount).map { scanner.scanner.field($0).text.trimmingSpaces }
                     parsed.header = header
                     columns = layout(header)
@@ -104,9 +105,10 @@ enum ReferenceCSVReader {
                 while position < ranges[k].upperBound {
                     let (outcome, next, consumed) = scanner.scanRecord(rest.base, start: position, end: ranges[k].upperBound)
                     let recordLine = localLine
+                    let blank = scanner.isBlank(outcome, start: rest.base + position)
                     position = next
                     localLine += consumed
-                    if scanner.fieldCount == 1, scanner.field(0).count == 0 { continue }
+                    if blank { continue }
                     if case .unterminatedQuote = outcome {
                         rows.append(.skip("a quote opened and not closed on its line"))
                     } else {
