@@ -75,4 +75,25 @@ import Testing
         #expect(references.skippedMessages.contains { $0.contains("places.csv:3") && $0.contains("quote") })
         #expect(references.skippedMessages.contains { $0.contains("events.csv:2") && $0.contains("quote") })
     }
+
+    /// #15 item 6 for check-ins: a place, event or join whose id holds a control character is skipped with its line
+    /// and the id escaped, as `cairn import` rejects such a row; the other rows are read.
+    @Test func referenceIdsWithControlCharactersAreSkipped() throws {
+        let folder = try TemporaryFolder()
+        let places = try folder.write("places.csv", "id,lat,lon,radius\npark-1\u{0}evil,60.2,24.9,80\noodi,60.1738,24.9381,80\n")
+        let events = try folder.write("events.csv", "id,placeId,startTime,endTime\n"
+            + "read\u{1B}[2Jing,oodi,2026-06-01T10:00:00Z,2026-06-01T12:00:00Z\nreading,oodi,2026-06-01T10:00:00Z,2026-06-01T12:00:00Z\n")
+        let joins = try folder.write("joins.csv", "userId,eventId\nada\u{7F},reading\nbob,reading\n")
+        var references = CheckInReferenceData(defaultRadiusMeters: nil)
+        try references.loadPlaces(path: places)
+        try references.loadEvents(path: events)
+        try references.loadJoins(path: joins)
+        #expect(references.places.map(\.id) == ["oodi"])
+        #expect(references.events.map(\.id) == ["reading"])
+        #expect(references.joins?.map(\.userId) == ["bob"])
+        #expect(references.skippedCount == 3)
+        #expect(references.skippedMessages.contains { $0.contains("places.csv:2") && $0.contains("park-1\\u{0}evil") })
+        #expect(references.skippedMessages.contains { $0.contains("events.csv:2") && $0.contains("\\u{1B}") })
+        #expect(references.skippedMessages.contains { $0.contains("joins.csv:2") && $0.contains("\\u{7F}") })
+    }
 }

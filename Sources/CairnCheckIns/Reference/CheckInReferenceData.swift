@@ -71,6 +71,7 @@ public struct CheckInReferenceData: Sendable {
             } row: { (columns: PlaceColumns, scanner: CheckInCSVScanner, line: Int) -> ReferenceRow<CheckInPlace> in
                 let id = scanner.field(columns.id).text
                 guard !id.isEmpty else { return .skip("missing id") }
+                guard !TextEscaping.containsIdControlCharacters(id) else { return .skip(Self.controlCharacterMessage(id)) }
                 guard let center = Self.coordinate(scanner.field(columns.latitude), scanner.field(columns.longitude)) else {
                     return .skip("bad coordinate")
                 }
@@ -113,6 +114,7 @@ public struct CheckInReferenceData: Sendable {
             } row: { (columns: EventColumns, scanner: CheckInCSVScanner, line: Int) -> ReferenceRow<CheckInEvent> in
                 let id = scanner.field(columns.id).text
                 guard !id.isEmpty else { return .skip("missing id") }
+                guard !TextEscaping.containsIdControlCharacters(id) else { return .skip(Self.controlCharacterMessage(id)) }
                 let start = scanner.field(columns.start).seconds
                 let end = scanner.field(columns.end).seconds
                 guard start.isFinite, end.isFinite,
@@ -190,6 +192,9 @@ public struct CheckInReferenceData: Sendable {
                 guard let columns else { return }
                 let user = scanner.field(columns.user).text, event = scanner.field(columns.event).text
                 guard !user.isEmpty, !event.isEmpty else { skipped.append("\(path):\(line): missing userId or eventId"); return }
+                if let bad = [user, event].first(where: TextEscaping.containsIdControlCharacters) {
+                    skipped.append("\(path):\(line): \(Self.controlCharacterMessage(bad))"); return
+                }
                 joins.append(CheckInJoin(userId: user, eventId: event))
             } skip: { skipped.append($0) }
             guard let header else { return notice("\(path): an empty file (no header): no joins read") }
@@ -227,6 +232,11 @@ public struct CheckInReferenceData: Sendable {
     }
 
     // MARK: - Reading
+
+    /// Why a row whose id holds a control character is skipped (the id escaped).
+    private static func controlCharacterMessage(_ id: String) -> String {
+        "an id may not contain control characters (U+0000-U+001F, U+007F), got '\(TextEscaping.escapingControlCharacters(id))'"
+    }
 
     private static func coordinate(_ latitude: CheckInField, _ longitude: CheckInField) -> Coordinate? {
         guard let lat = latitude.number, let lon = longitude.number else { return nil }

@@ -165,8 +165,7 @@ public struct FeatureRecordBuilder: Sendable {
         if resolvedId.isEmpty, options.idColumn == nil, !fields.contains(where: { $0.role == .id }) {
             resolvedId = column.map { "\(file):\(line):\($0)" } ?? "\(file):\(line)"
         }
-        // A control character would make the id print as another (`park-1\0evil` as `park-1`) or drive a terminal.
-        if resolvedId.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+        if TextEscaping.containsIdControlCharacters(resolvedId) {
             throw reject(idField, "field '\(idField)': an id may not contain control characters (U+0000-U+001F, U+007F), "
                          + "got '\(TextEscaping.escapingControlCharacters(resolvedId))'")
         }

@@ -6,6 +6,13 @@ extension TextEscaping {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
+    /// Whether `text` holds a C0 control character (U+0000–U+001F) or DEL (U+007F): what an id may not hold, since
+    /// it would print as another id (`park-1\0evil` as `park-1`) or drive a terminal.
+    /// - Complexity: O(n) in the UTF-8 length of `text`.
+    public static func containsIdControlCharacters(_ text: String) -> Bool {
+        text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+    }
+
     /// `text` with every control character written as a Swift escape, `\u{1B}`, so that a message quoting input
     /// cannot move the cursor, recolour or retitle a terminal, or hide part of itself; with `keepingLineFeeds`, a
     /// line feed stays (for messages of several lines). Text without control characters is returned as it is.
