@@ -184,6 +184,24 @@ import Testing
         #expect(verdicts(lenient)[5] == "outside_radius")
     }
 
+    /// #15 item 7: the check-in record limit has a flag: a record over `--max-record-mib` is one `malformed_row`,
+    /// and the same record is judged when the limit is raised.
+    @Test func maxRecordMiBBoundsOneCheckInRecord() throws {
+        let folder = try TemporaryFolder()
+        let places = try folder.write("places.csv", "id,lat,lon,radius\np,0,0,100\n")
+        let time = "2026-06-01T10:00:00Z"
+        let long = "long," + String(repeating: "u", count: 1_100_000) + ",,p,0,0,\(time)"
+        let checkIns = try folder.write("c.csv", ["id,userId,eventId,placeId,latitude,longitude,time", "a,u,,p,0,0,\(time)", long,
+                                                  "b,u,,p,0,0,\(time)"].joined(separator: "\n") + "\n")
+        let verdicts = { (limit: [String]) in
+            try self.validate(["--places", places, "--checkins", checkIns, "--batch-bytes", "65536"] + limit, folder: folder)
+                .dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(3).joined(separator: ",") }
+        }
+        #expect(try verdicts(["--max-record-mib", "1"]) == ["a,valid,", "long,invalid,malformed_row", "b,valid,"])
+        #expect(try verdicts([]) == ["a,valid,", "long,valid,", "b,valid,"])
+        #expect(throws: (any Error).self) { _ = try CairnCommand.parseAsRoot(["checkins", "validate", "--places", places, "--checkins", checkIns, "--max-record-mib", "0"]) }
+    }
+
     @Test func emptyFilesHeaderOnlyAndExitStatus() throws {
         let folder = try TemporaryFolder()
         let places = try folder.write("places.csv", "id,lat,lon,radius\np,0,0,100\n")

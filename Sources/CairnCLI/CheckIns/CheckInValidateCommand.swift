@@ -66,6 +66,10 @@ struct CheckInValidateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Worker threads, 1 to 256 (default: the number of cores).")
     var threads: Int?
 
+    @Option(name: .customLong("max-record-mib"), parsing: .unconditional,
+            help: ArgumentHelp("The largest check-in record accepted, in MiB (at least one batch, 8 MiB); a larger one is one malformed_row.", valueName: "MiB"))
+    var maxRecordMiB = 64
+
     @Option(name: .customLong("batch-bytes"), parsing: .unconditional, help: .hidden)
     var batchBytes: Int = 8 << 20
 
@@ -78,6 +82,7 @@ struct CheckInValidateCommand: ParsableCommand {
         }
         if let threads { try OptionRange.check("--threads", threads, in: 1...256) }
         try OptionRange.check("--batch-bytes", batchBytes, atLeast: 1)
+        try OptionRange.check("--max-record-mib", maxRecordMiB, in: 1...(1 << 20))
     }
 
     func run() throws {
@@ -110,7 +115,7 @@ struct CheckInValidateCommand: ParsableCommand {
         let format = try inputFormat ?? CheckInInputFormat.detect(fileAt: checkInFile)
         let batch = CheckInBatchValidator(validator: validator, inputFormat: format, outputFormat: self.format,
                                           countsVisits: countsVisits, workers: workers)
-        try batch.run(input: try CheckInBatchInput(path: checkInFile, batchBytes: batchBytes), output: output)
+        try batch.run(input: try CheckInBatchInput(path: checkInFile, batchBytes: batchBytes, maxRecordBytes: maxRecordMiB << 20), output: output)
         let finished = ContinuousClock.now
 
         var summary = CheckInSummary(rows: batch.rows, counts: batch.counts)
