@@ -98,6 +98,25 @@ import Testing
         #expect(try queryOptions(["--db", db]).loadIndexExplained().note.contains("loaded from snapshot"))
     }
 
+    /// The rebuild after a refused snapshot is said on stderr (the README promises it is never silent), and the
+    /// answer is the store's.
+    @Test func aRebuildAfterARefusedSnapshotIsSaidOnStandardError() throws {
+        let folder = try TemporaryFolder()
+        let db = try makeStore(folder)
+        let query = ["bbox", "--bbox", "24,59,26,61", "--db", db, "--format", "ids"]
+        let first = try CairnProcess.run(query, in: folder.path)
+        #expect(first.status == 0 && !first.error.contains("warning"))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: db + ".snapshot"))
+        bytes[SnapshotFormat.headerBytes + 9] ^= 0x01 // a section offset: refused when the file is opened
+        try bytes.write(to: URL(fileURLWithPath: db + ".snapshot"))
+        let second = try CairnProcess.run(query, in: folder.path)
+        #expect(second.status == 0)
+        #expect(second.output == first.output)
+        #expect(second.error.contains("warning: ") && second.error.contains("rebuilt from the store"), "\(second.error)")
+        let third = try CairnProcess.run(query, in: folder.path)
+        #expect(third.error.isEmpty, "\(third.error)")
+    }
+
     @Test func snapshotCommandWritesAndVerifies() throws {
         let folder = try TemporaryFolder()
         let db = try makeStore(folder)

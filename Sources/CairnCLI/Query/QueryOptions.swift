@@ -66,6 +66,10 @@ struct QueryOptions: ParsableArguments {
         } else {
             let answered = try storeIndex.answer(answer)
             (rows, loaded) = (answered.answer, LoadedIndex(index: answered.loaded.index, note: answered.loaded.source.note))
+            // A snapshot refused (damaged, truncated, another version) is replaced silently otherwise: say so.
+            if case .built(.refused(let error), _) = answered.loaded.source {
+                Terminal.printError("warning: \(error); the index was rebuilt from the store")
+            }
         }
         let sink = try OutputSink.forOption(out)
         QueryResultWriter(format: format).write(rows, to: sink)
