@@ -47,6 +47,10 @@ import Testing
         #expect(try ids(["bbox", "--bbox", "-180,-90,180,90", "--kind", "place", "--where", "fenced"]) == ["hel", "suva", "west", "edge"])
         // A point exactly on the box's corner is inside.
         #expect(try ids(["bbox", "--bbox", "25,59,26,60"]) == ["edge"])
+        // Longitudes as a map with world copies gives them: the same meridians, so the same box.
+        #expect(try ids(["bbox", "--bbox", "179,-20,181,-15"]) == ["taveuni", "west"])
+        #expect(try ids(["bbox", "--sw", "-20,-181", "--ne", "-15,-179"]) == ["taveuni", "west"])
+        #expect(try ids(["bbox", "--bbox", "-200,-20,200,-15"]) == ["suva", "taveuni", "west"])
     }
 
     @Test func aroundSortsByDistanceAndAcceptsUnits() throws {

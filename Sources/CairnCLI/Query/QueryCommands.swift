@@ -8,7 +8,11 @@ struct BBoxCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bbox",
         abstract: "Features inside a box: the map viewfinder. A box whose west is east of its east crosses the antimeridian.",
-        discussion: "Give --bbox WEST,SOUTH,EAST,NORTH, or the viewfinder's corners --sw LAT,LON --ne LAT,LON. Edges count as inside."
+        discussion: """
+            Give --bbox WEST,SOUTH,EAST,NORTH, or the viewfinder's corners --sw LAT,LON --ne LAT,LON. Edges count as \
+            inside. Longitudes beyond ±180, as a map with world copies gives them (--bbox 170,-25,190,-10), name the \
+            same meridians moved by whole turns: that box crosses the antimeridian from 170 to -170.
+            """
     )
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The box in degrees.", valueName: "west,south,east,north"))
@@ -27,12 +31,12 @@ struct BBoxCommand: ParsableCommand {
             if let bbox {
                 guard southWest == nil, northEast == nil else { throw ValidationError("give either --bbox or --sw and --ne, not both") }
                 let v = try parseNumbers(bbox, count: 4, option: "--bbox", shape: "west,south,east,north")
-                return try BoundingBox(west: v[0], south: v[1], east: v[2], north: v[3])
+                return try BoundingBox(unwrappedWest: v[0], south: v[1], east: v[2], north: v[3])
             }
             guard let southWest, let northEast else { throw ValidationError("give --bbox WEST,SOUTH,EAST,NORTH or both --sw LAT,LON and --ne LAT,LON") }
             let sw = try parseNumbers(southWest, count: 2, option: "--sw", shape: "lat,lon")
             let ne = try parseNumbers(northEast, count: 2, option: "--ne", shape: "lat,lon")
-            return try BoundingBox(southWest: Coordinate(latitude: sw[0], longitude: sw[1]), northEast: Coordinate(latitude: ne[0], longitude: ne[1]))
+            return try BoundingBox(unwrappedWest: sw[1], south: sw[0], east: ne[1], north: ne[0])
         } catch let error as ValidationError {
             throw error
         } catch {

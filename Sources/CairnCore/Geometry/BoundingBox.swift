@@ -41,6 +41,30 @@ public struct BoundingBox: Hashable, Sendable, CustomStringConvertible {
                       east: northEast.longitude, north: northEast.latitude)
     }
 
+    /// A box as map clients give it when world copies show (`getBounds()` in Leaflet and Mapbox GL): a longitude
+    /// beyond ±180 names the same meridian as its value moved by whole turns, so west 170, east 190 is the box across
+    /// the antimeridian from 170 to -170, and a span of 360° or more is every longitude. Longitudes within ±180 are
+    /// kept as given (so a box that is valid for `init(west:south:east:north:)` means the same here).
+    /// - Throws: `BoundingBoxError` for a non-finite edge, a latitude out of range, or south above north.
+    /// - Complexity: O(1).
+    public init(unwrappedWest west: Double, south: Double, east: Double, north: Double) throws(BoundingBoxError) {
+        guard west.isFinite else { throw .notFinite(edge: .west, value: west) }
+        guard east.isFinite else { throw .notFinite(edge: .east, value: east) }
+        if west <= east, east - west >= 360 {
+            try self.init(west: -180, south: south, east: 180, north: north)
+        } else {
+            try self.init(west: BoundingBox.wrapped(west), south: south, east: BoundingBox.wrapped(east), north: north)
+        }
+    }
+
+    /// `longitude` moved by whole turns into [-180, 180]; a value already there is kept as it is.
+    static func wrapped(_ longitude: Double) -> Double {
+        guard longitude < -180 || longitude > 180 else { return longitude }
+        // fmod is exact, so 190 becomes exactly -170.
+        let turned = (longitude + 180).truncatingRemainder(dividingBy: 360)
+        return (turned < 0 ? turned + 360 : turned) - 180
+    }
+
     /// The box covering the whole Earth: west -180, south -90, east 180, north 90.
     public static let world = BoundingBox(unchecked: -180, -90, 180, 90)
 

@@ -65,4 +65,29 @@ struct BoundingBoxTests {
             #expect(box.contains(p) == (inLongitude && box.south <= p.latitude && p.latitude <= box.north))
         }
     }
+
+    @Test("unwrapped longitudes, as map clients give them with world copies, name the same meridians")
+    func unwrappedLongitudes() throws {
+        #expect(try BoundingBox(unwrappedWest: 170, south: -25, east: 190, north: -10) == BoundingBox(west: 170, south: -25, east: -170, north: -10))
+        #expect(try BoundingBox(unwrappedWest: -190, south: 0, east: -170, north: 1) == BoundingBox(west: 170, south: 0, east: -170, north: 1))
+        #expect(try BoundingBox(unwrappedWest: 190, south: 0, east: 200, north: 1) == BoundingBox(west: -170, south: 0, east: -160, north: 1))
+        #expect(try BoundingBox(unwrappedWest: -200, south: -90, east: 170, north: 90) == BoundingBox.world)
+        #expect(try BoundingBox(unwrappedWest: 10, south: 0, east: 20, north: 1) == BoundingBox(west: 10, south: 0, east: 20, north: 1))
+        #expect(try BoundingBox(unwrappedWest: 170, south: 0, east: -170, north: 1) == BoundingBox(west: 170, south: 0, east: -170, north: 1))
+        #expect(throws: BoundingBoxError.notFinite(edge: .east, value: .infinity)) {
+            try BoundingBox(unwrappedWest: 0, south: 0, east: .infinity, north: 1)
+        }
+        // Oracle: a point is inside when some whole turn of its longitude lies within [west, east] (a span below 360).
+        var random = SeededRandom(seed: 9)
+        for _ in 0..<20_000 {
+            let west = random.uniform(-720...720), span = random.uniform(0...359.9), east = west + span
+            let box = try BoundingBox(unwrappedWest: west, south: -90, east: east, north: 90)
+            let longitude = random.below(10) == 0 ? BoundingBox.wrapped(west.rounded()) : random.uniform(-180...180)
+            let expected = (-4...4).contains { turn in
+                let shifted = longitude + 360 * Double(turn)
+                return shifted >= west && shifted <= east
+            }
+            #expect(box.contains(c(0, longitude)) == expected, "\(west)...\(east) at \(longitude)")
+        }
+    }
 }
