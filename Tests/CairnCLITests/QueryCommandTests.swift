@@ -53,6 +53,20 @@ import Testing
         #expect(try ids(["bbox", "--bbox", "-200,-20,200,-15"]) == ["suva", "taveuni", "west"])
     }
 
+    /// `--limit` keeps the first results in the query's order; 0 gives none; a negative count is refused.
+    @Test func limitKeepsTheFirstResultsInTheQuerysOrder() throws {
+        let all = try ids(["bbox", "--bbox", "-180,-90,180,90"])
+        #expect(all.count == 7)
+        #expect(try ids(["bbox", "--bbox", "-180,-90,180,90", "--limit", "3"]) == Array(all.prefix(3)))
+        #expect(try ids(["bbox", "--bbox", "-180,-90,180,90", "--limit", "0"]) == [])
+        #expect(try ids(["bbox", "--bbox", "-180,-90,180,90", "--limit", "100"]) == all)
+        let nearestFirst = try ids(["around", "--lat", "60.17", "--long", "24.94", "--rad", "50km"])
+        #expect(nearestFirst.count == 3)
+        #expect(try ids(["around", "--lat", "60.17", "--long", "24.94", "--rad", "50km", "--limit", "1"]) == ["hel"])
+        #expect(try ids(["containing", "--lat", "60.17", "--long", "24.94", "--limit", "1"]) == ["hel"])
+        #expect(throws: (any Error).self) { try CairnCommand.parseAsRoot(["bbox", "--bbox", "0,0,1,1", "--limit", "-1", "--db", db]) }
+    }
+
     @Test func aroundSortsByDistanceAndAcceptsUnits() throws {
         #expect(try ids(["around", "--lat", "60.17", "--long", "24.9", "--rad", "30km"]) == ["hel", "esp", "edge"])
         #expect(try ids(["around", "--lat", "-16.8", "--long", "180", "--rad", "12km"]) == ["west", "taveuni"])

@@ -8,7 +8,7 @@ typealias ResultFormat = QueryResultFormat
 
 extension QueryResultFormat: ExpressibleByArgument {}
 
-/// The options every query command shares: the store, filters, output format and `--explain`.
+/// The options every query command shares: the store, filters, output format, `--limit` and `--explain`.
 struct QueryOptions: ParsableArguments {
     @OptionGroup var store: StoreOptions
 
@@ -20,8 +20,15 @@ struct QueryOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write the results to this file instead of standard output (a name ending in .gz is written gzip-compressed).", valueName: "path"))
     var out: String?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many results, the first in the query's order (box: feature order; around, nearest, containing: nearest first).", valueName: "count"))
+    var limit: Int?
+
     @Flag(help: "Print on stderr how the query ran: nodes visited, candidates, exact checks, time.")
     var explain = false
+
+    func validate() throws {
+        if let limit { try OptionRange.check("--limit", limit, atLeast: 0) }
+    }
 
     @Flag(name: .customLong("no-snapshot"), help: "Build the index from the store, ignoring (and not writing) the snapshot file <db>.snapshot.")
     var noSnapshot = false
@@ -54,7 +61,7 @@ struct QueryOptions: ParsableArguments {
         func answer(_ index: FeatureIndex) throws -> [QueryResultRow] {
             queryStart = clock.now
             stats = QueryStats()
-            let hits = try query(index, filter, &stats)
+            let hits = try query(index, filter, &stats).prefix(limit ?? .max)
             queryEnd = clock.now
             return hits.map { QueryResultRow(feature: index.features[$0.item], distanceMeters: $0.distanceMeters) }
         }
