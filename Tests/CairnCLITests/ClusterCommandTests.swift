@@ -59,6 +59,22 @@ import Testing
         #expect(float64.map { ($0["point_count"] as? Int) ?? 1 }.sorted() == [1, 2, 5])
     }
 
+    /// A fractional zoom, as map SDKs report while zooming, uses the level below (supercluster floors it); a box
+    /// with longitudes beyond ±180 names the same meridians.
+    @Test func fractionalZoomsAndUnwrappedBoxes() throws {
+        for (fractional, level) in [("0.5", "0"), ("12.99", "12"), ("3.0", "3")] {
+            let a = try properties(try run(["--input", csv, "--zoom", fractional]))
+            let b = try properties(try run(["--input", csv, "--zoom", level]))
+            #expect(a.map { ($0["point_count"] as? Int) ?? 1 }.sorted() == b.map { ($0["point_count"] as? Int) ?? 1 }.sorted(), "\(fractional)")
+        }
+        let wrapped = try properties(try run(["--input", csv, "--zoom", "5", "--bbox", "179,-20,-179,-10"]))
+        let unwrapped = try properties(try run(["--input", csv, "--zoom", "5", "--bbox", "179,-20,181,-10"]))
+        let counts = { (props: [[String: Any]]) in props.map { ($0["point_count"] as? Int) ?? 1 }.reduce(0, +) }
+        #expect(counts(wrapped) == 2 && counts(unwrapped) == 2, "the Fiji pair, in one box either way")
+        #expect(throws: (any Error).self) { try CairnCommand.parseAsRoot(["cluster", "--input", csv, "--zoom", "24.5"]) }
+        #expect(throws: (any Error).self) { try CairnCommand.parseAsRoot(["cluster", "--input", csv, "--zoom", "nan"]) }
+    }
+
     @Test func openingAClusterDownToIdenticalPoints() throws {
         let top = try properties(try run(["--input", csv, "--zoom", "20", "--bbox", "24,60,25,61"]))
         let identical = try #require(top.first { ($0["point_count"] as? Int) == 3 })

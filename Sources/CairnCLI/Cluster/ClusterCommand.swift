@@ -36,10 +36,11 @@ struct ClusterCommand: ParsableCommand {
     var bbox: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("""
-        The map zoom (0-24; the hierarchy's levels are clamped to its zooms). Grid mode: sizes the viewport in \
-        --extent-pixel tiles instead of --width and --height.
+        The map zoom, 0-24; a fractional zoom (12.5, as map SDKs report while zooming) uses the level below, as \
+        supercluster does (the hierarchy's levels are clamped to its zooms). Grid mode: sizes the viewport in \
+        --extent-pixel tiles at that zoom instead of --width and --height.
         """, valueName: "z"))
-    var zoom: Int?
+    var zoom: Double?
 
     @Option(help: "hierarchy: supercluster's zoom levels; grid: one cluster per screen cell of the viewport.")
     var mode: ClusterMode = .hierarchy
@@ -143,7 +144,7 @@ struct ClusterCommand: ParsableCommand {
         guard countBy.count <= 1 else {
             throw ValidationError("--count-by takes one attribute, got \(countBy.count): \(countBy.joined(separator: ", "))")
         }
-        if let zoom { try OptionRange.check("--zoom", zoom, in: 0...ClusterOptions.zoomLimit) }
+        if let zoom { try OptionRange.check("--zoom", zoom, in: 0...Double(ClusterOptions.zoomLimit)) }
         try OptionRange.checkPositive("--radius", radius)
         try OptionRange.checkPositive("--extent", extent)
         try OptionRange.check("--min-points", minPoints, atLeast: 1)
@@ -202,7 +203,7 @@ struct ClusterCommand: ParsableCommand {
             switch mode {
             case .hierarchy:
                 // validate() required --zoom in this mode.
-                writer.writeCollection(index.clusters(in: box, zoom: zoom ?? 0), to: sink)
+                writer.writeCollection(index.clusters(in: box, zoom: Int((zoom ?? 0).rounded(.down))), to: sink)
             case .grid:
                 let viewport: Viewport
                 let gridOptions: GridClusterOptions
@@ -237,7 +238,7 @@ struct ClusterCommand: ParsableCommand {
     func gridViewport(_ box: BoundingBox) throws -> Viewport {
         guard let zoom else { return try Viewport(box: box, widthPixels: width ?? 1024, heightPixels: height ?? 768) }
         do {
-            return try Viewport(box: box, zoom: Double(zoom), tileSizePixels: extent)
+            return try Viewport(box: box, zoom: zoom, tileSizePixels: extent)
         } catch .invalidSize(let w, let h) {
             throw ValidationError("""
                 grid mode: --bbox at --zoom \(zoom) is \(w)x\(h) pixels of \(Int(extent))-pixel tiles; a side must be 1 to \
@@ -250,7 +251,7 @@ struct ClusterCommand: ParsableCommand {
         guard let bbox else { return .world }
         let v = try parseNumbers(bbox, count: 4, option: "--bbox", shape: "west,south,east,north")
         do {
-            return try BoundingBox(west: v[0], south: v[1], east: v[2], north: v[3])
+            return try BoundingBox(unwrappedWest: v[0], south: v[1], east: v[2], north: v[3])
         } catch {
             throw ValidationError("--bbox: \(error)")
         }
