@@ -48,7 +48,7 @@ struct BBoxCommand: ParsableCommand {
 
     func run() throws {
         let box = try box()
-        try query.run { index, filter, stats in index.search(in: box, filter: filter, stats: &stats) }
+        try query.run(emptyHint: EmptyAnswerHint.box(box)) { index, filter, stats in index.search(in: box, filter: filter, stats: &stats) }
     }
 }
 
@@ -148,6 +148,8 @@ struct ContainingCommand: ParsableCommand {
 
     func run() throws {
         let center = try point.coordinate(), model = point.model
-        try query.run { index, filter, stats in index.containing(center, model: model, filter: filter, stats: &stats) }
+        try query.run(emptyHint: EmptyAnswerHint.radius) { index, filter, stats in
+            index.containing(center, model: model, filter: filter, stats: &stats)
+        }
     }
 }

@@ -48,8 +48,10 @@ struct QueryOptions: ParsableArguments {
 
     /// Runs `query` on the store's index and prints its results (and, with `--explain`, how it ran). The results
     /// are decoded before anything is printed, so that an answer read from a damaged snapshot is replaced by one
-    /// from a rebuilt index (`StoreIndex.answer`) instead of being printed.
-    func run(_ query: (FeatureIndex, FeatureFilter, inout QueryStats) throws -> [QueryHit]) throws {
+    /// from a rebuilt index (`StoreIndex.answer`) instead of being printed. An empty answer says on stderr why, when
+    /// the index can tell (`EmptyAnswerHint`, with the command's own `emptyHint`).
+    func run(emptyHint: EmptyAnswerHint.CommandHint? = nil,
+             _ query: (FeatureIndex, FeatureFilter, inout QueryStats) throws -> [QueryHit]) throws {
         var guarded = OutputPathCheck()
         guarded.store(store.path)
         try guarded.check(out, option: "--out")
@@ -76,6 +78,11 @@ struct QueryOptions: ParsableArguments {
             // A snapshot refused (damaged, truncated, another version) is replaced silently otherwise: say so.
             if case .built(.refused(let error), _) = answered.loaded.source {
                 Terminal.printError("warning: \(error); the index was rebuilt from the store")
+            }
+        }
+        if rows.isEmpty, limit != 0 {
+            for hint in EmptyAnswerHint.hints(index: loaded.index, filter: filter, command: emptyHint) {
+                Terminal.printError("note: \(hint)")
             }
         }
         let sink = try OutputSink.forOption(out)

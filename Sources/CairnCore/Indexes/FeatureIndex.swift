@@ -44,6 +44,25 @@ public struct FeatureIndex: Sendable {
     /// The number of features.
     /// - Complexity: O(1).
     public var count: Int { features.count }
+
+    /// The number of features with a radius: the only ones `containing` can match.
+    /// - Complexity: O(1).
+    public var radiusCount: Int { circleItems.count }
+
+    /// The smallest box (not crossing the antimeridian) holding every feature's location, or nil for no feature.
+    /// - Complexity: O(n).
+    public var extent: BoundingBox? {
+        guard !points.isEmpty else { return nil }
+        var (west, south, east, north) = (180.0, 90.0, -180.0, -90.0)
+        points.coordinates.withUnsafeBufferPointer { coordinates in
+            for pair in stride(from: 0, to: coordinates.count, by: 2) {
+                let longitude = coordinates[pair + PointIndex.Axis.longitude], latitude = coordinates[pair + PointIndex.Axis.latitude]
+                (west, east) = (min(west, longitude), max(east, longitude))
+                (south, north) = (min(south, latitude), max(north, latitude))
+            }
+        }
+        return BoundingBox(unchecked: west, south, east, north)
+    }
 }
 
 /// One query result: a feature's position in the index and, for queries that measure, its distance.

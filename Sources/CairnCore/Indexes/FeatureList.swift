@@ -44,6 +44,17 @@ public struct FeatureList: RandomAccessCollection, Sendable {
         }
     }
 
+    /// The kind of the feature at `position`, without decoding the rest of a mapped feature.
+    /// - Complexity: O(1).
+    public func kind(at position: Int) -> FeatureKind {
+        switch storage {
+        case .decoded(let array): return array[position].kind
+        case .mapped(let table):
+            precondition(position >= 0 && position < table.count, "FeatureList index \(position) out of range 0..<\(table.count)")
+            return table.kind(at: position)
+        }
+    }
+
     /// The first damage found in the mapped snapshot's blocks while decoding (see `FeatureIndex.snapshotDamage`).
     /// - Complexity: O(1).
     var snapshotDamage: SnapshotError? {

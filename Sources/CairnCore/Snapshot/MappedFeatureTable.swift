@@ -76,6 +76,14 @@ struct MappedFeatureTable: Sendable {
         return optionalValues[index]
     }
 
+    /// The kind of the feature at `position` (0..<count), read from its record alone.
+    /// - Complexity: O(1).
+    func kind(at position: Int) -> FeatureKind {
+        let r = MappedFeatureTable.recordWords * position
+        verify(recordsStart, stride: 4, r..<(r + MappedFeatureTable.recordWords))
+        return FeatureKind(snapshotCode: UInt8(truncatingIfNeeded: records[r + 1])) ?? .place
+    }
+
     /// The feature at `position` (0..<count), decoded.
     /// - Complexity: O(a log a) for a feature with a attributes (its dictionary).
     func feature(at position: Int) -> Feature {
