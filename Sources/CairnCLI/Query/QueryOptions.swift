@@ -90,7 +90,7 @@ struct QueryOptions: ParsableArguments {
         try sink.close()
         if explain {
             Terminal.printError("explain: \(Terminal.grouped(loaded.index.count)) features \(loaded.note) in \(Terminal.duration(queryStart - loadStart))")
-            Terminal.printError("explain: query took \(Terminal.duration(queryEnd - queryStart)), \(Terminal.grouped(rows.count)) results: \(stats)")
+            Terminal.printError("explain: query took \(Terminal.duration(queryEnd - queryStart)): \(stats); \(Terminal.grouped(rows.count)) results")
         }
     }
 }

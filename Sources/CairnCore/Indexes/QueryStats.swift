@@ -10,7 +10,7 @@ public struct QueryStats: Hashable, Sendable, CustomStringConvertible {
     /// Full distance computations under the model (`geod_inverse` for WGS84), for items the cheap bounds
     /// could not decide or whose distance is reported.
     public var exactChecks = 0
-    /// Items in the result.
+    /// Items the index matched, before a feature filter (`--kind`, `--where`) and any limit.
     public var results = 0
 
     /// Zero counters.
@@ -29,6 +29,6 @@ public struct QueryStats: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         "nodes visited \(nodesVisited), candidates \(candidates), accepted without test \(acceptedWithoutTest), "
-            + "exact checks \(exactChecks), results \(results)"
+            + "exact checks \(exactChecks), matches before filters \(results)"
     }
 }
