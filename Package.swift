@@ -13,11 +13,13 @@ let package = Package(
         .library(name: "CairnBench", targets: ["CairnBench"]),
         .executable(name: "cairn", targets: ["cairn"]),
     ],
+    // Exact versions: Package.resolved is not committed (a library's resolution belongs to its consumers), so
+    // exact pins are what makes every clone build the same dependency code. Raising one is a reviewed change here.
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
-        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-atomics", exact: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config. PROJ's headers only: libproj is opened at run time.
