@@ -36,7 +36,8 @@ import Testing
         #expect(result.rejections[2].reason.contains("swapped"))
         #expect(result.rejections[3].reason.contains("radius"))
         #expect(result.rejections[4].reason.contains("longitude"))
-        #expect(result.warnings.contains { $0.contains("duplicate id 'dup'") && $0.contains("line 7") })
+        #expect(result.warnings.contains { $0 == "\(file): 1 row gave an id that an earlier row of the file had given; "
+                                              + "the later row wins: 'dup' at line 8 (first at line 7)" })
 
         let store = try FeatureStore(path: db)
         #expect(try store.count() == 5)

@@ -87,15 +87,14 @@ import Testing
         #expect(try FeatureStore(path: db).feature(id: "z")?.location.latitude == 6)
         // Another run over the same store replaces the stored rows: no warning.
         #expect(try importFiles([b], db: db).warnings.isEmpty)
-        // A repeat inside one file keeps its own per-row warning, and is not counted as a later file's.
+        // A repeat inside one file gets the file's own warning, and is not counted as a later file's.
         let d = try folder.write("d.csv", "id,lat,lon\nq,1,1\nq,2,2\n")
         #expect(try importFiles([d], db: db).warnings.count == 1)
         // An id stored before the run, given by two files of it (and twice by the second).
         let e = try folder.write("e.csv", "id,lat,lon\nn,1,1\nx,1,1\n")
         let f = try folder.write("f.csv", "id,lat,lon\nx,2,2\nx,3,3\n")
         #expect(try importFiles([e, f], db: db).warnings == [
-            "\(f):3: duplicate id 'x' (also on line 2); the last row wins",
-            "2 rows gave an id that an earlier file of this run had given; the later row wins: "
-                + "'x' at \(f):2 (first at \(e):3), 'x' at \(f):3 (first at \(e):3)"])
+            "\(f): 1 row gave an id that an earlier row of the file had given; the later row wins: 'x' at line 3 (first at \(e):3)",
+            "1 row gave an id that an earlier file of this run had given; the later row wins: 'x' at \(f):2 (first at \(e):3)"])
     }
 }

@@ -42,9 +42,9 @@ struct Importer {
     /// Imports `files` into `store`.
     /// - Throws: `InputError` for an unreadable file, `StrictStop` in strict mode, or a store error; nothing is
     ///   written then.
-    /// - Complexity: O(n) in the rows read; memory is one batch plus one id per row of the current file, about two
-    ///   bytes per row written and a bit per stored row replaced (see `RunDuplicateIds`), plus with a place lookup at
-    ///   most two batches of locations and a bounded cache (see `ImportedPlaces`).
+    /// - Complexity: O(n) in the rows read; memory is one batch, about two bytes per row written and a bit per stored
+    ///   row replaced (see `RunDuplicateIds`, which also tells repeated ids), plus with a place lookup at most two
+    ///   batches of locations and a bounded cache (see `ImportedPlaces`).
     func run(files: [String], format: InputFormat?, into store: FeatureStore) throws -> ImportSummary {
         var summary = ImportSummary()
         var options = self.options
@@ -73,7 +73,6 @@ struct Importer {
                             imported: ImportedPlaces?, duplicates: inout RunDuplicateIds, summary: inout ImportSummary) throws {
         let reader = try openFeatureReader(path: file, format: format, options: options)
         let progress = ProgressBar(label: "importing \(file)", enabled: showProgress)
-        var firstLineOfId: [String: Int] = [:]
         var batch: [Feature] = []
         batch.reserveCapacity(Importer.batchSize)
         var batchLines: [Int] = []
@@ -82,12 +81,6 @@ struct Importer {
             rows += 1
             switch record {
             case .feature(let feature, let line):
-                if let earlier = firstLineOfId[feature.id] {
-                    summary.duplicateIds += 1
-                    warn("\(file):\(line): duplicate id '\(feature.id)' (also on line \(earlier)); the last row wins")
-                } else {
-                    firstLineOfId[feature.id] = line
-                }
                 batch.append(feature)
                 batchLines.append(line)
                 imported?.record(feature)
@@ -105,6 +98,9 @@ struct Importer {
             if rows & 1023 == 0 { progress.update(done: reader.bytesConsumed, total: reader.fileSizeBytes, rows: rows) }
         }
         if !batch.isEmpty { try duplicates.upsert(batch, lines: batchLines, writer: writer) }
+        let repeated = duplicates.endFile()
+        summary.duplicateIds += repeated.repeats
+        if let warning = repeated.warning { warn(warning) }
         progress.finish(rows: rows)
         if rows == 0 { warn("\(file): no data rows (the file has a header or structure but no records)") }
     }

@@ -1,11 +1,12 @@
 import CairnCore
 import CairnStore
 
-/// Ids that a later file of one import run gives again (the later row wins, as on a re-import): counted, with the
-/// first few examples, for one warning at the end of the run.
+/// Ids that one import run gives again (the later row wins, as on a re-import): those a later row of the same file
+/// repeats, counted with the first few examples for one warning per file, and those a later file repeats, for one
+/// warning at the end of the run.
 ///
 /// The store tells which upsert replaced a row of this run (`FeatureStoreWriter.upsert(_:written:)`), so no id is
-/// held here. A row stored before the run that two files replace is told by a bit per stored rowid (one bitset for
+/// held here: memory is about two bytes a row, whatever the ids. A row stored before the run that two files replace is told by a bit per stored rowid (one bitset for
 /// the run, one for the current file), allocated only when a re-import replaces stored rows. To name where the earlier
 /// row came from, each row the run first writes leaves its rowid and line, as two variable-length deltas (usually two
 /// bytes a row), and each file the rowid its inserts start at and where its rows start in that record.
@@ -15,6 +16,9 @@ struct RunDuplicateIds {
 
     /// Rows whose id an earlier file of the run had given.
     private(set) var count = 0
+    /// Rows of the current file whose id an earlier row of the same file had given, and the first few of them.
+    private var fileCount = 0
+    private var fileExamples: [(id: String, line: Int, earlierRowid: Int64)] = []
     /// The files of the run, each with the first rowid it could have inserted and where its rows start in
     /// `writtenRows`.
     private var files: [(firstRowid: Int64, offset: Int, name: String)] = []
@@ -36,6 +40,8 @@ struct RunDuplicateIds {
     mutating func beginFile(_ file: String) {
         files.append((firstRowid: lastInsertedRowid + 1, offset: writtenRows.count, name: file))
         storedRowsReplacedByFile.removeAll()
+        fileCount = 0
+        fileExamples.removeAll()
     }
 
     /// Upserts `batch` (read from `lines` of the current file) through `writer`, noting rows an earlier file gave.
@@ -44,22 +50,23 @@ struct RunDuplicateIds {
     mutating func upsert(_ batch: [Feature], lines: [Int], writer: FeatureStoreWriter) throws {
         let fileStart = files.last?.firstRowid ?? 1
         try writer.upsert(batch) { position, row in
-            // One file's own repeats are reported row by row by the importer; counted here are an earlier file's.
             switch row.change {
             case .inserted:
                 lastInsertedRowid = row.rowid
                 record(row.rowid, line: lines[position])
             case .replacedRowOfThisTransaction where row.rowid < fileStart:
                 note(batch[position].id, line: lines[position], earlierRowid: row.rowid)
-            case .replacedStoredRow:
-                if storedRowsReplaced.insert(row.rowid) {
-                    _ = storedRowsReplacedByFile.insert(row.rowid)
-                    record(row.rowid, line: lines[position])
-                } else if !storedRowsReplacedByFile.contains(row.rowid) {
-                    note(batch[position].id, line: lines[position], earlierRowid: row.rowid)
-                }
             case .replacedRowOfThisTransaction:
-                break
+                noteInFile(batch[position].id, line: lines[position], earlierRowid: row.rowid)
+            case .replacedStoredRow:
+                let firstInRun = storedRowsReplaced.insert(row.rowid), firstInFile = storedRowsReplacedByFile.insert(row.rowid)
+                if firstInRun {
+                    record(row.rowid, line: lines[position])
+                } else if firstInFile {
+                    note(batch[position].id, line: lines[position], earlierRowid: row.rowid)
+                } else {
+                    noteInFile(batch[position].id, line: lines[position], earlierRowid: row.rowid)
+                }
             }
         }
     }
@@ -78,6 +85,28 @@ struct RunDuplicateIds {
         }
     }
 
+    private mutating func noteInFile(_ id: String, line: Int, earlierRowid: Int64) {
+        fileCount += 1
+        if fileExamples.count < Self.exampleLimit { fileExamples.append((id, line, earlierRowid)) }
+    }
+
+    /// Ends the current file: how many of its rows repeated an id an earlier row of it had given, and the warning
+    /// naming the first few (nil when none did).
+    /// - Complexity: O(r) in the rows the run wrote when the file had repeats (their first places are read back).
+    mutating func endFile() -> (repeats: Int, warning: String?) {
+        guard fileCount > 0, let file = files.last?.name else { return (0, nil) }
+        let places = earlierPlaces(Set(fileExamples.map(\.earlierRowid)))
+        let shown = fileExamples.map { example in
+            let earlier = places[example.earlierRowid].map { $0.file == file ? "line \($0.line)" : "\($0.file):\($0.line)" }
+            return "'\(example.id)' at line \(example.line) (first at \(earlier ?? "an earlier row"))"
+        }
+        let rows = fileCount == 1 ? "1 row" : "\(fileCount) rows"
+        let warning = "\(file): \(rows) gave an id that an earlier row of the file had given; the later row wins: "
+            + shown.joined(separator: ", ") + (fileCount > shown.count ? ", …" : "")
+        defer { fileCount = 0; fileExamples.removeAll() }
+        return (fileCount, warning)
+    }
+
     private func zigzag(_ value: Int) -> UInt64 { UInt64(bitPattern: Int64((value << 1) ^ (value >> 63))) }
     private func unzigzag(_ value: UInt64) -> Int { Int(Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)) }
 
@@ -85,19 +114,18 @@ struct RunDuplicateIds {
     /// - Complexity: O(r) in the rows the run inserted (their places are read back once).
     var warning: String? {
         guard count > 0 else { return nil }
-        let places = earlierPlaces()
+        let places = earlierPlaces(Set(examples.map(\.earlierRowid)))
         let shown = examples.map { example in
             let earlier = places[example.earlierRowid].map { "\($0.file):\($0.line)" } ?? "an earlier file"
             return "'\(example.id)' at \(example.file):\(example.line) (first at \(earlier))"
         }
         let more = count > shown.count ? ", …" : ""
-        return "\(count) rows gave an id that an earlier file of this run had given; the later row wins: "
+        return "\(count == 1 ? "1 row" : "\(count) rows") gave an id that an earlier file of this run had given; the later row wins: "
             + shown.joined(separator: ", ") + more
     }
 
-    /// The file and line of each example's earlier row.
-    private func earlierPlaces() -> [Int64: (file: String, line: Int)] {
-        let wanted = Set(examples.map(\.earlierRowid))
+    /// The file and line where the run first wrote each of the `wanted` rows.
+    private func earlierPlaces(_ wanted: Set<Int64>) -> [Int64: (file: String, line: Int)] {
         var found: [Int64: (file: String, line: Int)] = [:]
         var offset = 0, rowid: Int64 = 0, line = 0
         while offset < writtenRows.count, found.count < wanted.count {
