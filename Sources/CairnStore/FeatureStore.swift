@@ -59,12 +59,26 @@ public final class FeatureStore: Sendable {
             // spilling pages to the WAL mid-transaction.
             try db.execute(sql: "PRAGMA cache_size = -65536")
         }
-        do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try pool.read { db in try StoreSchema.checkIsCairnStore(db, path: path) }
-            try StoreSchema.migrate(pool)
-        } catch let error as DatabaseError {
-            throw Self.wrapping(error, path: path, operation: "opening the store", writerWait: writerWait)
+        pool = try Self.open(path: path, configuration: configuration, writerWait: writerWait)
+    }
+
+    /// Opens the pool, then checks and migrates the schema. A process creating the same new store at that moment
+    /// holds it under an exclusive lock while it switches it to WAL, which SQLite reports as busy to a connection
+    /// being opened, with no busy handler run: such an open is tried again, with the writers' wait and bound.
+    private static func open(path: String, configuration: Configuration, writerWait: WriterWait) throws -> DatabasePool {
+        var tries = 0
+        while true {
+            do {
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try pool.read { db in try StoreSchema.checkIsCairnStore(db, path: path) }
+                try StoreSchema.migrate(pool)
+                return pool
+            } catch let error as DatabaseError {
+                guard error.resultCode == .SQLITE_BUSY, writerWait.shouldRetry(numberOfTries: tries) else {
+                    throw Self.wrapping(error, path: path, operation: "opening the store", writerWait: writerWait)
+                }
+                tries += 1
+            }
         }
     }
 
