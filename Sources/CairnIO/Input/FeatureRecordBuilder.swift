@@ -165,6 +165,15 @@ public struct FeatureRecordBuilder: Sendable {
         if resolvedId.isEmpty, options.idColumn == nil, !fields.contains(where: { $0.role == .id }) {
             resolvedId = column.map { "\(file):\(line):\($0)" } ?? "\(file):\(line)"
         }
+        if resolvedId.isEmpty {
+            // Name what the user typed: the --id-column they gave, where the record is, and what it holds instead.
+            let place = column.map { " (the record at column \($0))" } ?? ""
+            if let idColumn = options.idColumn, !fields.contains(where: { $0.role == .id }) {
+                let names = fields.prefix(8).map { "'\($0.name)'" }.joined(separator: ", ") + (fields.count > 8 ? ", …" : "")
+                throw reject(idColumn, "field '\(idColumn)' named by --id-column is missing\(place); the record has \(names)")
+            }
+            throw reject(idField, "field '\(idField)': must not be empty\(place)")
+        }
         if TextEscaping.containsIdControlCharacters(resolvedId) {
             throw reject(idField, "field '\(idField)': an id may not contain control characters (U+0000-U+001F, U+007F), "
                          + "got '\(TextEscaping.escapingControlCharacters(resolvedId))'")
