@@ -6,7 +6,7 @@ import Testing
 
 /// `cairn import` (CairnIO's `CSVFeatureReader`) and `cairn checkins validate` (the check-in scanner, here its
 /// places loader) read the same CSV the same way: doubled quotes, quoted separators, spaces, a CRLF line end.
-/// The one difference is the one README's "Check-in validation" states: a line break inside quotes continues
+/// The one difference is the one docs/CHECKINS.md states: a line break inside quotes continues
 /// the field for import, while check-in records are lines (an open quote makes that line alone a bad row).
 @Suite struct ImportAndCheckInCSVTests {
     let header = "id,name,lat,lon,radius\n"

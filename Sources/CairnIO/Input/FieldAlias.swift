@@ -1,7 +1,7 @@
 /// The one table of input field names: what a column of a CSV header or a member of a JSON object means, by any
 /// of its accepted names (compared case-insensitively). `cairn import` (through `FieldRole`), the check-in
 /// reader and the check-in reference files read their headers through it, so a name means the same everywhere.
-/// README's "Import" lists the names.
+/// docs/INPUT-OUTPUT.md lists the names.
 public enum FieldAlias: CaseIterable, Hashable, Sendable {
     /// A check-in's own id (`id` itself is a feature's or a check-in's id, resolved by each reader).
     case checkInId
