@@ -58,16 +58,8 @@ struct SnapshotBuilder {
             let sectionCount = Int(raw.loadUnaligned(fromByteOffset: 32, as: UInt32.self))
             let tableEnd = SnapshotFormat.headerBytes + sectionCount * SnapshotFormat.sectionEntryBytes
             guard tableEnd <= raw.count else { return }
-            var sums = raw.count..<raw.count
-            for entry in 0..<sectionCount {
-                let at = SnapshotFormat.headerBytes + entry * SnapshotFormat.sectionEntryBytes
-                let offset = raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self), size = raw.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self)
-                if raw.loadUnaligned(fromByteOffset: at, as: UInt32.self) == SnapshotFormat.tag("BSUM"),
-                   offset <= UInt64(raw.count), size <= UInt64(raw.count) - offset {
-                    sums = Int(offset)..<Int(offset + size)
-                    break
-                }
-            }
+            let entries = SnapshotFormat.sectionEntries(UnsafeRawBufferPointer(raw), count: sectionCount)
+            let sums = SnapshotFormat.blockChecksums(in: entries, fileBytes: raw.count) ?? raw.count..<raw.count
             let start = SnapshotFormat.sectionsStart(sectionCount: sectionCount)
             var sum = sums.lowerBound
             for block in stride(from: start, to: sums.lowerBound, by: SnapshotFormat.blockBytes) where sum + 8 <= sums.upperBound {

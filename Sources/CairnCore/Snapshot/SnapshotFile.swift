@@ -72,18 +72,10 @@ public struct SnapshotFile: Sendable {
             throw fail(.sectionOutOfBounds(section: "section table", offset: UInt64(SnapshotFormat.headerBytes),
                                            byteCount: tableEnd - UInt64(SnapshotFormat.headerBytes), fileBytes: count))
         }
-        let entries = (0..<Int(header.sectionCount)).map { entry in
-            let at = SnapshotFormat.headerBytes + entry * SnapshotFormat.sectionEntryBytes
-            return (tag: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self),
-                    offset: bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self),
-                    size: bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self))
-        }
-        func inBounds(_ entry: (tag: UInt32, offset: UInt64, size: UInt64)) -> Bool {
-            entry.offset <= UInt64(count) && entry.size <= UInt64(count) - entry.offset
-        }
+        let entries = SnapshotFormat.sectionEntries(bytes, count: Int(header.sectionCount))
         // The checksum first, so that damage anywhere in the table reads as damage, not as a malformed table.
-        let sumsEntry = entries.first { $0.tag == SnapshotFormat.tag("BSUM") && inBounds($0) }
-        let sums = sumsEntry.map { Int($0.offset)..<Int($0.offset + $0.size) } ?? count..<count
+        let foundSums = SnapshotFormat.blockChecksums(in: entries, fileBytes: count)
+        let sums = foundSums ?? count..<count
         let computed = SnapshotChecksum.tableChecksum(bytes, tableEnd: Int(tableEnd), sums: sums)
         guard computed == header.checksum else { throw fail(.checksumMismatch(stored: header.checksum, computed: computed)) }
 
@@ -91,13 +83,13 @@ public struct SnapshotFile: Sendable {
         var sections: [UInt32: Range<Int>] = [:]
         for entry in entries {
             let name = SnapshotFormat.name(ofTag: entry.tag)
-            guard entry.offset >= regionStart, inBounds(entry) else {
-                throw fail(.sectionOutOfBounds(section: name, offset: entry.offset, byteCount: entry.size, fileBytes: count))
+            guard entry.offset >= regionStart, entry.fits(in: count) else {
+                throw fail(.sectionOutOfBounds(section: name, offset: entry.offset, byteCount: entry.byteCount, fileBytes: count))
             }
             guard sections[entry.tag] == nil else { throw fail(.invalidContent(section: name, detail: "the section appears twice")) }
-            sections[entry.tag] = Int(entry.offset)..<Int(entry.offset + entry.size)
+            sections[entry.tag] = Int(entry.offset)..<Int(entry.offset + entry.byteCount)
         }
-        guard sumsEntry != nil else { throw fail(.missingSection("BSUM")) }
+        guard foundSums != nil else { throw fail(.missingSection("BSUM")) }
         let region = Int(regionStart)..<sums.lowerBound
         let blocks = (region.count + SnapshotFormat.blockBytes - 1) / SnapshotFormat.blockBytes
         guard sums.upperBound == count, sums.count == 8 * blocks else {

@@ -74,6 +74,33 @@ public enum SnapshotFormat {
     /// `offset` rounded up to a multiple of 8.
     static func aligned(_ offset: Int) -> Int { (offset + 7) & ~7 }
 
+    /// One entry of the section table as written (nothing checked).
+    struct SectionEntry {
+        let tag: UInt32
+        let offset: UInt64
+        let byteCount: UInt64
+
+        /// Whether the section lies within a file of `fileBytes` bytes.
+        func fits(in fileBytes: Int) -> Bool { offset <= UInt64(fileBytes) && byteCount <= UInt64(fileBytes) - offset }
+    }
+
+    /// The first `count` entries of the section table of `file`, which must hold them (the caller checks).
+    /// - Complexity: O(count).
+    static func sectionEntries(_ file: UnsafeRawBufferPointer, count: Int) -> [SectionEntry] {
+        (0..<count).map { entry in
+            let at = headerBytes + entry * sectionEntryBytes
+            return SectionEntry(tag: file.loadUnaligned(fromByteOffset: at, as: UInt32.self),
+                                offset: file.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self),
+                                byteCount: file.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self))
+        }
+    }
+
+    /// The byte range of the block checksums (`BSUM`) among `entries`, when it lies within a file of `fileBytes`.
+    /// - Complexity: O(entries).
+    static func blockChecksums(in entries: [SectionEntry], fileBytes: Int) -> Range<Int>? {
+        entries.first { $0.tag == tag("BSUM") && $0.fits(in: fileBytes) }.map { Int($0.offset)..<Int($0.offset + $0.byteCount) }
+    }
+
     /// A section tag from its 4-character name.
     static func tag(_ name: StaticString) -> UInt32 {
         precondition(name.utf8CodeUnitCount == 4, "section tags are 4 ASCII characters")
