@@ -10,10 +10,8 @@
 /// line where it started, reading resumes on the next line) with every quoted field held to one line. Text after a
 /// closing quote stays in the field, as import reads it. The buffer handed to it must start at a record boundary.
 struct CheckInCSVScanner {
-    /// Unescaped quoted fields; never reallocated while a buffer is scanned.
-    private var arena: UnsafeMutablePointer<UInt8>
-    private var arenaCapacity: Int
-    private var arenaUsed = 0
+    /// Unescaped quoted fields.
+    private var arena = ScanArena()
     /// The current record's fields.
     private(set) var fields: UnsafeMutablePointer<CheckInField>
     private(set) var fieldCount = 0
@@ -22,8 +20,6 @@ struct CheckInCSVScanner {
     init(maxFields: Int = 256) {
         self.maxFields = maxFields
         fields = .allocate(capacity: maxFields)
-        arenaCapacity = 1 << 12
-        arena = .allocate(capacity: arenaCapacity)
     }
 
     /// Frees the scanner's memory; call once when done.
@@ -34,12 +30,7 @@ struct CheckInCSVScanner {
 
     /// Prepares for a buffer of `count` bytes (the arena must hold every quoted field of it).
     mutating func reset(forBufferOf count: Int) {
-        arenaUsed = 0
-        if arenaCapacity < count {
-            arena.deallocate()
-            arenaCapacity = max(count, 2 * arenaCapacity)
-            arena = .allocate(capacity: arenaCapacity)
-        }
+        arena.reset(forBufferOf: count)
     }
 
     /// The outcome of scanning one record.
@@ -127,7 +118,7 @@ struct CheckInCSVScanner {
     /// buffer) ends before the closing quote.
     private mutating func scanQuoted(_ buffer: UnsafePointer<UInt8>, start: Int, end: Int) -> (Bool, Int, CheckInField) {
         var i = start
-        let out = arena + arenaUsed
+        let out = arena.next
         var n = 0
         while i < end {
             let c = buffer[i]
@@ -138,7 +129,7 @@ struct CheckInCSVScanner {
                     i += 2
                     continue
                 }
-                arenaUsed += n
+                arena.used += n
                 return (true, i + 1, CheckInField(base: UnsafePointer(out), count: n))
             }
             // A quoted field never spans lines: an open quote at the line's end is a stray one.
@@ -147,15 +138,15 @@ struct CheckInCSVScanner {
             n += 1
             i += 1
         }
-        arenaUsed += n
+        arena.used += n
         return (false, end, .empty)
     }
 
     /// Copies `count` bytes to the arena right after the quoted field just unescaped (the arena holds as many bytes
     /// as the buffer, and a field never takes more than its bytes in the buffer).
     private mutating func appendToArena(_ bytes: UnsafePointer<UInt8>, count: Int) {
-        (arena + arenaUsed).update(from: bytes, count: count)
-        arenaUsed += count
+        arena.next.update(from: bytes, count: count)
+        arena.used += count
     }
 
     /// Whether the record just scanned from `start` (with `outcome`) is an empty line: one unquoted empty field.

@@ -12,9 +12,7 @@ import CairnIO
 /// seeded differential test checks that what it accepts `JSONParser` accepts with the same values.
 struct CheckInJSONLineParser {
     /// Unescaped text of lines read by `JSONParser`, sized once per buffer (it never outgrows the buffer).
-    private var arena: UnsafeMutablePointer<UInt8>
-    private var arenaCapacity: Int
-    private var arenaUsed = 0
+    private var arena = ScanArena()
     /// Resolved member names seen so far (names repeat on every line).
     private var names: [String: Int] = [:]
     /// The last fast-read line's keys (concatenated), where each ends, and their columns: the lines of a file
@@ -33,8 +31,6 @@ struct CheckInJSONLineParser {
     private static let maxLayoutBytes = 1 << 10
 
     init() {
-        arenaCapacity = 1 << 12
-        arena = .allocate(capacity: arenaCapacity)
         layoutBytes = .allocate(capacity: Self.maxLayoutBytes)
         layoutEnds = .allocate(capacity: Self.maxFastMembers)
         layoutColumns = .allocate(capacity: Self.maxFastMembers)
@@ -51,12 +47,7 @@ struct CheckInJSONLineParser {
 
     /// Prepares for a buffer of `count` bytes.
     mutating func reset(forBufferOf count: Int) {
-        arenaUsed = 0
-        if arenaCapacity < count {
-            arena.deallocate()
-            arenaCapacity = max(count, 2 * arenaCapacity)
-            arena = .allocate(capacity: arenaCapacity)
-        }
+        arena.reset(forBufferOf: count)
     }
 
     /// Parses `buffer[start..<end]` (one line, without its line feed); returns the fields, and why the line is not a
@@ -308,13 +299,13 @@ struct CheckInJSONLineParser {
     /// The text's bytes in the arena. The parser's text of a member is never longer than the member in the line,
     /// and the arena is as long as the buffer, so it never overflows.
     private mutating func copyToArena(_ text: String) -> CheckInField {
-        let out = arena + arenaUsed
+        let out = arena.next
         var count = 0
-        for byte in text.utf8 where arenaUsed + count < arenaCapacity {
+        for byte in text.utf8 where arena.used + count < arena.capacity {
             out[count] = byte
             count += 1
         }
-        arenaUsed += count
+        arena.used += count
         return CheckInField(base: UnsafePointer(out), count: count)
     }
 }
