@@ -20,17 +20,23 @@ public struct CairnCommand: ParsableCommand {
     /// Parses the command line and runs the command, as ArgumentParser's `main()` does, except that the message of
     /// an error from a run (which may quote input: a header, a value, a file name) has its control characters
     /// escaped (`\u{1B}`) before it reaches the terminal. Other messages are printed byte for byte as before.
-    public static func main() {
+    /// `root` is the command tree to parse, this one by default; the executable adds `serve` (an async command)
+    /// to a copy of it.
+    public static func main(root: any ParsableCommand.Type = CairnCommand.self) async {
         var command: ParsableCommand
         do {
-            command = try parseAsRoot(nil)
+            command = try root.parseAsRoot(nil)
         } catch {
-            exit(withError: error)
+            root.exit(withError: error)
         }
         do {
-            try command.run()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch {
-            exit(withError: escapingMessage(of: error))
+            root.exit(withError: escapingMessage(of: error))
         }
     }
 

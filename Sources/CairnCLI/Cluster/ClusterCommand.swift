@@ -249,12 +249,7 @@ struct ClusterCommand: ParsableCommand {
 
     func parseBox() throws -> BoundingBox {
         guard let bbox else { return .world }
-        let v = try parseNumbers(bbox, count: 4, option: "--bbox", shape: "west,south,east,north")
-        do {
-            return try BoundingBox(unwrappedWest: v[0], south: v[1], east: v[2], north: v[3])
-        } catch {
-            throw ValidationError("--bbox: \(error)")
-        }
+        return try validating { () throws(QueryArgumentError) in try QueryArgument.box(bbox, argument: "--bbox") }
     }
 
     /// The features to cluster, from `--input` or the store, passing `--kind`/`--where`.

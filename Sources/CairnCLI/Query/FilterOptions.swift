@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import CairnIO
 
 /// `--kind` and `--where`: the attribute filter that the query commands and `cairn cluster` share.
 struct FilterOptions: ParsableArguments {
@@ -13,14 +14,6 @@ struct FilterOptions: ParsableArguments {
 
     /// The filter from `--kind` and `--where`.
     func filter() throws -> FeatureFilter {
-        var predicates: [AttributePredicate] = []
-        for condition in conditions {
-            do {
-                predicates.append(try AttributePredicate(parsing: condition))
-            } catch {
-                throw ValidationError("--where: \(error)")
-            }
-        }
-        return FeatureFilter(kinds: Set(kinds), predicates: predicates)
+        try validating { () throws(QueryArgumentError) in try QueryArgument.filter(kinds: kinds, conditions: conditions, conditionArgument: "--where") }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import CairnIO
 
 extension DistanceModel: ExpressibleByArgument {}
 
@@ -27,20 +28,13 @@ struct BBoxCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func box() throws -> BoundingBox {
-        do {
-            if let bbox {
-                guard southWest == nil, northEast == nil else { throw ValidationError("give either --bbox or --sw and --ne, not both") }
-                let v = try parseNumbers(bbox, count: 4, option: "--bbox", shape: "west,south,east,north")
-                return try BoundingBox(unwrappedWest: v[0], south: v[1], east: v[2], north: v[3])
-            }
-            guard let southWest, let northEast else { throw ValidationError("give --bbox WEST,SOUTH,EAST,NORTH or both --sw LAT,LON and --ne LAT,LON") }
-            let sw = try parseNumbers(southWest, count: 2, option: "--sw", shape: "lat,lon")
-            let ne = try parseNumbers(northEast, count: 2, option: "--ne", shape: "lat,lon")
-            return try BoundingBox(unwrappedWest: sw[1], south: sw[0], east: ne[1], north: ne[0])
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw ValidationError("\(error)")
+        if let bbox {
+            guard southWest == nil, northEast == nil else { throw ValidationError("give either --bbox or --sw and --ne, not both") }
+            return try validating { () throws(QueryArgumentError) in try QueryArgument.box(bbox, argument: "--bbox") }
+        }
+        guard let southWest, let northEast else { throw ValidationError("give --bbox WEST,SOUTH,EAST,NORTH or both --sw LAT,LON and --ne LAT,LON") }
+        return try validating { () throws(QueryArgumentError) in
+            try QueryArgument.box(southWest: southWest, northEast: northEast, arguments: ("--sw", "--ne"))
         }
     }
 
@@ -84,10 +78,7 @@ struct AroundCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func radiusMeters() throws -> Double {
-        guard let meters = DistanceText.meters(from: radius) else {
-            throw ValidationError("--rad must be a distance of 0 or more (metres, or a unit: 500m, 1.2km, 3mi), got '\(radius)'")
-        }
-        return meters
+        try validating { () throws(QueryArgumentError) in try QueryArgument.distanceMeters(radius, argument: "--rad") }
     }
 
     func validate() throws { _ = try radiusMeters() }
@@ -117,10 +108,7 @@ struct NearestCommand: ParsableCommand {
 
     func maxDistanceMeters() throws -> Double? {
         guard let maxDistance else { return nil }
-        guard let meters = DistanceText.meters(from: maxDistance) else {
-            throw ValidationError("--max-distance must be a distance of 0 or more (500m, 10km, 3mi), got '\(maxDistance)'")
-        }
-        return meters
+        return try validating { () throws(QueryArgumentError) in try QueryArgument.distanceMeters(maxDistance, argument: "--max-distance") }
     }
 
     func validate() throws {

@@ -97,19 +97,19 @@ struct QueryOptions: ParsableArguments {
 
 /// Parses numbers separated by commas, as in `--bbox -180,-85,180,85`.
 func parseNumbers(_ text: String, count: Int, option: String, shape: String) throws -> [Double] {
-    let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.filter { $0 != " " } }
-    let numbers = parts.compactMap { Double($0) }
-    guard parts.count == count, numbers.count == count else {
-        throw ValidationError("\(option) '\(text)': expected \(shape), \(count) numbers separated by commas")
-    }
-    return numbers
+    try validating { () throws(QueryArgumentError) in try QueryArgument.numbers(text, count: count, argument: option, shape: shape) }
 }
 
 /// Parses a latitude/longitude pair of options into a checked coordinate.
 func parseCoordinate(latitude: Double, longitude: Double) throws -> Coordinate {
+    try validating { () throws(QueryArgumentError) in try QueryArgument.coordinate(latitude: latitude, longitude: longitude, arguments: "--lat/--long") }
+}
+
+/// The result of `parse`, its `QueryArgumentError` (the message every front end shares) as a `ValidationError`.
+func validating<T>(_ parse: () throws(QueryArgumentError) -> T) throws -> T {
     do {
-        return try Coordinate(latitude: latitude, longitude: longitude)
+        return try parse()
     } catch {
-        throw ValidationError("--lat/--long: \(error)")
+        throw ValidationError(error.description)
     }
 }

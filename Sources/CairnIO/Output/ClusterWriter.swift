@@ -10,12 +10,16 @@ public struct ClusterWriter {
     public let index: ClusterIndex
     /// The features the index was built from, in the same order (points are indices into it).
     public let features: [Feature]
+    /// Added to every cluster id written: 0 for the CLI (ids as `ClusterID` gives them); the server adds its
+    /// hierarchy's epoch in the bits above 32, so that an id from before an edit is told from every id after it.
+    public let clusterIDOffset: UInt64
 
-    /// A writer for results of `index`, built from `features`.
+    /// A writer for results of `index`, built from `features`, writing cluster ids plus `clusterIDOffset`.
     /// - Complexity: O(1).
-    public init(index: ClusterIndex, features: [Feature]) {
+    public init(index: ClusterIndex, features: [Feature], clusterIDOffset: UInt64 = 0) {
         self.index = index
         self.features = features
+        self.clusterIDOffset = clusterIDOffset
     }
 
     /// supercluster's abbreviation: 1234 → "1.2k", 12345 → "12k"; below 1000 the number itself.
@@ -60,18 +64,19 @@ public struct ClusterWriter {
                 return "{\(geometry),\"tags\":\(FeatureEncoding.properties(features[i])),\"id\":\(TextEscaping.jsonString(features[i].id))}"
             case .cluster(let id):
                 let tags = clusterProperties(id: id, count: f.node.pointCount) + aggregateProperties([f.node.content])
-                return "{\(geometry),\"tags\":{\(tags.joined(separator: ","))},\"id\":\(id.rawValue)}"
+                return "{\(geometry),\"tags\":{\(tags.joined(separator: ","))},\"id\":\(id.rawValue + clusterIDOffset)}"
             }
         }, to: sink)
     }
 
     /// One line: the zoom at which cluster `id` splits, `{"cluster_id":ID,"expansion_zoom":Z}`, or for a cluster of
-    /// identical points `"expansion_zoom":null,"identical_points":true`.
+    /// identical points `"expansion_zoom":null,"identical_points":true`; the id written plus `clusterIDOffset`.
     /// - Complexity: O(1).
-    public static func writeExpansion(_ expansion: ClusterExpansion, of id: ClusterID, to sink: some ByteSink) {
+    public static func writeExpansion(_ expansion: ClusterExpansion, of id: ClusterID, clusterIDOffset: UInt64 = 0, to sink: some ByteSink) {
+        let written = id.rawValue + clusterIDOffset
         switch expansion {
-        case .zoom(let z): sink.write("{\"cluster_id\":\(id.rawValue),\"expansion_zoom\":\(z)}\n")
-        case .identicalPoints: sink.write("{\"cluster_id\":\(id.rawValue),\"expansion_zoom\":null,\"identical_points\":true}\n")
+        case .zoom(let z): sink.write("{\"cluster_id\":\(written),\"expansion_zoom\":\(z)}\n")
+        case .identicalPoints: sink.write("{\"cluster_id\":\(written),\"expansion_zoom\":null,\"identical_points\":true}\n")
         }
     }
 
@@ -87,7 +92,7 @@ public struct ClusterWriter {
     /// The properties clients read on a cluster: `cluster`, `cluster_id` (when it has one), `point_count`,
     /// `point_count_abbreviated`.
     private func clusterProperties(id: ClusterID?, count: Int) -> [String] {
-        ["\"cluster\":true"] + (id.map { ["\"cluster_id\":\($0.rawValue)"] } ?? [])
+        ["\"cluster\":true"] + (id.map { ["\"cluster_id\":\($0.rawValue + clusterIDOffset)"] } ?? [])
             + ["\"point_count\":\(count)", "\"point_count_abbreviated\":\(Self.abbreviated(count))"]
     }
 
@@ -102,7 +107,7 @@ public struct ClusterWriter {
             case .identicalPoints: props += ["\"expansion_zoom\":null", "\"identical_points\":true"]
             }
             props += aggregateProperties([node.content])
-            return point(node.coordinate, properties: props, id: id.rawValue)
+            return point(node.coordinate, properties: props, id: id.rawValue + clusterIDOffset)
         }
     }
 

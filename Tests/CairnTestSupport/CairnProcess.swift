@@ -2,23 +2,24 @@ import Foundation
 
 /// The built `cairn` executable run as a child process, for tests that need two processes at once (two writers of a
 /// store, a query during an import). Output is collected as it comes; every wait is bounded.
-final class CairnProcess: @unchecked Sendable {
+public final class CairnProcess: @unchecked Sendable {
     /// A `cairn` executable that cannot be found next to the test bundle.
-    struct NotBuilt: Error, CustomStringConvertible {
+    public struct NotBuilt: Error, CustomStringConvertible {
         let searched: [String]
-        var description: String {
+        public var description: String {
             "the cairn executable was not found next to the tests (looked in \(searched.joined(separator: ", "))); build it with `swift build`"
         }
     }
 
     /// A wait that ran out.
-    struct TimedOut: Error, CustomStringConvertible {
-        let what: String
-        var description: String { "timed out waiting for \(what)" }
+    public struct TimedOut: Error, CustomStringConvertible {
+        public let what: String
+        public init(what: String) { self.what = what }
+        public var description: String { "timed out waiting for \(what)" }
     }
 
     /// The `cairn` executable built with the tests: SwiftPM puts it in the same folder as the test bundle.
-    static func executable() throws -> URL {
+    public static func executable() throws -> URL {
         var folders: [URL] = []
         let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         for start in [bundle, Bundle.main.bundleURL] + Bundle.allBundles.map(\.bundleURL) {
@@ -43,7 +44,7 @@ final class CairnProcess: @unchecked Sendable {
     private let outputDone = DispatchGroup()
 
     /// Starts `cairn arguments...` in `folder`, its standard input a pipe that `write(_:)` feeds.
-    init(_ arguments: [String], in folder: String) throws {
+    public init(_ arguments: [String], in folder: String) throws {
         // A child that exits early must fail the test with EPIPE on `write`, not kill the test process.
         signal(SIGPIPE, SIG_IGN)
         process.executableURL = try Self.executable()
@@ -59,7 +60,7 @@ final class CairnProcess: @unchecked Sendable {
     }
 
     /// Runs `cairn arguments...` to the end with no input and returns its exit status, stdout and stderr.
-    static func run(_ arguments: [String], in folder: String, timeoutSeconds: Double = 120) throws
+    public static func run(_ arguments: [String], in folder: String, timeoutSeconds: Double = 120) throws
         -> (status: Int32, output: String, error: String)
     {
         let process = try CairnProcess(arguments, in: folder)
@@ -81,24 +82,29 @@ final class CairnProcess: @unchecked Sendable {
     }
 
     /// What the process wrote on stdout so far.
-    var standardOutput: String { lock.withLock { String(decoding: standardOutputBytes, as: UTF8.self) } }
+    public var standardOutput: String { lock.withLock { String(decoding: standardOutputBytes, as: UTF8.self) } }
     /// What the process wrote on stderr so far.
-    var standardError: String { lock.withLock { String(decoding: standardErrorBytes, as: UTF8.self) } }
+    public var standardError: String { lock.withLock { String(decoding: standardErrorBytes, as: UTF8.self) } }
     /// Whether the process is still running.
-    var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { process.isRunning }
+
+    /// Sends `signal` (SIGTERM, SIGINT) to the process.
+    public func send(signal number: Int32) {
+        kill(process.processIdentifier, number)
+    }
 
     /// Writes `text` to the process's standard input.
-    func write(_ text: String) throws {
+    public func write(_ text: String) throws {
         try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
     }
 
     /// Closes the process's standard input (end of file).
-    func closeInput() throws {
+    public func closeInput() throws {
         try input.fileHandleForWriting.close()
     }
 
     /// Waits until stderr contains `text`.
-    func waitForStandardError(containing text: String, timeoutSeconds: Double = 60) throws {
+    public func waitForStandardError(containing text: String, timeoutSeconds: Double = 60) throws {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while !standardError.contains(text) {
             if !process.isRunning {
@@ -115,7 +121,7 @@ final class CairnProcess: @unchecked Sendable {
     }
 
     /// Waits for the process to exit and for its output, and returns its exit status; kills it when the time runs out.
-    func waitForExit(timeoutSeconds: Double = 120) throws -> Int32 {
+    public func waitForExit(timeoutSeconds: Double = 120) throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while process.isRunning {
             guard Date() < deadline else {

@@ -1,0 +1,86 @@
+import CairnCore
+import CairnIO
+import Hummingbird
+
+extension ServerRoutes {
+    /// `GET /clusters?bbox=&zoom=[&kind=&where=]`: the clusters and lone points of a zoom in a box (the whole world
+    /// without `bbox`), as `cairn cluster` writes them; a fractional zoom uses the level below.
+    func clusters(_ request: Request) throws -> Response {
+        let (state, notModified) = state(for: request)
+        if let notModified { return notModified }
+        let parameters = QueryParameters(request)
+        let box = parameters.text("bbox", "sw") == nil ? BoundingBox.world : try parameters.box()
+        let zoom = try parameters.number("zoom", "z", what: "a map zoom, 0 to \(ClusterOptions.zoomLimit)")
+        guard (0...Double(ClusterOptions.zoomLimit)).contains(zoom) else {
+            throw RequestError(.badRequest, "zoom must be 0 to \(ClusterOptions.zoomLimit), got \(zoom)", parameter: "zoom")
+        }
+        let clusters = try hierarchy(state, parameters)
+        let sink = MemorySink()
+        writer(clusters, state).writeCollection(clusters.index.clusters(in: box, zoom: Int(zoom.rounded(.down))), to: sink)
+        return Answer.ok(sink.bytes, contentType: "application/geo+json", entityTag: state.entityTag)
+    }
+
+    /// `GET /clusters/{id}/children`: the clusters and points one zoom above the cluster.
+    func clusterChildren(_ request: Request, id: String) throws -> Response {
+        try openCluster(request, id: id) { clusters, cluster, state, _ in
+            let sink = MemorySink()
+            writer(clusters, state).writeCollection(try clusters.index.children(of: cluster), to: sink)
+            return sink.bytes
+        }
+    }
+
+    /// `GET /clusters/{id}/leaves?limit=&offset=`: the cluster's points (100 at most by default, as `cairn cluster`).
+    func clusterLeaves(_ request: Request, id: String) throws -> Response {
+        try openCluster(request, id: id) { clusters, cluster, state, parameters in
+            let limit = try parameters.integer("limit", in: 0...configuration.maxResults, default: 100)
+            let offset = try parameters.integer("offset", in: 0...Int.max, default: 0)
+            let leaves = try clusters.index.leaves(of: cluster, limit: limit, offset: offset)
+            let sink = MemorySink()
+            writer(clusters, state).writeCollection(leaves.map {
+                ClusterNode(content: .point($0), coordinate: clusters.index.coordinate(ofPoint: $0), pointCount: 1)
+            }, to: sink)
+            return sink.bytes
+        }
+    }
+
+    /// `GET /clusters/{id}/expansion_zoom`: the zoom at which the cluster splits.
+    func clusterExpansionZoom(_ request: Request, id: String) throws -> Response {
+        try openCluster(request, id: id) { clusters, cluster, state, _ in
+            let sink = MemorySink()
+            ClusterWriter.writeExpansion(try clusters.index.expansionZoom(of: cluster), of: cluster,
+                                         clusterIDOffset: state.clusterIDOffset, to: sink)
+            return sink.bytes
+        }
+    }
+
+    /// Runs `body` on the cluster a served id names in the current hierarchy (for the request's filter); an id of
+    /// an earlier state, or of no cluster, is a 404 that says so, never another cluster's answer.
+    private func openCluster(_ request: Request, id text: String,
+                             _ body: (ServedClusters.Clusters, ClusterID, ServedState, QueryParameters) throws -> [UInt8]) throws -> Response {
+        let (state, notModified) = state(for: request)
+        if let notModified { return notModified }
+        let parameters = QueryParameters(request)
+        guard let served = UInt64(text) else {
+            throw RequestError(.badRequest, "'\(text)' is not a cluster id (a whole number from /clusters)", parameter: "id")
+        }
+        guard let cluster = state.clusterID(served: served) else {
+            throw RequestError(.notFound, "cluster \(served) is not in the current clusters: the features changed since it was "
+                               + "given (or it was never a cluster id); ask /clusters again", parameter: "id")
+        }
+        let clusters = try hierarchy(state, parameters)
+        do {
+            let bytes = try body(clusters, cluster, state, parameters)
+            return Answer.ok(bytes, contentType: "application/geo+json", entityTag: state.entityTag)
+        } catch let error as ClusterError {
+            throw RequestError(.notFound, "cluster \(served): \(error); use the kind and where of the query that gave the id", parameter: "id")
+        }
+    }
+
+    private func hierarchy(_ state: ServedState, _ parameters: QueryParameters) throws -> ServedClusters.Clusters {
+        state.clusters.clusters(matching: try parameters.filter(), key: parameters.filterKey)
+    }
+
+    private func writer(_ clusters: ServedClusters.Clusters, _ state: ServedState) -> ClusterWriter {
+        ClusterWriter(index: clusters.index, features: clusters.features, clusterIDOffset: state.clusterIDOffset)
+    }
+}

@@ -1,0 +1,32 @@
+import CairnCore
+import CairnIO
+import Hummingbird
+import Prometheus
+
+extension ServerRoutes {
+    /// `GET /healthz`: 200 with the served generation and feature count while the store can be followed; 503 with
+    /// the reason when the last check of the store failed (the server still answers from what it has).
+    func health(_ request: Request) -> Response {
+        let state = served.state
+        let failure = served.followFailure.withLock { $0 }
+        var body = "{\"status\":\(failure == nil ? "\"ok\"" : "\"degraded\""),\"generation\":\(state.generation),\"features\":\(state.index.count)"
+        if let failure { body += ",\"error\":\(TextEscaping.jsonString(failure))" }
+        body += "}\n"
+        var response = Answer.ok(Array(body.utf8), contentType: "application/json", entityTag: nil)
+        if failure != nil { response.status = .serviceUnavailable }
+        return response
+    }
+
+    /// `GET /metrics`: Prometheus text: requests and latency per route (Hummingbird's metrics middleware), the
+    /// features served and the store generation.
+    func metrics(_ request: Request, registry: PrometheusCollectorRegistry) -> Response {
+        let state = served.state
+        registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "cairn_features", unitName: "", helpText: "Features served.")).set(Int64(state.index.count))
+        registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "cairn_store_generation", unitName: "", helpText: "The store generation served.")).set(state.generation)
+        registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "cairn_pending_edits", unitName: "", helpText: "Edits held in the index's delta since its last compaction."))
+            .set(Int64(state.index.pendingEdits))
+        var bytes: [UInt8] = []
+        registry.emit(into: &bytes)
+        return Answer.ok(bytes, contentType: "text/plain; version=0.0.4; charset=utf-8", entityTag: nil)
+    }
+}

@@ -1,0 +1,43 @@
+import CairnCore
+
+/// One state of the served features, read by any number of requests at once without a lock: the index, the
+/// clusters and the store stamp they match. Edits and reloads make a new state and swap it in (`ServedStore`).
+struct ServedState: Sendable {
+    /// The features, queried as the CLI queries the store's index (the same answers in the same order).
+    let index: DynamicFeatureIndex
+    /// The cluster hierarchies of these features.
+    let clusters: ServedClusters
+    /// Each feature's store rowid: ascending in the index's order (a box answer's), never changed by an edit of
+    /// another feature; `/features` pages continue after the rowid of a page's last feature.
+    let rowids: [String: Int64]
+    /// The store's generation when this state was made.
+    let generation: Int64
+    /// The store's content id then (drawn anew by every write transaction).
+    let contentID: String
+    /// Counts the changes of the served features since the server started (wrapping at 2^21): cluster ids carry it
+    /// in their bits above 32, so an id from an earlier state is refused rather than read as another cluster.
+    let epoch: UInt64
+
+    /// The number of epochs before they wrap: ids stay below 2^53, exact in JavaScript.
+    static let epochLimit: UInt64 = 1 << 21
+
+    /// The offset added to the cluster ids this state writes.
+    var clusterIDOffset: UInt64 { epoch << 32 }
+
+    /// The `ETag` of every answer read from this state: the generation and the content id, quoted.
+    var entityTag: String { "\"g\(generation)-\(contentID.prefix(12))\"" }
+
+    /// The cluster id of this state's hierarchy that a client's `served` id names, or nil when the id was written
+    /// by another state (or is not an id at all).
+    /// - Complexity: O(1).
+    func clusterID(served: UInt64) -> ClusterID? {
+        guard served >> 32 == epoch else { return nil }
+        return ClusterID(rawValue: served & 0xFFFF_FFFF)
+    }
+}
+
+extension ServedState {
+    /// One more than the most features served: a cluster id's origin must fit in 27 bits to leave the bits above
+    /// 32 to the epoch.
+    static let maxClusteredFeatures = 1 << 27
+}

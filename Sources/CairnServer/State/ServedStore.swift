@@ -1,0 +1,135 @@
+import CairnCheckIns
+import CairnCore
+import CairnStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The store a server serves and the state it answers from.
+///
+/// Requests read `state` (a lock held only to copy a reference) and query it without locks. Writes through the
+/// server, and reloads after another process wrote to the store, make a new state and swap it in; writes are
+/// serialised by their own lock, so a write never waits for a query and a query never waits for a write.
+///
+/// A write goes to the store first, in one transaction; only then is the new state made, from the state before it
+/// and the edit (the index takes the edit in its delta, the hierarchy splices it: neither is rebuilt). When the
+/// store's generation after the write is not the one before plus one, another writer came in between and the state
+/// is reloaded from the store instead.
+final class ServedStore: Sendable {
+    let store: FeatureStore
+    let clusterOptions: ClusterOptions
+    private let current: Locked<ServedState>
+    private let writing = Locked<Void>(())
+    /// The check-in validator and the content id of the store it was loaded from.
+    /// Why the last check of the store for another process's writes failed, until one succeeds (for `/healthz`).
+    let followFailure = Locked<String?>(nil)
+    private let validators = Locked<(contentID: String, validator: CheckInValidator)?>(nil)
+
+    /// Opens the store and loads its features (from its snapshot when current).
+    /// - Throws: `StoreError` when the store cannot be read, `ServerError` when it is too large to cluster.
+    /// - Complexity: O(n log n).
+    init(path: String, clusterOptions: ClusterOptions) throws {
+        guard access(path, F_OK) == 0 else { throw ServerError.noStore(path) }
+        store = try FeatureStore(path: path)
+        self.clusterOptions = clusterOptions
+        current = Locked(try Self.load(store, clusterOptions: clusterOptions, epoch: 0))
+    }
+
+    /// The state to answer from now.
+    /// - Complexity: O(1).
+    var state: ServedState { current.withLock { $0 } }
+
+    /// Reloads from the store when another process changed it since the state was made.
+    /// - Returns: whether it reloaded.
+    /// - Complexity: O(1) to read the store's stamp; O(n log n) to reload.
+    @discardableResult
+    func reloadIfChanged() throws -> Bool {
+        try writing.withLock { _ in
+            let served = state
+            guard try store.contentIdentifier() != served.contentID else { return false }
+            let reloaded = try Self.load(store, clusterOptions: clusterOptions, epoch: Self.next(served.epoch))
+            current.withLock { $0 = reloaded }
+            return true
+        }
+    }
+
+    /// Upserts `features` and deletes `deletedIDs` in one store transaction, then serves the result.
+    /// An upserted feature takes the last place in the order, in the store as in the index (the store row is
+    /// deleted and inserted again), so that a box answer lists features in the order the CLI gives after the edit.
+    /// - Returns: the ids of `deletedIDs` that were stored.
+    /// - Complexity: O(m log N) in the store, plus per edit O(n) to find the cluster point and its splice.
+    @discardableResult
+    func write(upserting features: [Feature], deleting deletedIDs: [String]) throws -> (deleted: [String], state: ServedState) {
+        let upserts = Self.lastOfEachID(features)
+        return try writing.withLock { _ in
+            let before = state
+            var rowids = before.rowids
+            let deleted = try store.write { writer in
+                var deleted: [String] = []
+                for id in deletedIDs where try writer.delete(id: id) { deleted.append(id) }
+                for feature in upserts {
+                    _ = try writer.delete(id: feature.id)
+                    try writer.upsert([feature]) { _, row in rowids[feature.id] = row.rowid }
+                }
+                return deleted
+            }
+            for id in deleted { rowids[id] = nil }
+            let generation = try store.generation(), contentID = try store.contentIdentifier()
+            let next: ServedState
+            if generation == before.generation + 1 {
+                var index = before.index
+                for id in deleted { index.remove(id: id) }
+                for feature in upserts { index.upsert(feature) }
+                let clusters = try before.clusters.applying(removedIDs: deleted, upserted: upserts)
+                next = ServedState(index: index, clusters: clusters, rowids: rowids, generation: generation, contentID: contentID,
+                                   epoch: Self.next(before.epoch))
+            } else {
+                next = try Self.load(store, clusterOptions: clusterOptions, epoch: Self.next(before.epoch))
+            }
+            current.withLock { $0 = next }
+            return (deleted, next)
+        }
+    }
+
+    /// The store's features as a state: its index from the snapshot when current (an answer read from a damaged
+    /// snapshot is given again from a rebuilt one), the hierarchy built over them.
+    private static func load(_ store: FeatureStore, clusterOptions: ClusterOptions, epoch: UInt64) throws -> ServedState {
+        // Read the stamp first: a write landing during the load makes the state look older than it is, and the
+        // next reload check catches it up; never the other way round.
+        let generation = try store.generation(), contentID = try store.contentIdentifier()
+        let features = try StoreIndex(store: store).answer { index in Array(index.features) }.answer
+        guard features.count < ServedState.maxClusteredFeatures else { throw ServerError.tooManyFeatures(features.count) }
+        var rowids: [String: Int64] = [:]
+        rowids.reserveCapacity(features.count)
+        try store.forEachRowID { id, rowid in rowids[id] = rowid }
+        return ServedState(index: DynamicFeatureIndex(features), clusters: ServedClusters(features: features, options: clusterOptions),
+                           rowids: rowids, generation: generation, contentID: contentID, epoch: epoch)
+    }
+
+    private static func next(_ epoch: UInt64) -> UInt64 { (epoch + 1) % ServedState.epochLimit }
+
+    /// The last version of each id, in the order of those last versions (as upserting them one by one leaves them).
+    static func lastOfEachID(_ features: [Feature]) -> [Feature] {
+        var last: [String: Int] = [:]
+        for (position, feature) in features.enumerated() { last[feature.id] = position }
+        guard last.count < features.count else { return features }
+        return features.indices.filter { last[features[$0].id] == $0 }.map { features[$0] }
+    }
+}
+
+extension ServedStore {
+    /// The check-in validator over the store's places and events as they are now, loaded at the first check-in
+    /// request after a change of the store and kept until the next.
+    /// - Complexity: O(1) when kept; O(p + e) to load p places and e events.
+    func checkInValidator() throws -> CheckInValidator {
+        let contentID = state.contentID
+        if let kept = validators.withLock({ $0 }), kept.contentID == contentID { return kept.validator }
+        var data = CheckInReferenceData(defaultRadiusMeters: nil)
+        try data.loadStore(path: store.path)
+        let validator = data.makeValidator()
+        validators.withLock { $0 = (contentID, validator) }
+        return validator
+    }
+}

@@ -1,0 +1,16 @@
+/// Why the server cannot start or go on.
+public enum ServerError: Error, CustomStringConvertible, Sendable {
+    /// The store holds more features than cluster ids can name beside their epoch (2^27).
+    case tooManyFeatures(Int)
+    /// No file at the store's path.
+    case noStore(String)
+
+    public var description: String {
+        switch self {
+        case .noStore(let path):
+            "no store at '\(path)'; import data first (cairn import FILE --db \(path)) or pass --db PATH"
+        case .tooManyFeatures(let count):
+            "the store holds \(count) features; cairn serve clusters at most \(ServedState.maxClusteredFeatures - 1)"
+        }
+    }
+}

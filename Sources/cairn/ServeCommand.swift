@@ -1,0 +1,68 @@
+import ArgumentParser
+import CairnServer
+import Foundation
+import Logging
+
+/// `cairn serve`: the map backend over HTTP.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the store over HTTP: the map backend (around_location, the viewfinder, clusters, edits, check-ins).",
+        discussion: """
+            Loads the store's features and clusters once, answers from memory, and follows the store: another \
+            process's import shows up within --reload-seconds. Writes (PUT, DELETE, POST /features) need \
+            'Authorization: Bearer TOKEN' with --write-token or CAIRN_WRITE_TOKEN; without one the server is read-only. \
+            SIGTERM or SIGINT lets the requests in flight finish, then exits 0. Endpoints: README.md, "Map backend".
+            """
+    )
+
+    @Option(name: .customLong("db"), help: ArgumentHelp("The store file (SQLite).", valueName: "path"))
+    var storePath: String = "cairn.sqlite"
+
+    @Option(help: "The address to listen on (loopback by default).")
+    var host = "127.0.0.1"
+
+    @Option(parsing: .unconditional, help: "The TCP port (0: any free port, printed at start).")
+    var port = 8080
+
+    @Option(parsing: .unconditional, help: "Threads answering requests (default: one per core).")
+    var threads: Int?
+
+    @Option(name: .customLong("write-token"), help: ArgumentHelp("The bearer token writes need (default: $CAIRN_WRITE_TOKEN; none: read-only).", valueName: "token"))
+    var writeToken: String?
+
+    @Option(name: .customLong("max-results"), parsing: .unconditional, help: "The most results one response holds (a larger limit is refused).")
+    var maxResults = 10_000
+
+    @Option(name: .customLong("max-body-mib"), parsing: .unconditional, help: "The largest request body, in MiB.")
+    var maxBodyMiB = 64
+
+    @Option(name: .customLong("idle-timeout-seconds"), parsing: .unconditional, help: "Close a connection idle this long, in seconds.")
+    var idleTimeoutSeconds = 30
+
+    @Option(name: .customLong("reload-seconds"), parsing: .unconditional, help: "How often to look for another process's writes to the store, in seconds.")
+    var reloadSeconds = 1.0
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
+        if let threads, !(1...1024).contains(threads) { throw ValidationError("--threads must be 1 to 1024, got \(threads)") }
+        guard maxResults >= 1 else { throw ValidationError("--max-results must be at least 1, got \(maxResults)") }
+        guard (1...4096).contains(maxBodyMiB) else { throw ValidationError("--max-body-mib must be 1 to 4096, got \(maxBodyMiB)") }
+        guard idleTimeoutSeconds >= 1 else { throw ValidationError("--idle-timeout-seconds must be at least 1, got \(idleTimeoutSeconds)") }
+        guard reloadSeconds.isFinite, reloadSeconds >= 0.05 else { throw ValidationError("--reload-seconds must be at least 0.05, got \(reloadSeconds)") }
+    }
+
+    func run() async throws {
+        var configuration = ServerConfiguration(storePath: storePath, threads: threads ?? ServerConfiguration.coreCount)
+        configuration.host = host
+        configuration.port = port
+        configuration.writeToken = writeToken ?? ProcessInfo.processInfo.environment["CAIRN_WRITE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.maxResults = maxResults
+        configuration.maxBodyBytes = maxBodyMiB << 20
+        configuration.idleTimeoutSeconds = idleTimeoutSeconds
+        configuration.reloadIntervalSeconds = reloadSeconds
+        var logger = Logger(label: "cairn")
+        logger.logLevel = .info
+        try await CairnServer.run(configuration: configuration, logger: logger)
+    }
+}

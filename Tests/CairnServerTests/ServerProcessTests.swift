@@ -1,0 +1,62 @@
+import CairnTestSupport
+import Foundation
+import Testing
+
+/// `cairn serve` as a process: it follows another process's import, and SIGTERM stops it cleanly.
+@Suite(.serialized) struct ServerProcessTests {
+    /// Starts `cairn serve` on a free port and returns it with its base URL.
+    static func start(_ fixture: ServerFixture) throws -> (CairnProcess, String) {
+        let server = try CairnProcess(["serve", "--db", fixture.db, "--port", "0", "--reload-seconds", "0.1"], in: fixture.folder.path)
+        try server.waitForStandardError(containing: "cairn serve: listening on ", timeoutSeconds: 60)
+        let line = try #require(server.standardError.split(separator: "\n").first { $0.contains("cairn serve: listening on ") })
+        let url = String(line.split(separator: " ")[4])
+        return (server, url)
+    }
+
+    /// The body of a GET, by curl-free URLSession-free means: a blocking read through `FileHandle` of a socket would
+    /// be long; the system's `curl` is used when present, as a user would.
+    static func get(_ url: String) throws -> String {
+        try CairnProcessShell.run(["curl", "-sS", "--max-time", "10", url])
+    }
+
+    @Test func anImportByAnotherProcessShowsWithoutARestart() throws {
+        let fixture = try ServerFixture()
+        let (server, base) = try Self.start(fixture)
+        defer { server.send(signal: SIGTERM) }
+        #expect(try Self.get(base + "/features/oslo").contains("no feature with id 'oslo'"))
+        let more = try fixture.folder.write("more.csv", "id,name,lat,lon\noslo,Oslo,59.91,10.75\n")
+        let imported = try CairnProcess.run(["import", more, "--db", fixture.db, "--no-progress"], in: fixture.folder.path)
+        #expect(imported.status == 0, "\(imported.error)")
+        var answer = ""
+        for _ in 0..<100 {
+            answer = try Self.get(base + "/places/around_location?lat=59.91&long=10.75&rad=1km&format=ids")
+            if answer == "oslo\n" { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(answer == "oslo\n")
+        #expect(try Self.get(base + "/healthz").contains("\"generation\":2,\"features\":10"))
+    }
+
+    @Test func sigtermStopsTheServerWithStatusZero() throws {
+        let fixture = try ServerFixture()
+        let (server, base) = try Self.start(fixture)
+        #expect(try Self.get(base + "/healthz").hasPrefix("{\"status\":\"ok\""))
+        server.send(signal: SIGTERM)
+        #expect(try server.waitForExit(timeoutSeconds: 30) == 0)
+    }
+}
+
+/// A command run to its end, its standard output returned (for curl).
+enum CairnProcessShell {
+    static func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
