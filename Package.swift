@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-atomics", exact: "1.3.0"),
         .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
+        // `swift package generate-documentation`: a command plugin only, it adds no code to any target.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config. PROJ's headers only: libproj is opened at run time.
@@ -75,5 +77,10 @@ let package = Package(
         .testTarget(name: "CairnCheckInsTests", dependencies: ["CairnCheckIns", "CairnIO", "CairnTestSupport"]),
         .testTarget(name: "CairnBenchTests", dependencies: ["CairnBench", "CairnTestSupport"]),
         .testTarget(name: "CairnCLITests", dependencies: ["CairnCLI", "CairnCheckIns", "CairnBench", "CairnTestSupport"]),
+        // docs/LIBRARY.md's examples, verbatim, as a consumer compiles them: the public products only, no @testable
+        // (scripts/library-guide --check also type-checks them outside this package, where `package` is out of reach).
+        .testTarget(name: "LibraryGuideTests", dependencies: [
+            "CairnCore", "CairnIO", "CairnStore", "CairnCheckIns", "CairnTestSupport",
+        ]),
     ]
 )
