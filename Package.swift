@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-atomics", exact: "1.3.0"),
         .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
+        // `swift package generate-documentation`: a command plugin only, it adds no code to any target.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
         // The server's (CairnServer, and the `cairn` executable that links it): no other target depends on them,
         // so the libraries and their tests build without them. Hummingbird without its default traits: Cairn
         // reads no swift-configuration and needs no full Foundation.
@@ -106,5 +108,10 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "CairnCLITests", dependencies: ["CairnCLI", "CairnCheckIns", "CairnBench", "CairnTestSupport"]),
+        // docs/LIBRARY.md's examples, verbatim, as a consumer compiles them: the public products only, no @testable
+        // (scripts/library-guide --check also type-checks them outside this package, where `package` is out of reach).
+        .testTarget(name: "LibraryGuideTests", dependencies: [
+            "CairnCore", "CairnIO", "CairnStore", "CairnCheckIns", "CairnTestSupport",
+        ]),
     ]
 )

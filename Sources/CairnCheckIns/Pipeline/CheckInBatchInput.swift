@@ -34,6 +34,7 @@ public final class CheckInBatchInput {
 
     /// Opens `path` (`-`: standard input; `.gz`: decompressed as it is read).
     /// - Parameters:
+    ///   - path: the file to read; `-` for standard input.
     ///   - batchBytes: about how many bytes a batch holds (whole records).
     ///   - maxRecordBytes: the longest record handed out; a longer one becomes one `malformed_row`.
     /// - Throws: `CheckInError` when the file cannot be opened or is a directory.

@@ -104,11 +104,13 @@ public struct CheckInResult: Hashable, Sendable {
     /// - Complexity: O(1).
     public var isValid: Bool { reason == nil }
 
-    /// The index of the place the check-in was judged against (`CheckInValidator.places`), if one was resolved.
+    /// The index of the place the check-in was judged against, if one was resolved (read it with
+    /// `CheckInValidator.place(at:)` or `placeId(at:)`).
     /// - Complexity: O(1).
     public var placeIndex: Int? { place >= 0 ? Int(place) : nil }
 
-    /// The index of the event the check-in was judged against (`CheckInValidator.events`), if one was resolved.
+    /// The index of the event the check-in was judged against, if one was resolved (read it with
+    /// `CheckInValidator.eventId(at:)` or `window(ofEvent:)`).
     /// - Complexity: O(1).
     public var eventIndex: Int? { event >= 0 ? Int(event) : nil }
 

@@ -3,7 +3,7 @@ extension DynamicFeatureIndex {
     /// feature is tombstoned exactly when its id is removed or has a delta version; every delta id maps to a live
     /// slot holding that id; live slots and counts match. Traps on a violation. Does nothing in release builds.
     /// - Complexity: O(n + d) for n base features and d delta slots.
-    public func _checkInvariants() {
+    func _checkInvariants() {
         #if DEBUG
         precondition(baseIDs.count == base.count, "base id map size")
         precondition(tombstones.count == (base.count + 63) / 64, "tombstone bitset length")

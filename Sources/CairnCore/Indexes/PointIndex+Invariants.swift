@@ -3,7 +3,7 @@ extension PointIndex {
     /// a permutation of `0..<count`, and that every coordinate is in range. Traps on a violation.
     /// Does nothing in release builds.
     /// - Complexity: O(n log n).
-    public func _checkInvariants() {
+    func _checkInvariants() {
         #if DEBUG
         precondition(coordinates.count == 2 * ids.count, "coordinate buffer length")
         var seen = [Bool](repeating: false, count: ids.count)
