@@ -2,7 +2,11 @@ import CairnCore
 
 /// One state of the served features, read by any number of requests at once without a lock: the index, the
 /// clusters and the store stamp they match. Edits and reloads make a new state and swap it in (`ServedStore`).
-struct ServedState: Sendable {
+///
+/// A class: a request takes the state with one retain. As a struct, its copy retained each of the index's arrays and
+/// tables, atomic operations on counters that every request thread shares, which held `/healthz` to half the rate
+/// of a handler that takes no state.
+final class ServedState: Sendable {
     /// The features, queried as the CLI queries the store's index (the same answers in the same order).
     let index: DynamicFeatureIndex
     /// The cluster hierarchies of these features.
@@ -17,6 +21,15 @@ struct ServedState: Sendable {
     /// Counts the changes of the served features since the server started (wrapping at 2^21): cluster ids carry it
     /// in their bits above 32, so an id from an earlier state is refused rather than read as another cluster.
     let epoch: UInt64
+
+    init(index: DynamicFeatureIndex, clusters: ServedClusters, rowids: [String: Int64], generation: Int64, contentID: String, epoch: UInt64) {
+        self.index = index
+        self.clusters = clusters
+        self.rowids = rowids
+        self.generation = generation
+        self.contentID = contentID
+        self.epoch = epoch
+    }
 
     /// The number of epochs before they wrap: ids stay below 2^53, exact in JavaScript.
     static let epochLimit: UInt64 = 1 << 21
