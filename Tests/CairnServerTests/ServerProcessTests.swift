@@ -37,6 +37,30 @@ import Testing
         #expect(try Self.get(base + "/healthz").contains("\"generation\":2,\"features\":10"))
     }
 
+    @Test func sigtermLetsARequestInFlightFinish() throws {
+        let fixture = try ServerFixture(csv: "id,name,lat,lon,radius\nhall,Hall,60.17,24.94,100m\n")
+        let rows = 150_000
+        var body = "id,user,place,lat,lon,time\n"
+        body.reserveCapacity(rows * 48)
+        for row in 0..<rows { body += "c\(row),u\(row),hall,60.17,24.94,2026-06-01T18:30:00Z\n" }
+        let file = try fixture.folder.write("checkins.csv", body)
+        let (server, base) = try Self.start(fixture)
+        let output = fixture.folder.path + "/verdicts.csv"
+        let upload = Process()
+        upload.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        upload.arguments = ["curl", "-sS", "--max-time", "60", "-H", "Content-Type: text/csv", "--data-binary", "@" + file,
+                            "-o", output, base + "/checkins/validate"]
+        try upload.run()
+        // SIGTERM once the server has the request (its body is being read or judged), not before.
+        Thread.sleep(forTimeInterval: 0.3)
+        server.send(signal: SIGTERM)
+        upload.waitUntilExit()
+        #expect(upload.terminationStatus == 0)
+        #expect(try server.waitForExit(timeoutSeconds: 60) == 0)
+        let verdicts = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(verdicts.split(separator: "\n").count == rows + 1)
+    }
+
     @Test func sigtermStopsTheServerWithStatusZero() throws {
         let fixture = try ServerFixture()
         let (server, base) = try Self.start(fixture)
