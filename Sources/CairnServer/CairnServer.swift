@@ -27,7 +27,8 @@ public enum CairnServer {
     /// - Throws: `ServerError`, `StoreError` when the store cannot be read.
     /// - Complexity: O(n log n) for n features.
     public static func makeApplication(configuration: ServerConfiguration, logger: Logger = Logger(label: "cairn")) throws -> some ApplicationProtocol {
-        let served = try ServedStore(path: configuration.storePath, clusterOptions: configuration.clusterOptions)
+        let served = try ServedStore(path: configuration.storePath, clusterOptions: configuration.clusterOptions,
+                                     answerCacheBytes: configuration.answerCacheBytes)
         let routes = ServerRoutes(served: served, configuration: configuration)
         let registry = Self.registry
         let router = Router()

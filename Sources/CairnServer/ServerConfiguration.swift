@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeoutSeconds = 30
     /// How often the store's generation is read to pick up another process's import, in seconds.
     public var reloadIntervalSeconds = 1.0
+    /// The bytes of answers kept per state of the store, so that a repeated request is not computed again (0: none).
+    public var answerCacheBytes = 256 << 20
     /// The clustering options of `/clusters` (those of `cairn cluster` by default).
     public var clusterOptions = ClusterOptions.standard
 

@@ -40,6 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout-seconds"), parsing: .unconditional, help: "Close a connection idle this long, in seconds.")
     var idleTimeoutSeconds = 30
 
+    @Option(name: .customLong("answer-cache-mib"), parsing: .unconditional, help: "Answers kept per state of the store, in MiB, so a repeated request is not computed again (0: none).")
+    var answerCacheMiB = 256
+
     @Option(name: .customLong("reload-seconds"), parsing: .unconditional, help: "How often to look for another process's writes to the store, in seconds.")
     var reloadSeconds = 1.0
 
@@ -48,6 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let threads, !(1...1024).contains(threads) { throw ValidationError("--threads must be 1 to 1024, got \(threads)") }
         guard maxResults >= 1 else { throw ValidationError("--max-results must be at least 1, got \(maxResults)") }
         guard (1...4096).contains(maxBodyMiB) else { throw ValidationError("--max-body-mib must be 1 to 4096, got \(maxBodyMiB)") }
+        guard (0...65536).contains(answerCacheMiB) else { throw ValidationError("--answer-cache-mib must be 0 to 65536, got \(answerCacheMiB)") }
         guard idleTimeoutSeconds >= 1 else { throw ValidationError("--idle-timeout-seconds must be at least 1, got \(idleTimeoutSeconds)") }
         guard reloadSeconds.isFinite, reloadSeconds >= 0.05 else { throw ValidationError("--reload-seconds must be at least 0.05, got \(reloadSeconds)") }
     }
@@ -61,6 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxBodyBytes = maxBodyMiB << 20
         configuration.idleTimeoutSeconds = idleTimeoutSeconds
         configuration.reloadIntervalSeconds = reloadSeconds
+        configuration.answerCacheBytes = answerCacheMiB << 20
         var logger = Logger(label: "cairn")
         logger.logLevel = .info
         try await CairnServer.run(configuration: configuration, logger: logger)

@@ -68,6 +68,20 @@ import Testing
         #expect(sortedLines(withoutEpoch(served[2])) == sortedLines(try fixture.cli(["cluster", "--zoom", "4"])))
     }
 
+    @Test func aRepeatedReadIsAnsweredFromTheCacheUntilAnEdit() async throws {
+        let auth: HTTPFields = [.authorization: "Bearer secret"]
+        let uri = "/places/around_location?lat=60.1701&long=24.9401&rad=50m&format=ids"
+        try await fixture.withServer(writeToken: "secret") { (client: any TestClientProtocol) async throws in
+            let first = try await client.get(uri)
+            #expect(try await client.get(uri) == first)
+            #expect(try await client.call("/features/cafe", method: .put, headers: auth, body: Self.cafe).status == .ok)
+            #expect(try await client.get(uri) == "cafe\n" + first)
+            // Another format of the same query by Accept is another answer.
+            let csv = try await client.call("/places/around_location?lat=60.1701&long=24.9401&rad=50m", headers: [.accept: "text/csv"])
+            #expect(csv.body.hasPrefix("id,kind,"))
+        }
+    }
+
     @Test func aCollectionWithOneBadRecordWritesNothing() async throws {
         let auth: HTTPFields = [.authorization: "Bearer secret", .contentType: "application/geo+json"]
         let collection = """

@@ -6,18 +6,18 @@ extension ServerRoutes {
     /// `GET /clusters?bbox=&zoom=[&kind=&where=]`: the clusters and lone points of a zoom in a box (the whole world
     /// without `bbox`), as `cairn cluster` writes them; a fractional zoom uses the level below.
     func clusters(_ request: Request) throws -> Response {
-        let (state, notModified) = state(for: request)
-        if let notModified { return notModified }
         let parameters = QueryParameters(request)
         let box = parameters.text("bbox", "sw") == nil ? BoundingBox.world : try parameters.box()
         let zoom = try parameters.number("zoom", "z", what: "a map zoom, 0 to \(ClusterOptions.zoomLimit)")
         guard (0...Double(ClusterOptions.zoomLimit)).contains(zoom) else {
             throw RequestError(.badRequest, "zoom must be 0 to \(ClusterOptions.zoomLimit), got \(zoom)", parameter: "zoom")
         }
-        let clusters = try hierarchy(state, parameters)
-        let sink = MemorySink()
-        writer(clusters, state).writeCollection(clusters.index.clusters(in: box, zoom: Int(zoom.rounded(.down))), to: sink)
-        return Answer.ok(sink.bytes, contentType: "application/geo+json", entityTag: state.entityTag)
+        return try read(request) { state in
+            let clusters = try hierarchy(state, parameters)
+            let sink = MemorySink()
+            writer(clusters, state).writeCollection(clusters.index.clusters(in: box, zoom: Int(zoom.rounded(.down))), to: sink)
+            return AnswerCache.Entry(body: sink.bytes, contentType: "application/geo+json", headers: [])
+        }
     }
 
     /// `GET /clusters/{id}/children`: the clusters and points one zoom above the cluster.
@@ -57,22 +57,21 @@ extension ServerRoutes {
     /// an earlier state, or of no cluster, is a 404 that says so, never another cluster's answer.
     private func openCluster(_ request: Request, id text: String,
                              _ body: (ServedClusters.Clusters, ClusterID, ServedState, QueryParameters) throws -> [UInt8]) throws -> Response {
-        let (state, notModified) = state(for: request)
-        if let notModified { return notModified }
         let parameters = QueryParameters(request)
         guard let served = UInt64(text) else {
             throw RequestError(.badRequest, "'\(text)' is not a cluster id (a whole number from /clusters)", parameter: "id")
         }
-        guard let cluster = state.clusterID(served: served) else {
-            throw RequestError(.notFound, "cluster \(served) is not in the current clusters: the features changed since it was "
-                               + "given (or it was never a cluster id); ask /clusters again", parameter: "id")
-        }
-        let clusters = try hierarchy(state, parameters)
-        do {
-            let bytes = try body(clusters, cluster, state, parameters)
-            return Answer.ok(bytes, contentType: "application/geo+json", entityTag: state.entityTag)
-        } catch let error as ClusterError {
-            throw RequestError(.notFound, "cluster \(served): \(error); use the kind and where of the query that gave the id", parameter: "id")
+        return try read(request) { state in
+            guard let cluster = state.clusterID(served: served) else {
+                throw RequestError(.notFound, "cluster \(served) is not in the current clusters: the features changed since it was "
+                                   + "given (or it was never a cluster id); ask /clusters again", parameter: "id")
+            }
+            let clusters = try hierarchy(state, parameters)
+            do {
+                return AnswerCache.Entry(body: try body(clusters, cluster, state, parameters), contentType: "application/geo+json", headers: [])
+            } catch let error as ClusterError {
+                throw RequestError(.notFound, "cluster \(served): \(error); use the kind and where of the query that gave the id", parameter: "id")
+            }
         }
     }
 

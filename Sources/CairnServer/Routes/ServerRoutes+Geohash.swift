@@ -37,14 +37,14 @@ extension ServerRoutes {
 
     /// `GET /geohash/prefix/{prefix}`: the features whose location's geohash starts with the prefix.
     func geohashPrefix(_ request: Request, prefix: String) throws -> Response {
-        let (state, notModified) = state(for: request)
-        if let notModified { return notModified }
         let parameters = QueryParameters(request)
         let filter = try parameters.filter()
         let limit = try parameters.limit(maximum: configuration.maxResults), format = try Answer.format(of: request, parameters: parameters)
-        var stats = QueryStats()
-        let hits = try geohash { () throws(GeohashError) in try state.index.withGeohashPrefix(prefix, filter: filter, stats: &stats) }
-        return results(hits, limit: limit, format: format, state: state)
+        return try read(request) { state in
+            var stats = QueryStats()
+            let hits = try geohash { () throws(GeohashError) in try state.index.withGeohashPrefix(prefix, filter: filter, stats: &stats) }
+            return results(hits, limit: limit, format: format)
+        }
     }
 
     private func text(_ body: String) -> Response {

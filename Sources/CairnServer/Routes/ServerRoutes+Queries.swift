@@ -7,43 +7,42 @@ extension ServerRoutes {
     /// `GET /places/around_location?lat=&long=&rad=`: the features within `rad` (the CLI's units: 500, 1.2km, 3mi),
     /// nearest first, with `distance_m`; `kind`, `where`, `limit`, `model`.
     func around(_ request: Request) throws -> Response {
-        let (state, notModified) = state(for: request)
-        if let notModified { return notModified }
         let parameters = QueryParameters(request)
         let center = try parameters.coordinate()
         let radius = try parameters.distanceMeters("rad", "radius", required: true) ?? 0
         let model = try distanceModel(parameters), filter = try parameters.filter()
         let limit = try parameters.limit(maximum: configuration.maxResults), format = try Answer.format(of: request, parameters: parameters)
-        var stats = QueryStats()
-        let hits = state.index.within(radiusMeters: radius, of: center, model: model, filter: filter, stats: &stats)
-        return results(hits, limit: limit, format: format, state: state)
+        return try read(request) { state in
+            var stats = QueryStats()
+            return results(state.index.within(radiusMeters: radius, of: center, model: model, filter: filter, stats: &stats), limit: limit, format: format)
+        }
     }
 
     /// `GET /nearest?lat=&long=&k=[&max_distance=]`: the k nearest features, nearest first.
     func nearest(_ request: Request) throws -> Response {
-        let (state, notModified) = state(for: request)
-        if let notModified { return notModified }
         let parameters = QueryParameters(request)
         let center = try parameters.coordinate()
         let k = try parameters.integer("k", in: 1...configuration.maxResults, default: 20)
         let maxDistance = try parameters.distanceMeters("max_distance", required: false)
         let model = try distanceModel(parameters), filter = try parameters.filter()
         let limit = try parameters.limit(maximum: configuration.maxResults), format = try Answer.format(of: request, parameters: parameters)
-        var stats = QueryStats()
-        let hits = state.index.nearest(to: center, count: k, maxDistanceMeters: maxDistance, model: model, filter: filter, stats: &stats)
-        return results(hits, limit: limit, format: format, state: state)
+        return try read(request) { state in
+            var stats = QueryStats()
+            let hits = state.index.nearest(to: center, count: k, maxDistanceMeters: maxDistance, model: model, filter: filter, stats: &stats)
+            return results(hits, limit: limit, format: format)
+        }
     }
 
     /// `GET /containing?lat=&long=`: the features whose circle (location and `radiusMeters`) holds the point.
     func containing(_ request: Request) throws -> Response {
-        let (state, notModified) = state(for: request)
-        if let notModified { return notModified }
         let parameters = QueryParameters(request)
         let point = try parameters.coordinate()
         let model = try distanceModel(parameters), filter = try parameters.filter()
         let limit = try parameters.limit(maximum: configuration.maxResults), format = try Answer.format(of: request, parameters: parameters)
-        var stats = QueryStats()
-        return results(state.index.containing(point, model: model, filter: filter, stats: &stats), limit: limit, format: format, state: state)
+        return try read(request) { state in
+            var stats = QueryStats()
+            return results(state.index.containing(point, model: model, filter: filter, stats: &stats), limit: limit, format: format)
+        }
     }
 
     /// `GET /features?bbox=W,S,E,N` (or `sw=LAT,LON&ne=LAT,LON`): the viewfinder, in the CLI's order and bytes.
@@ -55,8 +54,6 @@ extension ServerRoutes {
     /// that stays is shown exactly once, a new one is shown on a later page, a deleted one is not shown again, and an
     /// edited one can show twice (before and after its edit, with its new content the second time).
     func features(_ request: Request) throws -> Response {
-        let (state, notModified) = state(for: request)
-        if let notModified { return notModified }
         let parameters = QueryParameters(request)
         let box = try parameters.box(), filter = try parameters.filter()
         let limit = try parameters.limit(maximum: configuration.maxResults), format = try Answer.format(of: request, parameters: parameters)
@@ -67,30 +64,29 @@ extension ServerRoutes {
             }
             cursor = value
         }
-        var stats = QueryStats()
-        var hits = state.index.search(in: box, filter: filter, stats: &stats)
-        let rowid = { (hit: DynamicHit) in state.rowids[hit.feature.id] ?? .max }
-        if let cursor { hits.removeFirst(hits.partitioningIndex { rowid($0) > cursor }) }
-        var extra: HTTPFields = [:]
-        if hits.count > limit, limit > 0 {
+        return try read(request) { state in
+            var stats = QueryStats()
+            var hits = state.index.search(in: box, filter: filter, stats: &stats)
+            let rowid = { (hit: DynamicHit) in state.rowids[hit.feature.id] ?? .max }
+            if let cursor { hits.removeFirst(hits.partitioningIndex { rowid($0) > cursor }) }
+            guard hits.count > limit, limit > 0 else { return results(hits, limit: limit, format: format) }
             let next = String(rowid(hits[limit - 1]))
-            extra[HTTPField.Name("Cairn-Next-Cursor")!] = next
-            extra[HTTPField.Name("Link")!] = "<\(Self.uri(request, replacing: "cursor", with: next))>; rel=\"next\""
+            return results(hits, limit: limit, format: format, headers: [
+                ("Cairn-Next-Cursor", next), ("Link", "<\(Self.uri(request, replacing: "cursor", with: next))>; rel=\"next\""),
+            ])
         }
-        return results(hits, limit: limit, format: format, state: state, extra: extra)
     }
 
     /// `GET /features/{id}`: one feature, as `cairn get` prints it (GeoJSON, or `format=json`).
     func feature(_ request: Request, id: String) throws -> Response {
-        let (state, notModified) = state(for: request)
-        if let notModified { return notModified }
-        guard let feature = state.index.feature(id: id) else {
-            throw RequestError(.notFound, "no feature with id '\(id)'", parameter: "id")
+        let json = QueryParameters(request).text("format") == "json"
+        return try read(request) { state in
+            guard let feature = state.index.feature(id: id) else {
+                throw RequestError(.notFound, "no feature with id '\(id)'", parameter: "id")
+            }
+            let text = (json ? FeatureEncoding.json(feature) : FeatureEncoding.geoJSON(feature)) + "\n"
+            return AnswerCache.Entry(body: Array(text.utf8), contentType: json ? "application/json" : "application/geo+json", headers: [])
         }
-        let parameters = QueryParameters(request)
-        let json = parameters.text("format") == "json"
-        let text = (json ? FeatureEncoding.json(feature) : FeatureEncoding.geoJSON(feature)) + "\n"
-        return Answer.ok(Array(text.utf8), contentType: json ? "application/json" : "application/geo+json", entityTag: state.entityTag)
     }
 
     /// The distance model of `model=wgs84|sphere` (WGS84 by default).

@@ -9,20 +9,32 @@ struct ServerRoutes: Sendable {
     let served: ServedStore
     let configuration: ServerConfiguration
 
-    /// The current state, or a 304 when the client already holds this state's answer.
-    func state(for request: Request) -> (ServedState, notModified: Response?) {
+    /// The answer to a read from the current state: a 304 when the client already holds this state's answer, the
+    /// answer kept for the same request (URL and `Accept`) when this state wrote it before, else `make`'s (kept).
+    func read(_ request: Request, _ make: (ServedState) throws -> AnswerCache.Entry) throws -> Response {
         let state = served.state
-        return (state, Answer.isNotModified(request, entityTag: state.entityTag) ? Answer.notModified(entityTag: state.entityTag) : nil)
+        if Answer.isNotModified(request, entityTag: state.entityTag) { return Answer.notModified(entityTag: state.entityTag) }
+        let key = request.uri.description + "\n" + (request.headers[.accept] ?? "")
+        let entry: AnswerCache.Entry
+        if let kept = state.answers.answer(for: key) {
+            entry = kept
+        } else {
+            entry = try make(state)
+            state.answers.keep(entry, for: key)
+        }
+        var headers: HTTPFields = [:]
+        for (name, value) in entry.headers { if let name = HTTPField.Name(name) { headers[name] = value } }
+        return Answer.ok(entry.body, contentType: entry.contentType, entityTag: state.entityTag, extra: headers)
     }
 
-    /// Encodes `hits` (already in the answer's order) in the client's format, cut at `limit`; the header
+    /// `hits` (already in the answer's order) in the client's format, cut at `limit`; the header
     /// `Cairn-Result-Count` gives the count before the cut.
-    func results(_ hits: [DynamicHit], limit: Int, format: QueryResultFormat, state: ServedState, extra: HTTPFields = [:]) -> Response {
+    func results(_ hits: [DynamicHit], limit: Int, format: QueryResultFormat,
+                 headers: [(name: String, value: String)] = []) -> AnswerCache.Entry {
         let rows = hits.prefix(limit).map { QueryResultRow(feature: $0.feature, distanceMeters: $0.distanceMeters) }
         let sink = MemorySink()
         QueryResultWriter(format: format).write(rows, to: sink)
-        var headers = extra
-        headers[HTTPField.Name("Cairn-Result-Count")!] = String(hits.count)
-        return Answer.ok(sink.bytes, contentType: Answer.contentType(format), entityTag: state.entityTag, extra: headers)
+        return AnswerCache.Entry(body: sink.bytes, contentType: Answer.contentType(format),
+                                 headers: [("Cairn-Result-Count", String(hits.count))] + headers)
     }
 }

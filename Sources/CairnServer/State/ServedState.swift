@@ -14,6 +14,8 @@ final class ServedState: Sendable {
     /// Each feature's store rowid: ascending in the index's order (a box answer's), never changed by an edit of
     /// another feature; `/features` pages continue after the rowid of a page's last feature.
     let rowids: [String: Int64]
+    /// The answers written from this state, by request.
+    let answers: AnswerCache
     /// The store's generation when this state was made.
     let generation: Int64
     /// The store's content id then (drawn anew by every write transaction).
@@ -22,7 +24,9 @@ final class ServedState: Sendable {
     /// in their bits above 32, so an id from an earlier state is refused rather than read as another cluster.
     let epoch: UInt64
 
-    init(index: DynamicFeatureIndex, clusters: ServedClusters, rowids: [String: Int64], generation: Int64, contentID: String, epoch: UInt64) {
+    init(index: DynamicFeatureIndex, clusters: ServedClusters, rowids: [String: Int64], generation: Int64, contentID: String,
+         epoch: UInt64, answerCacheBytes: Int) {
+        self.answers = AnswerCache(limitBytes: answerCacheBytes)
         self.index = index
         self.clusters = clusters
         self.rowids = rowids

@@ -20,6 +20,8 @@ import Darwin
 final class ServedStore: Sendable {
     let store: FeatureStore
     let clusterOptions: ClusterOptions
+    /// The bytes of answers each state keeps (`AnswerCache`).
+    let answerCacheBytes: Int
     private let current: Locked<ServedState>
     private let writing = Locked<Void>(())
     /// The check-in validator and the content id of the store it was loaded from.
@@ -30,11 +32,12 @@ final class ServedStore: Sendable {
     /// Opens the store and loads its features (from its snapshot when current).
     /// - Throws: `StoreError` when the store cannot be read, `ServerError` when it is too large to cluster.
     /// - Complexity: O(n log n).
-    init(path: String, clusterOptions: ClusterOptions) throws {
+    init(path: String, clusterOptions: ClusterOptions, answerCacheBytes: Int) throws {
         guard access(path, F_OK) == 0 else { throw ServerError.noStore(path) }
         store = try FeatureStore(path: path)
         self.clusterOptions = clusterOptions
-        current = Locked(try Self.load(store, clusterOptions: clusterOptions, epoch: 0))
+        self.answerCacheBytes = answerCacheBytes
+        current = Locked(try Self.load(store, clusterOptions: clusterOptions, epoch: 0, answerCacheBytes: answerCacheBytes))
     }
 
     /// The state to answer from now.
@@ -49,7 +52,7 @@ final class ServedStore: Sendable {
         try writing.withLock { _ in
             let served = state
             guard try store.contentIdentifier() != served.contentID else { return false }
-            let reloaded = try Self.load(store, clusterOptions: clusterOptions, epoch: Self.next(served.epoch))
+            let reloaded = try Self.load(store, clusterOptions: clusterOptions, epoch: Self.next(served.epoch), answerCacheBytes: answerCacheBytes)
             current.withLock { $0 = reloaded }
             return true
         }
@@ -84,9 +87,9 @@ final class ServedStore: Sendable {
                 for feature in upserts { index.upsert(feature) }
                 let clusters = try before.clusters.applying(removedIDs: deleted, upserted: upserts)
                 next = ServedState(index: index, clusters: clusters, rowids: rowids, generation: generation, contentID: contentID,
-                                   epoch: Self.next(before.epoch))
+                                   epoch: Self.next(before.epoch), answerCacheBytes: answerCacheBytes)
             } else {
-                next = try Self.load(store, clusterOptions: clusterOptions, epoch: Self.next(before.epoch))
+                next = try Self.load(store, clusterOptions: clusterOptions, epoch: Self.next(before.epoch), answerCacheBytes: answerCacheBytes)
             }
             current.withLock { $0 = next }
             return (deleted, next)
@@ -95,7 +98,7 @@ final class ServedStore: Sendable {
 
     /// The store's features as a state: its index from the snapshot when current (an answer read from a damaged
     /// snapshot is given again from a rebuilt one), the hierarchy built over them.
-    private static func load(_ store: FeatureStore, clusterOptions: ClusterOptions, epoch: UInt64) throws -> ServedState {
+    private static func load(_ store: FeatureStore, clusterOptions: ClusterOptions, epoch: UInt64, answerCacheBytes: Int) throws -> ServedState {
         // Read the stamp first: a write landing during the load makes the state look older than it is, and the
         // next reload check catches it up; never the other way round.
         let generation = try store.generation(), contentID = try store.contentIdentifier()
@@ -105,7 +108,7 @@ final class ServedStore: Sendable {
         rowids.reserveCapacity(features.count)
         try store.forEachRowID { id, rowid in rowids[id] = rowid }
         return ServedState(index: DynamicFeatureIndex(features), clusters: ServedClusters(features: features, options: clusterOptions),
-                           rowids: rowids, generation: generation, contentID: contentID, epoch: epoch)
+                           rowids: rowids, generation: generation, contentID: contentID, epoch: epoch, answerCacheBytes: answerCacheBytes)
     }
 
     private static func next(_ epoch: UInt64) -> UInt64 { (epoch + 1) % ServedState.epochLimit }

@@ -1,0 +1,37 @@
+/// Answers already written for one state, by request URL: a map's clients ask for the same viewports, clusters and
+/// places again and again, and between two edits the answer cannot change. Bounded in bytes; when full it empties
+/// (a new state starts with an empty cache anyway), which keeps each lookup one hash and one short lock.
+final class AnswerCache: Sendable {
+    /// A written answer: its body, media type and the headers it was sent with.
+    struct Entry: Sendable {
+        let body: [UInt8]
+        let contentType: String
+        let headers: [(name: String, value: String)]
+    }
+
+    private let limitBytes: Int
+    private let entries = Locked<(answers: [String: Entry], bytes: Int)>(([:], 0))
+
+    /// A cache holding at most `limitBytes` of answers (0 keeps none).
+    init(limitBytes: Int) {
+        self.limitBytes = limitBytes
+    }
+
+    /// The answer kept for `key`, if any.
+    /// - Complexity: O(1) on average.
+    func answer(for key: String) -> Entry? {
+        guard limitBytes > 0 else { return nil }
+        return entries.withLock { $0.answers[key] }
+    }
+
+    /// Keeps `entry` for `key`; an answer larger than a sixteenth of the limit is not kept.
+    /// - Complexity: O(1) on average.
+    func keep(_ entry: Entry, for key: String) {
+        let size = entry.body.count + key.utf8.count
+        guard limitBytes > 0, size <= limitBytes / 16 else { return }
+        entries.withLock { kept in
+            if kept.bytes + size > limitBytes { kept = ([:], 0) }
+            if kept.answers.updateValue(entry, forKey: key) == nil { kept.bytes += size }
+        }
+    }
+}
