@@ -43,7 +43,7 @@ let package = Package(
         // What Swift has no spelling for: a prefetch hint and a spin pause (header-only).
         .target(name: "CCairnShims"),
         .target(name: "CairnCore", dependencies: [
-            "CPROJ", "CCairnShims",
+            "CCairnShims",
             .product(name: "Atomics", package: "swift-atomics"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),

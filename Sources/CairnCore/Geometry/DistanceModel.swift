@@ -1,7 +1,8 @@
 /// How distances on the Earth are measured. Every API that measures takes one; `.wgs84` is the default.
 public enum DistanceModel: String, Hashable, Sendable, CaseIterable {
-    /// The geodesic on the WGS84 ellipsoid (Karney's algorithm, PROJ's `geod_inverse`): the model PostGIS
-    /// uses for `geography`. Accurate to about 15 nanometres.
+    /// The geodesic on the WGS84 ellipsoid (Karney's algorithm, in Cairn's own `GeodesicSolver`, which gives
+    /// PROJ's `geod_inverse` results to the bit): the model PostGIS uses for `geography`. Accurate to about
+    /// 15 nanometres.
     case wgs84
     /// The great circle on a sphere of radius `DistanceModel.sphereRadiusMeters`, by the haversine formula,
     /// for compatibility with spherical engines. Differs from `.wgs84` by up to about 0.5 %.
@@ -15,14 +16,15 @@ public enum DistanceModel: String, Hashable, Sendable, CaseIterable {
 ///
 /// The order of the arguments is part of the contract: the indexes measure from the query's centre to each
 /// item, and the result is reproducible bit for bit by calling this function the same way.
-/// - Complexity: O(1) (one `geod_inverse` call for `.wgs84`, about a microsecond; a few trigonometric calls
-///   for `.sphere`).
+/// - Complexity: O(1) (Karney's inverse problem for `.wgs84`: 2–3 Newton steps, about 4,400 instructions for a
+///   short line; a few trigonometric calls for `.sphere`).
 public func distanceMeters(from start: Coordinate, to end: Coordinate, model: DistanceModel = .wgs84) -> Double {
     measure(model, start.latitude, start.longitude, end.latitude, end.longitude)
 }
 
 /// The coordinate reached by going `distanceMeters` from `start` with the initial bearing `bearingDegrees`
-/// (clockwise from north) along the geodesic of `model` (PROJ's `geod_direct` for `.wgs84`).
+/// (clockwise from north) along the geodesic of `model` (Karney's direct problem for `.wgs84`, equal to
+/// PROJ's `geod_direct`).
 /// Negative distances go backwards. The result's longitude is in [-180, 180].
 /// - Throws: `CoordinateError.notFinite` when the bearing or the distance is NaN or infinite.
 /// - Complexity: O(1).
