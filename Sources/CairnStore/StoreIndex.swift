@@ -89,15 +89,52 @@ public struct StoreIndex: Sendable {
         } catch {
             reason = .refused(error)
         } }
-        let index = try build()
-        guard StoreIndex.isWritable(store.path) else {
-            return Loaded(index: index, source: .built(reason: reason, saved: .readOnly))
+        let writable = StoreIndex.isWritable(store.path)
+        let prepared = try prepareSnapshot(metadata: stamp, spillingNextTo: writable ? snapshotPath : nil)
+        let saved: SaveOutcome
+        if writable {
+            do {
+                let file = try prepared.write(to: snapshotPath)
+                let index = try (try? FeatureIndex(mapping: file)) ?? inMemory(prepared)
+                return Loaded(index: index, source: .built(reason: reason, saved: .written(byteCount: file.byteCount)))
+            } catch let error as SnapshotError {
+                saved = .failed(error)
+            }
+        } else {
+            saved = .readOnly
         }
+        return Loaded(index: try inMemory(prepared), source: .built(reason: reason, saved: saved))
+    }
+
+    /// The snapshot of the store's features, streamed from its rows (`FeatureSnapshotWriter`): the features are
+    /// never held all at once, and with `spillingNextTo` their table moves to a scratch file in that file's folder
+    /// as it is encoded. Every row is decoded and checked as `build()` does, in one read transaction.
+    /// - Throws: `StoreError` when the store cannot be read.
+    /// - Complexity: O(n log n); memory about 50 bytes per feature (the trees) beyond the table's.
+    public func prepareSnapshot(metadata: [String: String], spillingNextTo path: String?) throws -> PreparedSnapshot {
+        var writer = FeatureSnapshotWriter(spillingNextTo: path)
+        try store.forEachFeature { writer.append($0) }
+        return writer.finish(metadata: metadata)
+    }
+
+    /// Writes the snapshot of the store as it is now to `path` (atomically, see `PreparedSnapshot.write(to:)`),
+    /// streamed from its rows as the first query after a write does; `cairn snapshot` uses it.
+    /// - Throws: `StoreError` when the store cannot be read, `SnapshotError` when the file cannot be written.
+    /// - Returns: the file's length in bytes and the number of features.
+    /// - Complexity: O(n log n).
+    public func writeSnapshot(to path: String, metadata: [String: String]) throws -> (byteCount: Int, featureCount: Int) {
+        let prepared = try prepareSnapshot(metadata: metadata, spillingNextTo: path)
+        let file = try prepared.write(to: path)
+        return (file.byteCount, prepared.featureCount)
+    }
+
+    /// The index of a snapshot that could not be written: mapped from its bytes in memory, or, should that fail
+    /// (its scratch file unreadable), built from the store's features.
+    private func inMemory(_ prepared: PreparedSnapshot) throws -> FeatureIndex {
         do {
-            let size = try index.writeSnapshot(to: snapshotPath, metadata: stamp)
-            return Loaded(index: index, source: .built(reason: reason, saved: .written(byteCount: size)))
+            return try FeatureIndex(mapping: SnapshotFile(bytes: prepared.bytes()))
         } catch {
-            return Loaded(index: index, source: .built(reason: reason, saved: .failed(error)))
+            return try build()
         }
     }
 
@@ -117,7 +154,11 @@ public struct StoreIndex: Sendable {
         case .built(_, let saved): .built(reason: .refused(damage), saved: saved)
         default: rebuilt.source
         }
-        return (try query(rebuilt.index), Loaded(index: rebuilt.index, source: source))
+        let again = try query(rebuilt.index)
+        guard rebuilt.index.snapshotDamage != nil else { return (again, Loaded(index: rebuilt.index, source: source)) }
+        // The new snapshot reads damaged too (a failing disk): answer from the features in memory.
+        let index = try build()
+        return (try query(index), Loaded(index: index, source: .built(reason: .refused(damage), saved: .failed(damage))))
     }
 
     /// Every feature of the store, indexed, in rowid order; no snapshot read or written.
