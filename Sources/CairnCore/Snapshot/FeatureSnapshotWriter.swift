@@ -8,7 +8,7 @@
 /// ```swift
 /// var writer = FeatureSnapshotWriter(spillingNextTo: path)
 /// try store.forEachFeature { writer.append($0) }
-/// let file = try writer.finish(metadata: stamp).write(to: path)
+/// let file = try writer.finish(metadata: stamp).write(to: path)   // the writer is empty again
 /// let index = try FeatureIndex(mapping: file)
 /// ```
 public struct FeatureSnapshotWriter {
@@ -50,10 +50,14 @@ public struct FeatureSnapshotWriter {
         table.append(feature)
     }
 
-    /// Builds the trees over the features appended and returns the snapshot, with `metadata` stored alongside.
+    /// Builds the trees over the features appended and returns the snapshot, with `metadata` stored alongside,
+    /// leaving the writer empty. Mutating in place, so that what only encoding needs (the lookup of strings, the
+    /// locations) is released before the trees are built, not held by a copy.
     /// - Complexity: O(n log n).
-    public consuming func finish(metadata: [String: String] = [:]) -> PreparedSnapshot {
+    public mutating func finish(metadata: [String: String] = [:]) -> PreparedSnapshot {
+        defer { self = FeatureSnapshotWriter() }
         let featureCount = locations.count
+        table.endEncoding()
         let points = PointIndex(locations)
         // The circles' values (latitude, longitude, radius), then the locations are released before their tree.
         let circleValues = IndexBuffer<Double>(count: 3 * radii.count) { values in
@@ -78,8 +82,10 @@ public struct FeatureSnapshotWriter {
         }
         let circles = CircleIndex(centers: centers, circles: circleValues,
                                   nodeMaxRadiusMeters: CircleIndex.nodeMaxRadii(of: centers, circles: circleValues))
+        let items = IndexBuffer(circleItems)
+        circleItems = []
         let builder = FeatureIndex.snapshotBuilder(metadata: metadata, table: &table, points: points,
-                                                   circleItems: IndexBuffer(circleItems), circles: circles)
+                                                   circleItems: items, circles: circles)
         return PreparedSnapshot(builder: builder, featureCount: featureCount)
     }
 }

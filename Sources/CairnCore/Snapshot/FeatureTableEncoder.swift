@@ -82,6 +82,9 @@ struct FeatureTableEncoder {
         strings.spillIfFull()
     }
 
+    /// Releases what only encoding needs (the lookup of strings seen), before the trees are built.
+    mutating func endEncoding() { strings.releaseLookup() }
+
     /// Adds the table's sections to `builder`, with each record's point position taken from `pointIds` (the point
     /// tree's items in tree order), leaving the encoder empty.
     /// - Complexity: O(n) for n features.

@@ -1,7 +1,7 @@
 /// Collects a snapshot's distinct strings: `STRO` offsets and `STRB` UTF-8 bytes, in spools (moved to the spill
 /// file as they grow, when there is one); only the lookup of strings that may repeat stays in memory.
 struct StringTableBuilder {
-    private var indices: [String: UInt32] = [:]
+    private var lookup = StringLookup()
     private(set) var heap: SectionSpool
     private(set) var offsets: SectionSpool
     private var count: UInt32 = 0
@@ -15,17 +15,20 @@ struct StringTableBuilder {
     /// The index of `text` in the table, adding it when new. `unique` skips the lookup for strings known to be
     /// distinct from every other (feature ids are unique per index, and rarely equal an attribute value).
     mutating func add(_ text: String, unique: Bool = false) -> UInt32 {
-        if !unique, let index = indices[text] { return index }
+        if !unique, let index = lookup.index(of: text) { return index }
         let index = count
         count += 1
         heap.append(contentsOf: text.utf8)
         offsets.append(UInt32(heap.byteCount))
-        if !unique { indices[text] = index }
+        if !unique { lookup.insert(text, index: index) }
         return index
     }
 
     /// The string bytes and offsets held in memory, not moved to the spill file (the lookup not counted).
     var bytesInMemory: Int { heap.bytesInMemory + offsets.bytesInMemory }
+
+    /// Releases the lookup of strings seen: no string may be added after this (the last feature is encoded).
+    mutating func releaseLookup() { lookup = StringLookup() }
 
     /// Moves the spools' bytes to the spill file when enough have gathered.
     mutating func spillIfFull() {
