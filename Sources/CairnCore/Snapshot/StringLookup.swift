@@ -2,8 +2,7 @@
 /// value exactly as a `Dictionary<String, UInt32>` would find them (canonically equivalent strings are one key,
 /// since Swift's `String` equality and hash say so), in about half a dictionary's memory: open addressing over 8-byte
 /// slots (32 bits of the string's hash, 32 of its position here) and the strings' UTF-8 bytes in one array, instead
-/// of 20-byte buckets and an allocation per string longer than 15 bytes. At 1,000,000 places with 1.7 million
-/// distinct strings, a dictionary peaked at about 140 MB while it grew, this at about 90 MB.
+/// of 20-byte buckets and an allocation per string longer than 15 bytes (figures in docs/SNAPSHOTS.md).
 struct StringLookup {
     /// 0 for an empty slot, else the string's hash (high 32 bits) and its position + 1 (low 32 bits).
     private var slots: [UInt64] = []
