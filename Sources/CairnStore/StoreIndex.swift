@@ -1,7 +1,8 @@
 import CairnCore
 
 /// The index of a store as it is now: the snapshot kept next to the store (`<db>.snapshot`), mapped and read in
-/// place while it is current; otherwise the index built from the store's features, saved as the new snapshot.
+/// place while it is current; otherwise a new snapshot streamed from the store's rows (`FeatureSnapshotWriter`: the
+/// features are never all in memory), written, then mapped.
 ///
 /// A snapshot records the store's stamp in its metadata (`stamp()`): the store's identifier, its write generation
 /// and its content id. It is current when all three equal the store's: every committed write (`cairn import`,
@@ -70,9 +71,10 @@ public struct StoreIndex: Sendable {
         case failed(SnapshotError)
     }
 
-    /// The index of the store as it is now: the snapshot while it is current, otherwise built from the store and
-    /// saved as the new snapshot unless the store (or its folder) is read-only. A missing, stale or damaged snapshot
-    /// is simply replaced.
+    /// The index of the store as it is now: the snapshot while it is current, otherwise a new snapshot streamed
+    /// from the store's rows, written and mapped (so the index is mapped either way). A read-only store (or folder),
+    /// or a failed write, maps the new snapshot's bytes in memory instead. A missing, stale or damaged snapshot is
+    /// simply replaced.
     /// - Throws: `StoreError` when the store cannot be read.
     /// - Complexity: O(n) checksum for a current snapshot (no decoding); O(n log n) to rebuild.
     public func current() throws -> Loaded {
@@ -89,22 +91,66 @@ public struct StoreIndex: Sendable {
         } catch {
             reason = .refused(error)
         } }
-        let index = try build()
-        guard StoreIndex.isWritable(store.path) else {
-            return Loaded(index: index, source: .built(reason: reason, saved: .readOnly))
+        let writable = StoreIndex.isWritable(store.path)
+        // The prepared snapshot (its trees in memory) is released once written, before the file's trees are mapped.
+        switch StoreIndex.place(try prepareSnapshot(metadata: stamp, spillingNextTo: writable ? snapshotPath : nil),
+                                at: writable ? snapshotPath : nil) {
+        case .written(let file):
+            let index = try (try? FeatureIndex(mapping: file)) ?? build()
+            return Loaded(index: index, source: .built(reason: reason, saved: .written(byteCount: file.byteCount)))
+        case .held(let bytes, let saved):
+            let index = try (try? bytes.map { try FeatureIndex(mapping: SnapshotFile(bytes: $0)) }) ?? build()
+            return Loaded(index: index, source: .built(reason: reason, saved: saved ?? .readOnly))
         }
-        do {
-            let size = try index.writeSnapshot(to: snapshotPath, metadata: stamp)
-            return Loaded(index: index, source: .built(reason: reason, saved: .written(byteCount: size)))
-        } catch {
-            return Loaded(index: index, source: .built(reason: reason, saved: .failed(error)))
+    }
+
+    /// Where a prepared snapshot went: written to its file, or held in memory (nil when even that failed) because
+    /// it could not be written (`saved`: nil for a read-only store).
+    private enum Placement {
+        case written(SnapshotFile)
+        case held([UInt8]?, saved: SaveOutcome?)
+    }
+
+    /// Writes `prepared` to `path`, or, when there is no path or the write fails, takes its bytes.
+    private static func place(_ prepared: consuming PreparedSnapshot, at path: String?) -> Placement {
+        var saved: SaveOutcome?
+        if let path {
+            do {
+                return .written(try prepared.write(to: path))
+            } catch {
+                saved = .failed(error)
+            }
         }
+        return .held(try? prepared.bytes(), saved: saved)
+    }
+
+    /// The snapshot of the store's features, streamed from its rows (`FeatureSnapshotWriter`): the features are
+    /// never held all at once, and with `spillingNextTo` their table moves to a scratch file in that file's folder
+    /// as it is encoded. Every row is decoded and checked as `build()` does, in one read transaction.
+    /// - Throws: `StoreError` when the store cannot be read.
+    /// - Complexity: O(n log n); memory about 50 bytes per feature (the trees) beyond the table's.
+    public func prepareSnapshot(metadata: [String: String], spillingNextTo path: String?) throws -> PreparedSnapshot {
+        var writer = FeatureSnapshotWriter(spillingNextTo: path)
+        try store.forEachFeature { writer.append($0) }
+        return writer.finish(metadata: metadata)
+    }
+
+    /// Writes the snapshot of the store as it is now to `path` (atomically, see `PreparedSnapshot.write(to:)`),
+    /// streamed from its rows as the first query after a write does; `cairn snapshot` uses it.
+    /// - Throws: `StoreError` when the store cannot be read, `SnapshotError` when the file cannot be written.
+    /// - Returns: the file's length in bytes and the number of features.
+    /// - Complexity: O(n log n).
+    public func writeSnapshot(to path: String, metadata: [String: String]) throws -> (byteCount: Int, featureCount: Int) {
+        let prepared = try prepareSnapshot(metadata: metadata, spillingNextTo: path)
+        let file = try prepared.write(to: path)
+        return (file.byteCount, prepared.featureCount)
     }
 
     /// Runs `query` on the store's index as it is now (`current()`) and returns its result, with where the index
     /// came from. When the query read a damaged block of the mapped snapshot (`FeatureIndex.snapshotDamage`), its
-    /// result is discarded: the snapshot is deleted, the index rebuilt (and saved), and `query` runs again on it.
-    /// Decode every feature the answer needs inside `query`, so that the check covers them.
+    /// result is discarded: the snapshot is deleted, the index rebuilt (and saved), and `query` runs again on it;
+    /// should the new snapshot read damaged too (a failing disk), `query` runs a third time, on the features built
+    /// in memory (`build()`). Decode every feature the answer needs inside `query`, so that the check covers them.
     /// - Throws: `StoreError` when the store cannot be read; what `query` throws.
     /// - Complexity: that of `current()` and `query`; twice both after damage.
     public func answer<Answer>(_ query: (FeatureIndex) throws -> Answer) throws -> (answer: Answer, loaded: Loaded) {
@@ -117,7 +163,11 @@ public struct StoreIndex: Sendable {
         case .built(_, let saved): .built(reason: .refused(damage), saved: saved)
         default: rebuilt.source
         }
-        return (try query(rebuilt.index), Loaded(index: rebuilt.index, source: source))
+        let again = try query(rebuilt.index)
+        guard rebuilt.index.snapshotDamage != nil else { return (again, Loaded(index: rebuilt.index, source: source)) }
+        // The new snapshot reads damaged too (a failing disk): answer from the features in memory.
+        let index = try build()
+        return (try query(index), Loaded(index: index, source: .built(reason: .refused(damage), saved: .failed(damage))))
     }
 
     /// Every feature of the store, indexed, in rowid order; no snapshot read or written.

@@ -7,10 +7,10 @@ extension CircleIndex {
         table.append(UInt32(centers.count))
         table.append(UInt32(centers.bucketSize))
         builder.add(SnapshotFormat.tag("CTRE"), table.bytes)
-        builder.add(SnapshotFormat.tag("CIDS"), ByteSink(contentsOf: centers.ids).bytes)
-        builder.add(SnapshotFormat.tag("CCRD"), ByteSink(contentsOf: centers.coordinates).bytes)
-        builder.add(SnapshotFormat.tag("CVAL"), ByteSink(contentsOf: circles).bytes)
-        builder.add(SnapshotFormat.tag("CMAX"), ByteSink(contentsOf: nodeMaxRadiusMeters).bytes)
+        builder.add(SnapshotFormat.tag("CIDS"), .words(centers.ids))
+        builder.add(SnapshotFormat.tag("CCRD"), .doubles(centers.coordinates))
+        builder.add(SnapshotFormat.tag("CVAL"), .doubles(circles))
+        builder.add(SnapshotFormat.tag("CMAX"), .doubles(nodeMaxRadiusMeters))
     }
 
     /// Rebuilds the index over `circles` (latitude, longitude, radius per circle, already validated) from a

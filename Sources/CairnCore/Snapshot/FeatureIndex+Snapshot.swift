@@ -5,6 +5,30 @@ extension FeatureIndex {
     /// - Complexity: O(n log n) (attributes are sorted by name); the file is about 24 bytes per feature (plus 8 per
     ///   optional value), the distinct strings, 12 bytes per attribute, 20 per point and about 60 per circle.
     public func snapshotBytes(metadata: [String: String] = [:]) -> [UInt8] {
+        var builder = snapshotBuilder(metadata: metadata, spill: nil)
+        do {
+            return try builder.finish()
+        } catch {
+            // Only a spill file can fail to be read, and these sections are all in memory.
+            preconditionFailure("a snapshot in memory failed to assemble: \(error)")
+        }
+    }
+
+    /// The index's snapshot sections: its features encoded in order (`FeatureTableEncoder`, whose sections move to
+    /// `spill` as they grow, when given) and its trees read in place.
+    /// - Complexity: O(n log n) (attributes are sorted by name).
+    func snapshotBuilder(metadata: [String: String], spill: SnapshotSpill?) -> SnapshotBuilder {
+        var table = FeatureTableEncoder(spill: spill, expectedCount: features.count)
+        for feature in features { table.append(feature) }
+        return FeatureIndex.snapshotBuilder(metadata: metadata, table: &table, points: points, circleItems: circleItems,
+                                            circles: circles)
+    }
+
+    /// The sections of a snapshot: `META`, the feature table, then the trees (see `SnapshotFormat`). The one
+    /// layout of every snapshot.
+    /// - Complexity: O(n).
+    static func snapshotBuilder(metadata: [String: String], table: inout FeatureTableEncoder, points: PointIndex,
+                                circleItems: IndexBuffer<UInt32>, circles: CircleIndex) -> SnapshotBuilder {
         var builder = SnapshotBuilder()
         var meta = ByteSink()
         meta.append(UInt32(metadata.count))
@@ -13,92 +37,30 @@ extension FeatureIndex {
             meta.appendString(value)
         }
         builder.add(SnapshotFormat.tag("META"), meta.bytes)
-
-        var strings = StringTableBuilder()
-        var records = ByteSink(capacity: FeatureIndex.recordBytes * features.count)
-        var pointPositions = [UInt32](repeating: 0, count: features.count)
-        for p in points.ids.indices { pointPositions[Int(points.ids[p])] = UInt32(truncatingIfNeeded: p) }
-        var optionalCount: UInt32 = 0
-        var optional = ByteSink()
-        var attributeNames = ByteSink()
-        var attributeValues = ByteSink()
-        var setMembers = ByteSink()
-        var attributeCount: UInt32 = 0
-        var memberCount: UInt32 = 0
-        for (position, feature) in features.enumerated() {
-            records.append(strings.add(feature.id, unique: true))
-            records.append(feature.kind.snapshotCode)
-            records.append(UInt8((feature.radiusMeters == nil ? 0 : 1) | (feature.timeWindow == nil ? 0 : 2)))
-            records.append(UInt16(0))
-            records.append(attributeCount)
-            records.append(UInt32(feature.attributes.count))
-            records.append(optionalCount)
-            records.append(pointPositions[position])
-            if let radius = feature.radiusMeters {
-                optional.append(radius)
-                optionalCount += 1
-            }
-            if let window = feature.timeWindow {
-                optional.append(window.start.secondsSince1970)
-                optional.append(window.end.secondsSince1970)
-                optionalCount += 2
-            }
-            for (name, value) in feature.attributes.sorted(by: { $0.key < $1.key }) {
-                let nameIndex = strings.add(name)
-                let (type, payload): (UInt32, UInt64)
-                switch value {
-                case .string(let text): (type, payload) = (0, UInt64(strings.add(text)))
-                case .number(let number): (type, payload) = (1, number.bitPattern)
-                case .bool(let flag): (type, payload) = (2, flag ? 1 : 0)
-                case .time(let time): (type, payload) = (3, time.secondsSince1970.bitPattern)
-                case .stringSet(let members):
-                    (type, payload) = (4, UInt64(memberCount) | UInt64(members.count) << 32)
-                    for member in members { setMembers.append(strings.add(member)) }
-                    memberCount += UInt32(members.count)
-                }
-                precondition(nameIndex < 1 << 28, "a snapshot holds at most 2^28 distinct strings")
-                attributeNames.append(nameIndex | type << 28)
-                attributeValues.append(payload)
-            }
-            attributeCount += UInt32(feature.attributes.count)
-        }
-        let table = strings.takeTable()
-        builder.add(SnapshotFormat.tag("STRO"), table.offsets)
-        builder.add(SnapshotFormat.tag("STRB"), table.heap)
-        builder.add(SnapshotFormat.tag("FEAT"), records.takeBytes())
-        builder.add(SnapshotFormat.tag("FOPT"), optional.takeBytes())
-        builder.add(SnapshotFormat.tag("ATTN"), attributeNames.takeBytes())
-        builder.add(SnapshotFormat.tag("ATTV"), attributeValues.takeBytes())
-        builder.add(SnapshotFormat.tag("SETM"), setMembers.takeBytes())
-
+        table.addSections(to: &builder, pointIds: points.ids)
         var pointHeader = ByteSink()
         pointHeader.append(UInt32(points.count))
         pointHeader.append(UInt32(points.bucketSize))
-        var ids = ByteSink(), coordinates = ByteSink()
-        ids.append(contentsOf: points.ids)
-        coordinates.append(contentsOf: points.coordinates)
         builder.add(SnapshotFormat.tag("PIDX"), pointHeader.bytes)
-        builder.add(SnapshotFormat.tag("PIDS"), ids.takeBytes())
-        builder.add(SnapshotFormat.tag("PCRD"), coordinates.takeBytes())
+        builder.add(SnapshotFormat.tag("PIDS"), .words(points.ids))
+        builder.add(SnapshotFormat.tag("PCRD"), .doubles(points.coordinates))
         circles.appendSnapshotSections(to: &builder)
-        var items = ByteSink()
-        items.append(contentsOf: circleItems)
-        builder.add(SnapshotFormat.tag("CITM"), items.takeBytes())
-        return builder.finish()
+        builder.add(SnapshotFormat.tag("CITM"), .words(circleItems))
+        return builder
     }
 
     /// Writes the index's snapshot to `path` atomically: to a temporary file in the same folder, flushed to disk,
     /// then renamed over `path`, so a reader sees the old file or the new one, never a part. Temporary files of
-    /// `path` left by writers that were killed before their rename are removed first.
+    /// `path` left by writers that were killed before their rename are removed first. The feature table is
+    /// written through a scratch file next to `path` as it is encoded, so the file is never held whole in memory.
     /// - Throws: `SnapshotError` with reason `.io` when the file cannot be written.
     /// - Returns: the number of bytes written.
     /// - Complexity: O(n log n), as `snapshotBytes(metadata:)`, plus the write.
     @discardableResult
     public func writeSnapshot(to path: String, metadata: [String: String] = [:]) throws(SnapshotError) -> Int {
-        let bytes = snapshotBytes(metadata: metadata)
         SnapshotFileWriter.removeStaleTemporaries(of: path)
-        try SnapshotFileWriter.writeAtomically(bytes, to: path)
-        return bytes.count
+        let builder = snapshotBuilder(metadata: metadata, spill: SnapshotSpill(nextTo: path))
+        return try SnapshotFileWriter.writeAtomically(builder, to: path, mapping: false).byteCount
     }
 
     /// Loads an index from a checked snapshot file without rebuilding it, validating every value queries rely on:

@@ -38,7 +38,8 @@ public struct SnapshotFile: Sendable {
         try self.init(storage: SnapshotStorage(copying: bytes), path: path)
     }
 
-    private init(storage: SnapshotStorage, path: String?) throws(SnapshotError) {
+    /// Checks `storage`'s bytes, as `init(bytes:path:)` does.
+    init(storage: SnapshotStorage, path: String?) throws(SnapshotError) {
         func fail(_ reason: SnapshotError.Reason) -> SnapshotError { SnapshotError(path: path, reason: reason) }
         let bytes = storage.bytes
         let count = bytes.count

@@ -5,34 +5,40 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes a file atomically: a temporary file next to the target, `fsync`, then `rename`. The file is opened and
+/// Writes a snapshot atomically: a temporary file next to the target, `fsync`, then `rename`. The file is opened and
 /// written through swift-system's `FileDescriptor`; `fsync`, `rename` and `unlink`, which it does not wrap, through
 /// the C library.
 enum SnapshotFileWriter {
-    /// Writes `bytes` to `path` so that readers see either the previous file or the whole new one (a reader that
-    /// has the previous file mapped keeps reading it: a rename never changes the bytes of a mapped file).
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(SnapshotError) {
+    /// Writes the snapshot `builder` assembles to `path` so that readers see either the previous file or the whole
+    /// new one (a reader that has the previous file mapped keeps reading it: a rename never changes the bytes of a
+    /// mapped file). With `mapping`, the new file is mapped before its rename and the mapping returned: exactly the
+    /// bytes written, even if another writer renames its own file over `path` in the meantime.
+    /// - Returns: the file's length, and its mapping when asked for.
+    static func writeAtomically(_ builder: SnapshotBuilder, to path: String,
+                                mapping: Bool) throws(SnapshotError) -> (byteCount: Int, storage: SnapshotStorage?) {
         func failure(_ operation: String, _ error: any Error) -> SnapshotError {
             SnapshotError(path: path, reason: .io(operation: operation, message: "\(error)"))
         }
         let temporary = temporaryPrefix(of: path) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor: FileDescriptor
         do {
-            // exclusiveCreate (O_EXCL) refuses an existing file.
-            descriptor = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+            // exclusiveCreate (O_EXCL) refuses an existing file; read and write, so that the file can be mapped.
+            descriptor = try FileDescriptor.open(temporary, .readWrite, options: [.create, .exclusiveCreate, .closeOnExec],
                                                  permissions: [.ownerReadWrite, .groupRead, .otherRead])
         } catch {
             throw failure("create a temporary file to write", error)
         }
-        do {
-            try descriptor.closeAfter {
-                _ = try descriptor.writeAll(bytes)
-                // fsync(2) returns 0 on success, -1 with errno.
-                guard fsync(descriptor.rawValue) == 0 else { throw Errno(rawValue: errno) }
-            }
+        let byteCount: Int
+        var storage: SnapshotStorage?
+        do throws(SnapshotError) {
+            defer { try? descriptor.close() }
+            byteCount = try builder.write(to: descriptor, path: path)
+            // fsync(2) returns 0 on success, -1 with errno.
+            guard fsync(descriptor.rawValue) == 0 else { throw failure("write", Errno(rawValue: errno)) }
+            if mapping { storage = try SnapshotStorage(mapping: descriptor, byteCount: byteCount, path: path) }
         } catch {
             unlink(temporary)
-            throw failure("write", error)
+            throw error
         }
         // rename(2) replaces `path` atomically within one file system; 0 on success, -1 with errno.
         guard rename(temporary, path) == 0 else {
@@ -40,6 +46,7 @@ enum SnapshotFileWriter {
             unlink(temporary)
             throw renameError
         }
+        return (byteCount, storage)
     }
 
     /// The start of the names of `path`'s temporary files: `<path>.tmp-`, followed by the writer's process id, a dash

@@ -40,32 +40,37 @@ final class SnapshotStorage: @unchecked Sendable {
     /// The file at `path`, mapped read-only.
     /// - Throws: `SnapshotError` with reason `.io` when the file cannot be opened, sized or mapped.
     /// - Complexity: O(1) (pages are read when touched).
-    init(mapping path: String) throws(SnapshotError) {
-        func failure(_ operation: String, _ error: any Error) -> SnapshotError {
-            SnapshotError(path: path, reason: .io(operation: operation, message: "\(error)"))
-        }
+    convenience init(mapping path: String) throws(SnapshotError) {
         let descriptor: FileDescriptor
         do {
             descriptor = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec])
         } catch {
-            throw failure("open", error)
+            throw SnapshotError(path: path, reason: .io(operation: "open", message: "\(error)"))
         }
         defer { try? descriptor.close() }
         let size: Int64
         do {
             size = try descriptor.seek(offset: 0, from: .end)
         } catch {
-            throw failure("read", error)
+            throw SnapshotError(path: path, reason: .io(operation: "read", message: "\(error)"))
         }
-        guard size > 0 else {
+        try self.init(mapping: descriptor, byteCount: Int(size), path: path)
+    }
+
+    /// The first `byteCount` bytes of the open file `descriptor`, mapped read-only; the mapping outlives the
+    /// descriptor and any rename of the file. `path` names the file in errors.
+    /// - Throws: `SnapshotError` with reason `.io` when the file cannot be mapped.
+    /// - Complexity: O(1) (pages are read when touched).
+    init(mapping descriptor: FileDescriptor, byteCount: Int, path: String) throws(SnapshotError) {
+        guard byteCount > 0 else {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
             release = .nothing
             return
         }
-        guard let mapped = SnapshotStorage.mapReadOnly(descriptor, byteCount: Int(size)) else {
-            throw failure("map", Errno(rawValue: errno))
+        guard let mapped = SnapshotStorage.mapReadOnly(descriptor, byteCount: byteCount) else {
+            throw SnapshotError(path: path, reason: .io(operation: "map", message: "\(Errno(rawValue: errno))"))
         }
-        bytes = UnsafeRawBufferPointer(start: mapped, count: Int(size))
+        bytes = UnsafeRawBufferPointer(start: mapped, count: byteCount)
         release = .unmap
     }
 

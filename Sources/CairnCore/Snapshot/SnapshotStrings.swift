@@ -1,29 +1,46 @@
-/// Collects a snapshot's distinct strings: `STRO` offsets and `STRB` UTF-8 bytes.
+/// Collects a snapshot's distinct strings: `STRO` offsets and `STRB` UTF-8 bytes, in spools (moved to the spill
+/// file as they grow, when there is one); only the lookup of strings that may repeat stays in memory.
 struct StringTableBuilder {
-    private var indices: [String: UInt32] = [:]
-    private(set) var heap: [UInt8] = []
-    private(set) var offsets = ByteSink()
+    private var lookup = StringLookup()
+    private(set) var heap: SectionSpool
+    private(set) var offsets: SectionSpool
     private var count: UInt32 = 0
 
-    init() { offsets.append(UInt32(0)) }
+    init(spill: SnapshotSpill? = nil) {
+        heap = SectionSpool(spill: spill)
+        offsets = SectionSpool(spill: spill)
+        offsets.append(UInt32(0))
+    }
 
     /// The index of `text` in the table, adding it when new. `unique` skips the lookup for strings known to be
     /// distinct from every other (feature ids are unique per index, and rarely equal an attribute value).
     mutating func add(_ text: String, unique: Bool = false) -> UInt32 {
-        if !unique, let index = indices[text] { return index }
+        if !unique, let index = lookup.index(of: text) { return index }
         let index = count
         count += 1
         heap.append(contentsOf: text.utf8)
-        offsets.append(UInt32(heap.count))
-        if !unique { indices[text] = index }
+        offsets.append(UInt32(heap.byteCount))
+        if !unique { lookup.insert(text, index: index) }
         return index
     }
 
-    /// The table's offsets (`STRO`) and bytes (`STRB`), leaving the builder empty: its lookup and buffers are
-    /// released before the file is assembled.
-    mutating func takeTable() -> (offsets: [UInt8], heap: [UInt8]) {
+    /// The string bytes and offsets held in memory, not moved to the spill file (the lookup not counted).
+    var bytesInMemory: Int { heap.bytesInMemory + offsets.bytesInMemory }
+
+    /// Releases the lookup of strings seen: no string may be added after this (the last feature is encoded).
+    mutating func releaseLookup() { lookup = StringLookup() }
+
+    /// Moves the spools' bytes to the spill file when enough have gathered.
+    mutating func spillIfFull() {
+        heap.spillIfFull()
+        offsets.spillIfFull()
+    }
+
+    /// The table's offsets (`STRO`) and bytes (`STRB`), leaving the builder empty: its lookup is released before
+    /// the file is assembled.
+    mutating func takeTable() -> (offsets: SectionSpool, heap: SectionSpool) {
         defer { self = StringTableBuilder() }
-        return (offsets.bytes, heap)
+        return (offsets, heap)
     }
 }
 
