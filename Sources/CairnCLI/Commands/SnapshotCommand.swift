@@ -44,18 +44,19 @@ struct SnapshotCommand: ParsableCommand {
         let path = out ?? storeIndex.snapshotPath
         let start = clock.now
         let stamp = try storeIndex.stamp()
-        let index = try storeIndex.build()
-        let built = clock.now
-        let size: Int
+        // Streamed from the store's rows, as a query's first load does: the features are never all held at once.
+        let written: (byteCount: Int, featureCount: Int)
         do {
-            size = try index.writeSnapshot(to: path, metadata: stamp)
+            written = try storeIndex.writeSnapshot(to: path, metadata: stamp)
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw CLIError("\(error)")
         }
-        let written = clock.now
-        print("wrote \(path): \(Terminal.bytes(Int64(size))) (\(Terminal.grouped(size)) bytes), \(Terminal.grouped(index.count)) features, "
+        let size = written.byteCount
+        print("wrote \(path): \(Terminal.bytes(Int64(size))) (\(Terminal.grouped(size)) bytes), \(Terminal.grouped(written.featureCount)) features, "
               + "store generation \(stamp[StoreIndex.generationKey] ?? "?")")
-        print("read and indexed the store in \(built - start), wrote the snapshot in \(written - built)")
+        print("read the store, indexed it and wrote the snapshot in \(clock.now - start)")
     }
 
     private func check(_ path: String) throws {
