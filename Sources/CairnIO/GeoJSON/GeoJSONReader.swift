@@ -47,6 +47,9 @@ final class GeoJSONReader: FeatureReader {
     /// The top-level keys read so far that give the file its meaning.
     private var seenKeys: Set<String> = []
     private let objectLine: Int
+    /// How many elements of the `"features"` array have been met: the 1-based number of the current feature, counted
+    /// as a reader of the file counts them (rejected ones too; stray commas are not elements).
+    private var featureNumber = 0
 
     /// Opens `path`; `chunkSize` is the read size in bytes (tests use tiny chunks to cross chunk boundaries).
     init(path: String, options: ImportOptions, chunkSize: Int = JSONByteCursor.defaultChunkSize) throws(InputError) {
@@ -131,6 +134,7 @@ final class GeoJSONReader: FeatureReader {
                 if byte == UInt8(ascii: "]") { throw structureError("trailing ',' before ']' in the \"features\" array") }
                 if byte == UInt8(ascii: ",") { return try strayCommas() }
                 let line = cursor.line, column = cursor.column
+                featureNumber += 1
                 releaseBuffer()
                 let outcome = try cutter.cut(from: cursor, into: &buffer)
                 phase = .features(first: false)
@@ -189,7 +193,7 @@ final class GeoJSONReader: FeatureReader {
     private func decodeBuffer(line: Int, column: Int) -> ImportRecord {
         do throws(JSONSyntaxError) {
             let value = try JSONParser.parse(buffer, firstLine: line, firstColumn: column)
-            return decoder.decodeFeature(value, line: line, column: column)
+            return decoder.decodeFeature(value, line: line, column: column, featureNumber: featureNumber)
         } catch {
             return .rejected(RowRejection(file: source.path, line: line, field: nil, reason: error.description))
         }
