@@ -135,12 +135,13 @@ final class GeoJSONReader: FeatureReader {
                 if byte == UInt8(ascii: ",") { return try strayCommas() }
                 let line = cursor.line, column = cursor.column
                 featureNumber += 1
+                let number = featureNumber
                 releaseBuffer()
                 let outcome = try cutter.cut(from: cursor, into: &buffer)
                 phase = .features(first: false)
                 switch outcome {
                 case .complete:
-                    return decodeBuffer(line: line, column: column)
+                    return decodeBuffer(line: line, column: column, featureNumber: number)
                 case .endOfFile:
                     phase = .done
                     return .rejected(RowRejection(file: source.path, line: line, field: nil,
@@ -190,7 +191,7 @@ final class GeoJSONReader: FeatureReader {
                                       reason: "\(run) at column \(column) of the \"features\" array, expected a feature"))
     }
 
-    private func decodeBuffer(line: Int, column: Int) -> ImportRecord {
+    private func decodeBuffer(line: Int, column: Int, featureNumber: Int) -> ImportRecord {
         do throws(JSONSyntaxError) {
             let value = try JSONParser.parse(buffer, firstLine: line, firstColumn: column)
             return decoder.decodeFeature(value, line: line, column: column, featureNumber: featureNumber)
