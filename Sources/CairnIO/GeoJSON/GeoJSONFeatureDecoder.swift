@@ -24,9 +24,10 @@ struct GeoJSONFeatureDecoder {
         .rejected(RowRejection(file: builder.file, line: line, field: field, reason: reason))
     }
 
-    /// Decodes a JSON value that must be a GeoJSON Feature.
+    /// Decodes a JSON value that must be a GeoJSON Feature; `featureNumber` is its 1-based place in a
+    /// FeatureCollection, for messages about its id.
     /// - Complexity: O(n) in the size of the feature.
-    func decodeFeature(_ value: JSONValue, line: Int, column: Int? = nil) -> ImportRecord {
+    func decodeFeature(_ value: JSONValue, line: Int, column: Int? = nil, featureNumber: Int? = nil) -> ImportRecord {
         guard case .object(let members) = value else {
             return reject(line, nil, "expected a GeoJSON Feature object, got \(value.kindPhrase)")
         }
@@ -64,10 +65,11 @@ struct GeoJSONFeatureDecoder {
             guard hasLatitude && hasLongitude else {
                 return reject(line, "geometry", "geometry is null and the properties have no latitude and longitude")
             }
-            return builder.build(fields, line: line, column: column)
+            return builder.build(fields, line: line, column: column, featureNumber: featureNumber)
         case .object?:
             switch location(of: value["geometry"] ?? .null) {
-            case .success(let location): return builder.build(fields, line: line, column: column, location: location)
+            case .success(let location):
+                return builder.build(fields, line: line, column: column, featureNumber: featureNumber, location: location)
             case .failure(let failure): return reject(line, failure.field, failure.reason)
             }
         case let other?:

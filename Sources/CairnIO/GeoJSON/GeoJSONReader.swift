@@ -47,6 +47,9 @@ final class GeoJSONReader: FeatureReader {
     /// The top-level keys read so far that give the file its meaning.
     private var seenKeys: Set<String> = []
     private let objectLine: Int
+    /// How many elements of the `"features"` array have been met: the 1-based number of the current feature, counted
+    /// as a reader of the file counts them (rejected ones too; stray commas are not elements).
+    private var featureNumber = 0
 
     /// Opens `path`; `chunkSize` is the read size in bytes (tests use tiny chunks to cross chunk boundaries).
     init(path: String, options: ImportOptions, chunkSize: Int = JSONByteCursor.defaultChunkSize) throws(InputError) {
@@ -131,12 +134,14 @@ final class GeoJSONReader: FeatureReader {
                 if byte == UInt8(ascii: "]") { throw structureError("trailing ',' before ']' in the \"features\" array") }
                 if byte == UInt8(ascii: ",") { return try strayCommas() }
                 let line = cursor.line, column = cursor.column
+                featureNumber += 1
+                let number = featureNumber
                 releaseBuffer()
                 let outcome = try cutter.cut(from: cursor, into: &buffer)
                 phase = .features(first: false)
                 switch outcome {
                 case .complete:
-                    return decodeBuffer(line: line, column: column)
+                    return decodeBuffer(line: line, column: column, featureNumber: number)
                 case .endOfFile:
                     phase = .done
                     return .rejected(RowRejection(file: source.path, line: line, field: nil,
@@ -186,10 +191,10 @@ final class GeoJSONReader: FeatureReader {
                                       reason: "\(run) at column \(column) of the \"features\" array, expected a feature"))
     }
 
-    private func decodeBuffer(line: Int, column: Int) -> ImportRecord {
+    private func decodeBuffer(line: Int, column: Int, featureNumber: Int) -> ImportRecord {
         do throws(JSONSyntaxError) {
             let value = try JSONParser.parse(buffer, firstLine: line, firstColumn: column)
-            return decoder.decodeFeature(value, line: line, column: column)
+            return decoder.decodeFeature(value, line: line, column: column, featureNumber: featureNumber)
         } catch {
             return .rejected(RowRejection(file: source.path, line: line, field: nil, reason: error.description))
         }

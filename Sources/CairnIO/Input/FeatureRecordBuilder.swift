@@ -62,16 +62,20 @@ public struct FeatureRecordBuilder: Sendable {
     /// `location` is given by readers that take the position from elsewhere (a GeoJSON geometry).
     /// - Complexity: O(n) in the number of fields.
     /// `column` (1-based), when given, makes derived ids `FILE:LINE:COLUMN`: records that share a line (a minified
-    /// GeoJSON file) still get distinct ids.
-    public func build(_ fields: [RawField], line: Int, column: Int? = nil, location presetLocation: Coordinate? = nil) -> ImportRecord {
+    /// GeoJSON file) still get distinct ids. `featureNumber` (1-based), the record's place in a GeoJSON
+    /// FeatureCollection, is named by a message about its id, where a line alone does not find it.
+    public func build(_ fields: [RawField], line: Int, column: Int? = nil, featureNumber: Int? = nil,
+                      location presetLocation: Coordinate? = nil) -> ImportRecord {
         do {
-            return .feature(try makeFeature(fields, line: line, column: column, presetLocation: presetLocation), line: line)
+            return .feature(try makeFeature(fields, line: line, column: column, featureNumber: featureNumber,
+                                            presetLocation: presetLocation), line: line)
         } catch {
             return .rejected(error)
         }
     }
 
-    private func makeFeature(_ fields: [RawField], line: Int, column: Int?, presetLocation: Coordinate?) throws(RowRejection) -> Feature {
+    private func makeFeature(_ fields: [RawField], line: Int, column: Int?, featureNumber: Int?,
+                             presetLocation: Coordinate?) throws(RowRejection) -> Feature {
         func reject(_ field: String?, _ reason: String) -> RowRejection {
             RowRejection(file: file, line: line, field: field, reason: reason)
         }
@@ -167,7 +171,7 @@ public struct FeatureRecordBuilder: Sendable {
         }
         if resolvedId.isEmpty {
             // Name what the user typed: the --id-column they gave, where the record is, and what it holds instead.
-            let place = column.map { " (the record at column \($0))" } ?? ""
+            let place = Self.placePhrase(column: column, featureNumber: featureNumber)
             if let idColumn = options.idColumn, !fields.contains(where: { $0.role == .id }) {
                 let names = fields.prefix(8).map { "'\($0.name)'" }.joined(separator: ", ") + (fields.count > 8 ? ", …" : "")
                 throw reject(idColumn, "field '\(idColumn)' named by --id-column is missing\(place); the record has \(names)")
@@ -183,6 +187,16 @@ public struct FeatureRecordBuilder: Sendable {
                                timeWindow: timeWindow, attributes: attributes)
         } catch {
             throw reject(nil, error.description)
+        }
+    }
+
+    /// Where a record sits when its line may not find it: " (feature 3 of the collection, at column 41)", or "".
+    private static func placePhrase(column: Int?, featureNumber: Int?) -> String {
+        switch (featureNumber, column) {
+        case let (number?, column?): " (feature \(number) of the collection, at column \(column))"
+        case let (number?, nil): " (feature \(number) of the collection)"
+        case let (nil, column?): " (the record at column \(column))"
+        case (nil, nil): ""
         }
     }
 
