@@ -23,11 +23,6 @@ struct QueryParameters {
         return splittingCommas ? values.flatMap { $0.split(separator: ",").map(String.init) } : values
     }
 
-    func required(_ name: String, _ aliases: String..., what: String) throws -> (name: String, value: String) {
-        for candidate in [name] + aliases { if let value = parameters[candidate[...]] { return (candidate, String(value)) } }
-        throw RequestError(.badRequest, "\(name) is required: \(what)", parameter: name)
-    }
-
     /// A number; `what` says what is expected in the message.
     func number(_ name: String, _ aliases: String..., what: String) throws -> Double {
         let names = [name] + aliases
