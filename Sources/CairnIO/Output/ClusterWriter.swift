@@ -4,7 +4,9 @@ import CairnCore
 ///
 /// Clusters carry `cluster: true`, `cluster_id`, `point_count`, `point_count_abbreviated`, `expansion_zoom` and the
 /// aggregates of the index's options (`NAME_sum`, `NAME_min`, `NAME_max`, `NAME_mean`, `NAME_counts`); single points
-/// are written as their feature (`FeatureEncoding.geoJSON`). Collections put one feature per line.
+/// are written as their feature (`FeatureEncoding.geoJSON`). Collections put one feature per line. Every answer is
+/// written as UTF-8 into one byte buffer (no `String` per feature): the `encode…` forms return it (an HTTP body), the
+/// `write…` forms hand it to a sink.
 public struct ClusterWriter {
     /// The index the clusters come from (for expansion zooms and aggregates).
     public let index: ClusterIndex
@@ -25,122 +27,241 @@ public struct ClusterWriter {
     /// supercluster's abbreviation: 1234 → "1.2k", 12345 → "12k"; below 1000 the number itself.
     /// - Complexity: O(1).
     public static func abbreviated(_ count: Int) -> String {
-        if count >= 10_000 { return "\"\(Int((Double(count) / 1000).rounded()))k\"" }
-        if count >= 1000 {
-            let tenths = (Double(count) / 100).rounded() / 10
-            return "\"\(tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths))k\""
+        var out: [UInt8] = []
+        appendAbbreviated(count, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `abbreviated(count)`: a JSON string of thousands (to a tenth below 10,000), or the number itself.
+    private static func appendAbbreviated(_ count: Int, to out: inout [UInt8]) {
+        guard count >= 1000 else { return TextEscaping.appendInteger(Int64(count), to: &out) }
+        out.append(UInt8(ascii: "\""))
+        if count >= 10_000 {
+            TextEscaping.appendInteger(Int64((Double(count) / 1000).rounded()), to: &out)
+        } else {
+            // The number rule writes a whole number of thousands without `.0`, any other tenth as its shortest form.
+            TextEscaping.appendJSONNumber((Double(count) / 100).rounded() / 10, to: &out)
         }
-        return String(count)
+        out.append(literal: "k\"")
     }
 
     /// A FeatureCollection of hierarchy nodes (clusters of a zoom, a cluster's children or leaves).
     /// - Complexity: O(n·a) for n nodes and a aggregates.
     public func writeCollection(_ nodes: [ClusterNode], to sink: some ByteSink) {
-        writeFeatures(opening: Self.collectionOpening, nodes.lazy.map(feature), to: sink)
+        sink.write(encodeCollection(nodes))
+    }
+
+    /// The bytes `writeCollection(_:to:)` writes.
+    /// - Complexity: O(n·a).
+    public func encodeCollection(_ nodes: [ClusterNode]) -> [UInt8] {
+        var out = Self.opening(Self.collectionOpening, capacity: nodes.count)
+        for (n, node) in nodes.enumerated() {
+            out.append(literal: n == 0 ? "\n" : ",\n")
+            appendFeature(node, to: &out)
+        }
+        out.append(literal: Self.closing)
+        return out
     }
 
     /// A FeatureCollection of grid clusters: a lone point as itself, a cluster with its pixel position
     /// (`pixel_x`, `pixel_y`, to a tenth of a pixel).
     /// - Complexity: O(n·a).
     public func writeGrid(_ clusters: [GridCluster], to sink: some ByteSink) {
-        writeFeatures(opening: Self.collectionOpening, clusters.lazy.map { cluster in
-            if cluster.pointCount == 1, case .point(let i) = cluster.members.first { return FeatureEncoding.geoJSON(features[i]) }
-            let props = clusterProperties(id: nil, count: cluster.pointCount)
-                + ["\"pixel_x\":\(TextEscaping.jsonNumber((cluster.pixelX * 10).rounded() / 10))",
-                   "\"pixel_y\":\(TextEscaping.jsonNumber((cluster.pixelY * 10).rounded() / 10))"]
-                + aggregateProperties(cluster.members)
-            return point(cluster.coordinate, properties: props)
-        }, to: sink)
+        sink.write(encodeGrid(clusters))
+    }
+
+    /// The bytes `writeGrid(_:to:)` writes.
+    /// - Complexity: O(n·a).
+    public func encodeGrid(_ clusters: [GridCluster]) -> [UInt8] {
+        var out = Self.opening(Self.collectionOpening, capacity: clusters.count)
+        for (n, cluster) in clusters.enumerated() {
+            out.append(literal: n == 0 ? "\n" : ",\n")
+            if cluster.pointCount == 1, case .point(let i) = cluster.members.first {
+                FeatureEncoding.appendGeoJSON(features[i], to: &out)
+                continue
+            }
+            appendPointOpening(cluster.coordinate, id: nil, to: &out)
+            appendClusterProperties(id: nil, count: cluster.pointCount, to: &out)
+            out.append(literal: ",\"pixel_x\":")
+            TextEscaping.appendJSONNumber((cluster.pixelX * 10).rounded() / 10, to: &out)
+            out.append(literal: ",\"pixel_y\":")
+            TextEscaping.appendJSONNumber((cluster.pixelY * 10).rounded() / 10, to: &out)
+            appendAggregateProperties(cluster.members, to: &out)
+            out.append(literal: "}}")
+        }
+        out.append(literal: Self.closing)
+        return out
     }
 
     /// Tile features in supercluster's getTile shape: `{"features":[...]}` with clusters carrying its four tags (and
     /// id), points their properties (and id), positions in tile pixels (`type` 1, `geometry` `[[x, y]]`).
     /// - Complexity: O(n·a).
     public func writeTile(_ tileFeatures: [ClusterTileFeature], to sink: some ByteSink) {
-        writeFeatures(opening: "{\"features\":[", tileFeatures.lazy.map { f in
-            let geometry = "\"type\":1,\"geometry\":[[\(f.tileX),\(f.tileY)]]"
+        sink.write(encodeTile(tileFeatures))
+    }
+
+    /// The bytes `writeTile(_:to:)` writes.
+    /// - Complexity: O(n·a).
+    public func encodeTile(_ tileFeatures: [ClusterTileFeature]) -> [UInt8] {
+        var out = Self.opening("{\"features\":[", capacity: tileFeatures.count)
+        for (n, f) in tileFeatures.enumerated() {
+            out.append(literal: n == 0 ? "\n" : ",\n")
+            out.append(literal: "{\"type\":1,\"geometry\":[[")
+            TextEscaping.appendInteger(Int64(f.tileX), to: &out)
+            out.append(UInt8(ascii: ","))
+            TextEscaping.appendInteger(Int64(f.tileY), to: &out)
+            out.append(literal: "]],\"tags\":")
             switch f.node.content {
             case .point(let i):
-                return "{\(geometry),\"tags\":\(FeatureEncoding.properties(features[i])),\"id\":\(TextEscaping.jsonString(features[i].id))}"
+                FeatureEncoding.appendProperties(features[i], distanceMeters: nil, extra: [], includeLocation: false, to: &out)
+                out.append(literal: ",\"id\":")
+                TextEscaping.appendJSONString(features[i].id, to: &out)
             case .cluster(let id):
-                let tags = clusterProperties(id: id, count: f.node.pointCount) + aggregateProperties([f.node.content])
-                return "{\(geometry),\"tags\":{\(tags.joined(separator: ","))},\"id\":\(id.rawValue + clusterIDOffset)}"
+                out.append(UInt8(ascii: "{"))
+                appendClusterProperties(id: id, count: f.node.pointCount, to: &out)
+                appendAggregateProperties(CollectionOfOne(f.node.content), to: &out)
+                out.append(literal: "},\"id\":")
+                Self.appendUInt64(id.rawValue + clusterIDOffset, to: &out)
             }
-        }, to: sink)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(literal: Self.closing)
+        return out
     }
 
     /// One line: the zoom at which cluster `id` splits, `{"cluster_id":ID,"expansion_zoom":Z}`, or for a cluster of
     /// identical points `"expansion_zoom":null,"identical_points":true`; the id written plus `clusterIDOffset`.
     /// - Complexity: O(1).
     public static func writeExpansion(_ expansion: ClusterExpansion, of id: ClusterID, clusterIDOffset: UInt64 = 0, to sink: some ByteSink) {
-        let written = id.rawValue + clusterIDOffset
-        switch expansion {
-        case .zoom(let z): sink.write("{\"cluster_id\":\(written),\"expansion_zoom\":\(z)}\n")
-        case .identicalPoints: sink.write("{\"cluster_id\":\(written),\"expansion_zoom\":null,\"identical_points\":true}\n")
-        }
+        sink.write(encodeExpansion(expansion, of: id, clusterIDOffset: clusterIDOffset))
     }
 
-    private static let collectionOpening = "{\"type\":\"FeatureCollection\",\"features\":["
+    /// The bytes `writeExpansion(_:of:clusterIDOffset:to:)` writes.
+    /// - Complexity: O(1).
+    public static func encodeExpansion(_ expansion: ClusterExpansion, of id: ClusterID, clusterIDOffset: UInt64 = 0) -> [UInt8] {
+        var out: [UInt8] = []
+        out.append(literal: "{\"cluster_id\":")
+        appendUInt64(id.rawValue + clusterIDOffset, to: &out)
+        switch expansion {
+        case .zoom(let z):
+            out.append(literal: ",\"expansion_zoom\":")
+            TextEscaping.appendInteger(Int64(z), to: &out)
+            out.append(literal: "}\n")
+        case .identicalPoints:
+            out.append(literal: ",\"expansion_zoom\":null,\"identical_points\":true}\n")
+        }
+        return out
+    }
 
-    /// Writes `opening`, then each text as an element of the JSON array it opens, one per line, then closes it.
-    private func writeFeatures(opening: String, _ texts: some Sequence<String>, to sink: some ByteSink) {
-        sink.write(opening)
-        for (n, text) in texts.enumerated() { sink.write((n == 0 ? "\n" : ",\n") + text) }
-        sink.write("\n]}\n")
+    private static let collectionOpening: StaticString = "{\"type\":\"FeatureCollection\",\"features\":["
+    private static let closing: StaticString = "\n]}\n"
+
+    /// A buffer holding `opening`, with room for about `capacity` features of a few hundred bytes.
+    private static func opening(_ opening: StaticString, capacity: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + capacity * 256)
+        out.append(literal: opening)
+        return out
+    }
+
+    /// A cluster id in decimal (ids with an epoch in their high bits may pass `Int64.max`).
+    private static func appendUInt64(_ value: UInt64, to out: inout [UInt8]) {
+        if let small = Int64(exactly: value) { return TextEscaping.appendInteger(small, to: &out) }
+        out.append(utf8: String(value))
     }
 
     /// The properties clients read on a cluster: `cluster`, `cluster_id` (when it has one), `point_count`,
-    /// `point_count_abbreviated`.
-    private func clusterProperties(id: ClusterID?, count: Int) -> [String] {
-        ["\"cluster\":true"] + (id.map { ["\"cluster_id\":\($0.rawValue + clusterIDOffset)"] } ?? [])
-            + ["\"point_count\":\(count)", "\"point_count_abbreviated\":\(Self.abbreviated(count))"]
+    /// `point_count_abbreviated` (no braces).
+    private func appendClusterProperties(id: ClusterID?, count: Int, to out: inout [UInt8]) {
+        out.append(literal: "\"cluster\":true")
+        if let id {
+            out.append(literal: ",\"cluster_id\":")
+            Self.appendUInt64(id.rawValue + clusterIDOffset, to: &out)
+        }
+        out.append(literal: ",\"point_count\":")
+        TextEscaping.appendInteger(Int64(count), to: &out)
+        out.append(literal: ",\"point_count_abbreviated\":")
+        Self.appendAbbreviated(count, to: &out)
     }
 
-    private func feature(_ node: ClusterNode) -> String {
+    private func appendFeature(_ node: ClusterNode, to out: inout [UInt8]) {
         switch node.content {
         case .point(let i):
-            return FeatureEncoding.geoJSON(features[i])
+            FeatureEncoding.appendGeoJSON(features[i], to: &out)
         case .cluster(let id):
-            var props = clusterProperties(id: id, count: node.pointCount)
+            appendPointOpening(node.coordinate, id: id.rawValue + clusterIDOffset, to: &out)
+            appendClusterProperties(id: id, count: node.pointCount, to: &out)
             switch (try? index.expansionZoom(of: id)) ?? .zoom(0) {
-            case .zoom(let z): props.append("\"expansion_zoom\":\(z)")
-            case .identicalPoints: props += ["\"expansion_zoom\":null", "\"identical_points\":true"]
+            case .zoom(let z):
+                out.append(literal: ",\"expansion_zoom\":")
+                TextEscaping.appendInteger(Int64(z), to: &out)
+            case .identicalPoints:
+                out.append(literal: ",\"expansion_zoom\":null,\"identical_points\":true")
             }
-            props += aggregateProperties([node.content])
-            return point(node.coordinate, properties: props, id: id.rawValue + clusterIDOffset)
+            appendAggregateProperties(CollectionOfOne(node.content), to: &out)
+            out.append(literal: "}}")
         }
     }
 
-    /// `NAME_sum`, `NAME_min`, `NAME_max`, `NAME_mean` per numeric attribute and `NAME_counts` for the category,
-    /// over the given entries together.
-    private func aggregateProperties(_ nodes: [ClusterNode.Content]) -> [String] {
+    /// `,NAME_sum`, `NAME_min`, `NAME_max`, `NAME_mean` per numeric attribute and `NAME_counts` for the category,
+    /// over the given entries together (each property led by a comma).
+    private func appendAggregateProperties(_ nodes: some Collection<ClusterNode.Content>, to out: inout [UInt8]) {
         let options = index.options
-        guard !options.numericAttributes.isEmpty || options.categoryAttribute != nil else { return [] }
+        guard !options.numericAttributes.isEmpty || options.categoryAttribute != nil else { return }
         let all = nodes.compactMap { try? index.aggregates(of: $0) }
-        var props: [String] = []
         for name in options.numericAttributes {
-            let parts = all.compactMap { $0.numeric[name] }
-            let count = parts.reduce(0) { $0 + $1.count }
-            let sum = parts.reduce(0) { $0 + $1.sum }
-            props.append("\(TextEscaping.jsonString(name + "_sum")):\(TextEscaping.jsonNumber(sum))")
+            var count = 0, sum = 0.0
+            var lo: Double?, hi: Double?
+            for aggregates in all {
+                guard let part = aggregates.numeric[name] else { continue }
+                count += part.count
+                sum += part.sum
+                if let m = part.min { lo = lo.map { Swift.min($0, m) } ?? m }
+                if let m = part.max { hi = hi.map { Swift.max($0, m) } ?? m }
+            }
+            appendProperty(name, suffix: "_sum", sum, to: &out)
             if count > 0 {
-                let lo = parts.compactMap(\.min).min() ?? 0, hi = parts.compactMap(\.max).max() ?? 0
-                props.append("\(TextEscaping.jsonString(name + "_min")):\(TextEscaping.jsonNumber(lo))")
-                props.append("\(TextEscaping.jsonString(name + "_max")):\(TextEscaping.jsonNumber(hi))")
-                props.append("\(TextEscaping.jsonString(name + "_mean")):\(TextEscaping.jsonNumber(sum / Double(count)))")
+                appendProperty(name, suffix: "_min", lo ?? 0, to: &out)
+                appendProperty(name, suffix: "_max", hi ?? 0, to: &out)
+                appendProperty(name, suffix: "_mean", sum / Double(count), to: &out)
             }
         }
         if let category = options.categoryAttribute {
             var counts: [String: Int] = [:]
             for a in all { counts.merge(a.categories, uniquingKeysWith: +) }
-            let body = counts.keys.sorted().map { "\(TextEscaping.jsonString($0)):\(counts[$0] ?? 0)" }.joined(separator: ",")
-            props.append("\(TextEscaping.jsonString(category + "_counts")):{\(body)}")
+            out.append(UInt8(ascii: ","))
+            TextEscaping.appendJSONString(category + "_counts", to: &out)
+            out.append(literal: ":{")
+            for (n, key) in counts.keys.sorted().enumerated() {
+                if n > 0 { out.append(UInt8(ascii: ",")) }
+                TextEscaping.appendJSONString(key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                TextEscaping.appendInteger(Int64(counts[key] ?? 0), to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
         }
-        return props
     }
 
-    private func point(_ c: Coordinate, properties: [String], id: UInt64? = nil) -> String {
-        let idText = id.map { ",\"id\":\($0)" } ?? ""
-        return "{\"type\":\"Feature\"\(idText),\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(TextEscaping.jsonNumber(c.longitude)),\(TextEscaping.jsonNumber(c.latitude))]},\"properties\":{\(properties.joined(separator: ","))}}"
+    /// `,"NAMEsuffix":value`.
+    private func appendProperty(_ name: String, suffix: String, _ value: Double, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: ","))
+        TextEscaping.appendJSONString(name + suffix, to: &out)
+        out.append(UInt8(ascii: ":"))
+        TextEscaping.appendJSONNumber(value, to: &out)
+    }
+
+    /// `{"type":"Feature"[,"id":ID],"geometry":{...},"properties":{` for a point feature; the caller writes the
+    /// properties and closes both braces.
+    private func appendPointOpening(_ c: Coordinate, id: UInt64?, to out: inout [UInt8]) {
+        out.append(literal: "{\"type\":\"Feature\"")
+        if let id {
+            out.append(literal: ",\"id\":")
+            Self.appendUInt64(id, to: &out)
+        }
+        out.append(literal: ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
+        TextEscaping.appendJSONNumber(c.longitude, to: &out)
+        out.append(UInt8(ascii: ","))
+        TextEscaping.appendJSONNumber(c.latitude, to: &out)
+        out.append(literal: "]},\"properties\":{")
     }
 }

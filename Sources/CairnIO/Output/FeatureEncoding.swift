@@ -3,66 +3,153 @@ import CairnCore
 /// Text forms of a feature for output: GeoJSON, a flat JSON object, and CSV.
 ///
 /// Every form carries the id, kind, latitude/longitude, radius, times and all attributes, with attributes
-/// in name order so the output is deterministic.
+/// in name order so the output is deterministic. Each form is written once, as UTF-8 appended to a byte buffer
+/// (the `append…` functions the writers use, no `String` per feature); the `String` forms wrap them.
 public enum FeatureEncoding {
     /// A GeoJSON Feature (`[lon, lat]` Point geometry); `extra` properties (such as `distance_m`) come first.
     /// - Complexity: O(a) in the number of attributes.
     public static func geoJSON(_ feature: Feature, extra: [(String, Double)] = []) -> String {
-        var text = "{\"type\":\"Feature\",\"id\":\(TextEscaping.jsonString(feature.id)),\"geometry\":{\"type\":\"Point\",\"coordinates\":["
-        text += "\(TextEscaping.jsonNumber(feature.location.longitude)),\(TextEscaping.jsonNumber(feature.location.latitude))]},\"properties\":"
-        text += propertiesJSON(feature, extra: extra, includeLocation: false)
-        return text + "}"
+        var out: [UInt8] = []
+        appendGeoJSON(feature, extra: extra, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A flat JSON object: `id`, `kind`, `latitude`, `longitude`, optional `radiusMeters`, `startTime`, `endTime`,
     /// then `extra`, then attributes.
     /// - Complexity: O(a).
     public static func json(_ feature: Feature, extra: [(String, Double)] = []) -> String {
-        propertiesJSON(feature, extra: extra, includeLocation: true)
+        var out: [UInt8] = []
+        appendJSON(feature, extra: extra, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The properties object `geoJSON` writes: `kind`, optional `radiusMeters`, times, then attributes.
     /// - Complexity: O(a).
     public static func properties(_ feature: Feature) -> String {
-        propertiesJSON(feature, extra: [], includeLocation: false)
+        var out: [UInt8] = []
+        appendProperties(feature, distanceMeters: nil, extra: [], includeLocation: false, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private static func propertiesJSON(_ feature: Feature, extra: [(String, Double)], includeLocation: Bool) -> String {
-        var parts: [String] = []
+    /// Appends what `geoJSON(_:extra:)` returns, as UTF-8.
+    /// - Complexity: O(a).
+    public static func appendGeoJSON(_ feature: Feature, extra: [(String, Double)] = [], to out: inout [UInt8]) {
+        appendGeoJSON(feature, distanceMeters: nil, extra: extra, to: &out)
+    }
+
+    /// Appends what `json(_:extra:)` returns, as UTF-8.
+    /// - Complexity: O(a).
+    public static func appendJSON(_ feature: Feature, extra: [(String, Double)] = [], to out: inout [UInt8]) {
+        appendProperties(feature, distanceMeters: nil, extra: extra, includeLocation: true, to: &out)
+    }
+
+    /// The GeoJSON Feature with `distance_m` (when given) as the first extra property: what the result writers
+    /// write per row, without an array of extras per row.
+    static func appendGeoJSON(_ feature: Feature, distanceMeters: Double?, extra: [(String, Double)], to out: inout [UInt8]) {
+        out.append(literal: "{\"type\":\"Feature\",\"id\":")
+        TextEscaping.appendJSONString(feature.id, to: &out)
+        out.append(literal: ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
+        TextEscaping.appendJSONNumber(feature.location.longitude, to: &out)
+        out.append(UInt8(ascii: ","))
+        TextEscaping.appendJSONNumber(feature.location.latitude, to: &out)
+        out.append(literal: "]},\"properties\":")
+        appendProperties(feature, distanceMeters: distanceMeters, extra: extra, includeLocation: false, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The properties object (or with `includeLocation`, the flat object): `distance_m` and then `extra` sit after
+    /// the times and before the attributes.
+    static func appendProperties(_ feature: Feature, distanceMeters: Double?, extra: [(String, Double)],
+                                 includeLocation: Bool, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
         if includeLocation {
-            parts.append("\"id\":\(TextEscaping.jsonString(feature.id))")
+            out.append(literal: "\"id\":")
+            TextEscaping.appendJSONString(feature.id, to: &out)
+            out.append(UInt8(ascii: ","))
         }
-        parts.append("\"kind\":\"\(feature.kind.rawValue)\"")
+        out.append(literal: "\"kind\":\"")
+        out.append(utf8: feature.kind.rawValue)
+        out.append(UInt8(ascii: "\""))
         if includeLocation {
-            parts.append("\"latitude\":\(TextEscaping.jsonNumber(feature.location.latitude))")
-            parts.append("\"longitude\":\(TextEscaping.jsonNumber(feature.location.longitude))")
+            out.append(literal: ",\"latitude\":")
+            TextEscaping.appendJSONNumber(feature.location.latitude, to: &out)
+            out.append(literal: ",\"longitude\":")
+            TextEscaping.appendJSONNumber(feature.location.longitude, to: &out)
         }
-        if let radius = feature.radiusMeters { parts.append("\"radiusMeters\":\(TextEscaping.jsonNumber(radius))") }
+        if let radius = feature.radiusMeters {
+            out.append(literal: ",\"radiusMeters\":")
+            TextEscaping.appendJSONNumber(radius, to: &out)
+        }
         if let window = feature.timeWindow {
             if feature.kind == .sighting {
-                parts.append("\"time\":\"\(window.start.iso8601)\"")
+                out.append(literal: ",\"time\":")
+                appendTime(window.start, to: &out)
             } else {
-                parts.append("\"startTime\":\"\(window.start.iso8601)\"")
-                parts.append("\"endTime\":\"\(window.end.iso8601)\"")
+                out.append(literal: ",\"startTime\":")
+                appendTime(window.start, to: &out)
+                out.append(literal: ",\"endTime\":")
+                appendTime(window.end, to: &out)
             }
         }
-        for (name, value) in extra { parts.append("\(TextEscaping.jsonString(name)):\(TextEscaping.jsonNumber(value))") }
-        for name in feature.attributes.keys.sorted() {
-            guard let value = feature.attributes[name] else { continue }
-            parts.append("\(TextEscaping.jsonString(name)):\(jsonValue(value))")
+        if let distanceMeters {
+            out.append(literal: ",\"distance_m\":")
+            TextEscaping.appendJSONNumber(distanceMeters, to: &out)
         }
-        return "{" + parts.joined(separator: ",") + "}"
+        for (name, value) in extra {
+            out.append(UInt8(ascii: ","))
+            TextEscaping.appendJSONString(name, to: &out)
+            out.append(UInt8(ascii: ":"))
+            TextEscaping.appendJSONNumber(value, to: &out)
+        }
+        let attributes = feature.attributes
+        if attributes.count == 1, let only = attributes.first {
+            appendAttribute(only.key, only.value, to: &out) // one attribute: no array of names to sort
+        } else if !attributes.isEmpty {
+            for name in attributes.keys.sorted() {
+                guard let value = attributes[name] else { continue }
+                appendAttribute(name, value, to: &out)
+            }
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private static func appendAttribute(_ name: String, _ value: AttributeValue, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: ","))
+        TextEscaping.appendJSONString(name, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendJSONValue(value, to: &out)
+    }
+
+    /// An instant as a JSON string (ISO 8601).
+    private static func appendTime(_ time: Timestamp, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        out.append(utf8: time.iso8601)
+        out.append(UInt8(ascii: "\""))
     }
 
     /// An attribute value as JSON: strings, numbers and bools natively, times as ISO 8601 strings, sets as arrays.
     /// - Complexity: O(n) in the value's size.
     public static func jsonValue(_ value: AttributeValue) -> String {
+        var out: [UInt8] = []
+        appendJSONValue(value, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends what `jsonValue(_:)` returns, as UTF-8.
+    /// - Complexity: O(n) in the value's size.
+    public static func appendJSONValue(_ value: AttributeValue, to out: inout [UInt8]) {
         switch value {
-        case .string(let s): TextEscaping.jsonString(s)
-        case .number(let n): TextEscaping.jsonNumber(n)
-        case .bool(let b): b ? "true" : "false"
-        case .time(let t): "\"\(t.iso8601)\""
-        case .stringSet(let values): "[" + values.map(TextEscaping.jsonString).joined(separator: ",") + "]"
+        case .string(let s): TextEscaping.appendJSONString(s, to: &out)
+        case .number(let n): TextEscaping.appendJSONNumber(n, to: &out)
+        case .bool(let b): out.append(literal: b ? "true" : "false")
+        case .time(let t): appendTime(t, to: &out)
+        case .stringSet(let values):
+            out.append(UInt8(ascii: "["))
+            for (n, s) in values.enumerated() {
+                if n > 0 { out.append(UInt8(ascii: ",")) }
+                TextEscaping.appendJSONString(s, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         }
     }
 
@@ -77,19 +164,52 @@ public enum FeatureEncoding {
     /// One CSV row of `feature` under `columns` (from `csvColumns(for:extra:)`); `extra` values by column name.
     /// - Complexity: O(c) in the number of columns.
     public static func csvRow(_ feature: Feature, columns: [String], extra: [String: Double] = [:]) -> String {
-        columns.map { column -> String in
-            switch column {
-            case "id": return TextEscaping.csvField(feature.id)
-            case "kind": return feature.kind.rawValue
-            case "latitude": return TextEscaping.jsonNumber(feature.location.latitude)
-            case "longitude": return TextEscaping.jsonNumber(feature.location.longitude)
-            case "radiusMeters": return feature.radiusMeters.map(TextEscaping.jsonNumber) ?? ""
-            case "startTime": return feature.timeWindow?.start.iso8601 ?? ""
-            case "endTime": return feature.kind == .sighting ? "" : feature.timeWindow?.end.iso8601 ?? ""
-            default:
-                if let value = extra[column] { return TextEscaping.jsonNumber(value) }
-                return feature.attributes[column].map { TextEscaping.csvField($0.description) } ?? ""
+        var out: [UInt8] = []
+        appendCSVRow(feature, columns: columns, extra: extra, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends what `csvRow(_:columns:extra:)` returns, as UTF-8 (no line end).
+    /// - Complexity: O(c).
+    public static func appendCSVRow(_ feature: Feature, columns: [String], extra: [String: Double] = [:], to out: inout [UInt8]) {
+        appendCSVRow(feature, columns: columns, distanceMeters: nil, extra: extra, to: &out)
+    }
+
+    /// The CSV row with `distance_m` (when given) as an extra column: what the result writers write per row,
+    /// without a dictionary of extras per row.
+    static func appendCSVRow(_ feature: Feature, columns: [String], distanceMeters: Double?, extra: [String: Double],
+                             to out: inout [UInt8]) {
+        for (n, column) in columns.enumerated() {
+            if n > 0 { out.append(UInt8(ascii: ",")) }
+            if n < fixedColumnCount, fixedColumns[n] == column {
+                appendFixedColumn(n, of: feature, to: &out) // the usual header: the fixed columns come first, in order
+                continue
             }
-        }.joined(separator: ",")
+            if let index = fixedColumns.firstIndex(of: column) {
+                appendFixedColumn(index, of: feature, to: &out)
+            } else if let distanceMeters, column == "distance_m" {
+                TextEscaping.appendJSONNumber(distanceMeters, to: &out)
+            } else if let value = extra[column] {
+                TextEscaping.appendJSONNumber(value, to: &out)
+            } else if let value = feature.attributes[column] {
+                TextEscaping.appendCSVField(value.description, to: &out)
+            }
+        }
+    }
+
+    private static let fixedColumns = ["id", "kind", "latitude", "longitude", "radiusMeters", "startTime", "endTime"]
+    private static let fixedColumnCount = 7
+
+    /// The value of fixed column `index` (of `fixedColumns`).
+    private static func appendFixedColumn(_ index: Int, of feature: Feature, to out: inout [UInt8]) {
+        switch index {
+        case 0: TextEscaping.appendCSVField(feature.id, to: &out)
+        case 1: out.append(utf8: feature.kind.rawValue)
+        case 2: TextEscaping.appendJSONNumber(feature.location.latitude, to: &out)
+        case 3: TextEscaping.appendJSONNumber(feature.location.longitude, to: &out)
+        case 4: if let radius = feature.radiusMeters { TextEscaping.appendJSONNumber(radius, to: &out) }
+        case 5: if let window = feature.timeWindow { out.append(utf8: window.start.iso8601) }
+        default: if feature.kind != .sighting, let window = feature.timeWindow { out.append(utf8: window.end.iso8601) }
+        }
     }
 }

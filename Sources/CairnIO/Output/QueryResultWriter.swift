@@ -8,9 +8,15 @@ import CairnCore
 /// - `csv`: a header of the fixed columns, `distance_m` when any row is measured, then every attribute name of the
 ///   results, sorted; one row per result.
 /// - `ids`: one id per line.
+///
+/// The document is written as UTF-8 into one growing byte buffer (no `String` per row); `write(_:to:)` hands it to
+/// the sink in chunks of about 64 KiB, so that a result of any size streams in bounded memory.
 public struct QueryResultWriter: Sendable {
     /// The format written.
     public let format: QueryResultFormat
+
+    /// About this many bytes are gathered before they go to the sink.
+    static let chunkBytes = 1 << 16
 
     /// A writer of `format`.
     /// - Complexity: O(1).
@@ -21,29 +27,62 @@ public struct QueryResultWriter: Sendable {
     /// Writes `rows`, in order, to `sink` as one complete document.
     /// - Complexity: O(n·a) for n rows of a attributes (CSV first collects the attribute names of all rows).
     public func write(_ rows: [QueryResultRow], to sink: some ByteSink) {
-        func extra(_ row: QueryResultRow) -> [(String, Double)] { row.distanceMeters.map { [("distance_m", $0)] } ?? [] }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
+        append(rows, to: &buffer) { full in
+            sink.write(full)
+            full.removeAll(keepingCapacity: true)
+        }
+        sink.write(buffer)
+    }
+
+    /// The whole document for `rows`, as `write(_:to:)` writes it: for an answer held in memory (an HTTP body).
+    /// - Complexity: O(n·a).
+    public func encode(_ rows: [QueryResultRow]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64 + rows.count * 160)
+        append(rows, to: &bytes) { _ in }
+        return bytes
+    }
+
+    /// Appends the document to `out`, calling `spill` with `out` after a row whenever it holds `chunkBytes` or more.
+    private func append(_ rows: [QueryResultRow], to out: inout [UInt8], spill: (inout [UInt8]) -> Void) {
         switch format {
         case .ids:
-            for row in rows { sink.write(row.feature.id + "\n") }
+            for row in rows {
+                out.append(utf8: row.feature.id)
+                out.append(UInt8(ascii: "\n"))
+                if out.count >= Self.chunkBytes { spill(&out) }
+            }
         case .geojson:
-            sink.write("{\"type\":\"FeatureCollection\",\"features\":[")
+            out.append(literal: "{\"type\":\"FeatureCollection\",\"features\":[")
             for (n, row) in rows.enumerated() {
-                sink.write((n == 0 ? "\n" : ",\n") + FeatureEncoding.geoJSON(row.feature, extra: extra(row)))
+                out.append(literal: n == 0 ? "\n" : ",\n")
+                FeatureEncoding.appendGeoJSON(row.feature, distanceMeters: row.distanceMeters, extra: [], to: &out)
+                if out.count >= Self.chunkBytes { spill(&out) }
             }
-            sink.write("\n]}\n")
+            out.append(literal: "\n]}\n")
         case .json:
-            sink.write("[")
+            out.append(UInt8(ascii: "["))
             for (n, row) in rows.enumerated() {
-                sink.write((n == 0 ? "\n" : ",\n") + FeatureEncoding.json(row.feature, extra: extra(row)))
+                out.append(literal: n == 0 ? "\n" : ",\n")
+                FeatureEncoding.appendProperties(row.feature, distanceMeters: row.distanceMeters, extra: [],
+                                                 includeLocation: true, to: &out)
+                if out.count >= Self.chunkBytes { spill(&out) }
             }
-            sink.write("\n]\n")
+            out.append(literal: "\n]\n")
         case .csv:
             let measured = rows.contains { $0.distanceMeters != nil }
             let columns = FeatureEncoding.csvColumns(for: rows.map(\.feature), extra: measured ? ["distance_m"] : [])
-            sink.write(columns.joined(separator: ",") + "\n")
+            for (n, column) in columns.enumerated() {
+                if n > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(utf8: column)
+            }
+            out.append(UInt8(ascii: "\n"))
             for row in rows {
-                let values = row.distanceMeters.map { ["distance_m": $0] } ?? [:]
-                sink.write(FeatureEncoding.csvRow(row.feature, columns: columns, extra: values) + "\n")
+                FeatureEncoding.appendCSVRow(row.feature, columns: columns, distanceMeters: row.distanceMeters, extra: [:], to: &out)
+                out.append(UInt8(ascii: "\n"))
+                if out.count >= Self.chunkBytes { spill(&out) }
             }
         }
     }
