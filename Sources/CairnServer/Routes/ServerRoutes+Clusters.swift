@@ -14,18 +14,15 @@ extension ServerRoutes {
         }
         return try read(request) { state in
             let clusters = try hierarchy(state, parameters)
-            let sink = MemorySink()
-            writer(clusters, state).writeCollection(clusters.index.clusters(in: box, zoom: Int(zoom.rounded(.down))), to: sink)
-            return AnswerCache.Entry(body: sink.bytes, contentType: "application/geo+json", headers: [])
+            let nodes = clusters.index.clusters(in: box, zoom: Int(zoom.rounded(.down)))
+            return AnswerCache.Entry(body: writer(clusters, state).encodeCollection(nodes), contentType: "application/geo+json", headers: [])
         }
     }
 
     /// `GET /clusters/{id}/children`: the clusters and points one zoom above the cluster.
     func clusterChildren(_ request: Request, id: String) throws -> Response {
         try openCluster(request, id: id) { clusters, cluster, state, _ in
-            let sink = MemorySink()
-            writer(clusters, state).writeCollection(try clusters.index.children(of: cluster), to: sink)
-            return sink.bytes
+            writer(clusters, state).encodeCollection(try clusters.index.children(of: cluster))
         }
     }
 
@@ -35,21 +32,16 @@ extension ServerRoutes {
             let limit = try parameters.integer("limit", in: 0...configuration.maxResults, default: 100)
             let offset = try parameters.integer("offset", in: 0...Int.max, default: 0)
             let leaves = try clusters.index.leaves(of: cluster, limit: limit, offset: offset)
-            let sink = MemorySink()
-            writer(clusters, state).writeCollection(leaves.map {
+            return writer(clusters, state).encodeCollection(leaves.map {
                 ClusterNode(content: .point($0), coordinate: clusters.index.coordinate(ofPoint: $0), pointCount: 1)
-            }, to: sink)
-            return sink.bytes
+            })
         }
     }
 
     /// `GET /clusters/{id}/expansion_zoom`: the zoom at which the cluster splits.
     func clusterExpansionZoom(_ request: Request, id: String) throws -> Response {
         try openCluster(request, id: id) { clusters, cluster, state, _ in
-            let sink = MemorySink()
-            ClusterWriter.writeExpansion(try clusters.index.expansionZoom(of: cluster), of: cluster,
-                                         clusterIDOffset: state.clusterIDOffset, to: sink)
-            return sink.bytes
+            ClusterWriter.encodeExpansion(try clusters.index.expansionZoom(of: cluster), of: cluster, clusterIDOffset: state.clusterIDOffset)
         }
     }
 

@@ -32,9 +32,7 @@ struct ServerRoutes: Sendable {
     func results(_ hits: [DynamicHit], limit: Int, format: QueryResultFormat,
                  headers: [(name: String, value: String)] = []) -> AnswerCache.Entry {
         let rows = hits.prefix(limit).map { QueryResultRow(feature: $0.feature, distanceMeters: $0.distanceMeters) }
-        let sink = MemorySink()
-        QueryResultWriter(format: format).write(rows, to: sink)
-        return AnswerCache.Entry(body: sink.bytes, contentType: Answer.contentType(format),
+        return AnswerCache.Entry(body: QueryResultWriter(format: format).encode(rows), contentType: Answer.contentType(format),
                                  headers: [("Cairn-Result-Count", String(hits.count))] + headers)
     }
 }
