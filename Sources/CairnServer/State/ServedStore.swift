@@ -24,9 +24,9 @@ final class ServedStore: Sendable {
     let answerCacheBytes: Int
     private let current: Locked<ServedState>
     private let writing = Locked<Void>(())
-    /// The check-in validator and the content id of the store it was loaded from.
     /// Why the last check of the store for another process's writes failed, until one succeeds (for `/healthz`).
     let followFailure = Locked<String?>(nil)
+    /// The check-in validator and the content id of the store it was loaded from.
     private let validators = Locked<(contentID: String, validator: CheckInValidator)?>(nil)
 
     /// Opens the store and loads its features (from its snapshot when current).
