@@ -68,7 +68,7 @@ import Testing
         #expect(sortedLines(withoutEpoch(served[2])) == sortedLines(try fixture.cli(["cluster", "--zoom", "4"])))
     }
 
-    @Test func aRepeatedReadIsAnsweredFromTheCacheUntilAnEdit() async throws {
+    @Test func aRepeatedReadKeepsItsAnswerUntilAnEditChangesIt() async throws {
         let auth: HTTPFields = [.authorization: "Bearer secret"]
         let uri = "/places/around_location?lat=60.1701&long=24.9401&rad=50m&format=ids"
         try await fixture.withServer(writeToken: "secret") { (client: any TestClientProtocol) async throws in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnCore
+import CairnIO
 
 /// `cairn geohash ...`: encode, decode, neighbours, box cover, and a prefix query on the store.
 struct GeohashCommand: ParsableCommand {
@@ -33,9 +34,7 @@ struct GeohashCommand: ParsableCommand {
         var hash: String
 
         func run() throws {
-            let cell = try Geohash.decode(hash)
-            print("{\"hash\":\"\(cell.hash)\",\"latitude\":\(cell.center.latitude),\"longitude\":\(cell.center.longitude),"
-                + "\"west\":\(cell.west),\"south\":\(cell.south),\"east\":\(cell.east),\"north\":\(cell.north)}")
+            print(GeohashText.json(try Geohash.decode(hash)), terminator: "")
         }
     }
 
@@ -46,10 +45,7 @@ struct GeohashCommand: ParsableCommand {
         var hash: String
 
         func run() throws {
-            let neighbors = try Geohash.neighbors(hash)
-            for direction in GeohashDirection.allCases {
-                if let cell = neighbors[direction] { print("\(direction.rawValue) \(cell)") }
-            }
+            print(GeohashText.neighborLines(try Geohash.neighbors(hash)), terminator: "")
         }
     }
 

@@ -12,8 +12,11 @@ struct QueryParameters {
     }
 
     /// The first value of the first of `names` given, or nil.
-    func text(_ names: String...) -> String? {
-        for name in names { if let value = parameters[name[...]] { return String(value) } }
+    func text(_ names: String...) -> String? { given(names)?.value }
+
+    /// The first of `names` given, with its first value: the name as the client spelt it, for messages.
+    private func given(_ names: [String]) -> (name: String, value: String)? {
+        for name in names { if let value = parameters[name[...]] { return (name, String(value)) } }
         return nil
     }
 
@@ -25,11 +28,10 @@ struct QueryParameters {
 
     /// A number; `what` says what is expected in the message.
     func number(_ name: String, _ aliases: String..., what: String) throws -> Double {
-        let names = [name] + aliases
-        guard let found = names.first(where: { parameters[$0[...]] != nil }), let text = parameters[found[...]] else {
+        guard let (found, text) = given([name] + aliases) else {
             throw RequestError(.badRequest, "\(name) is required: \(what)", parameter: name)
         }
-        guard let value = Double(String(text)), value.isFinite else {
+        guard let value = Double(text), value.isFinite else {
             throw RequestError(.badRequest, "\(found) must be a number, \(what); got '\(text)'", parameter: found)
         }
         return value
@@ -58,11 +60,11 @@ struct QueryParameters {
 
     /// A distance in metres from text such as `500`, `500m`, `1.2km`, `3mi`.
     func distanceMeters(_ name: String, _ aliases: String..., required: Bool) throws -> Double? {
-        guard let given = ([name] + aliases).first(where: { parameters[$0[...]] != nil }), let text = parameters[given[...]] else {
+        guard let (found, text) = given([name] + aliases) else {
             if required { throw RequestError(.badRequest, "\(name) is required: a distance (500, 500m, 1.2km, 3mi)", parameter: name) }
             return nil
         }
-        return try parsing { () throws(QueryArgumentError) in try QueryArgument.distanceMeters(String(text), argument: given) }
+        return try parsing { () throws(QueryArgumentError) in try QueryArgument.distanceMeters(text, argument: found) }
     }
 
     /// The box of `bbox=W,S,E,N`, or of `sw=LAT,LON&ne=LAT,LON`.

@@ -14,15 +14,13 @@ extension ServerRoutes {
     /// `GET /geohash/decode/{hash}`: the cell's centre and bounds as JSON, as `cairn geohash decode` prints them.
     func geohashDecode(_ hash: String) throws -> Response {
         let cell = try geohash { () throws(GeohashError) in try Geohash.decode(hash) }
-        let json = "{\"hash\":\"\(cell.hash)\",\"latitude\":\(cell.center.latitude),\"longitude\":\(cell.center.longitude),"
-            + "\"west\":\(cell.west),\"south\":\(cell.south),\"east\":\(cell.east),\"north\":\(cell.north)}\n"
-        return Answer.ok(Array(json.utf8), contentType: "application/json", entityTag: nil)
+        return Answer.ok(Array(GeohashText.json(cell).utf8), contentType: "application/json", entityTag: nil)
     }
 
     /// `GET /geohash/neighbors/{hash}`: one `DIRECTION HASH` line per neighbour (fewer at the poles).
     func geohashNeighbors(_ hash: String) throws -> Response {
         let neighbors = try geohash { () throws(GeohashError) in try Geohash.neighbors(hash) }
-        return text(GeohashDirection.allCases.compactMap { direction in neighbors[direction].map { "\(direction.rawValue) \($0)\n" } }.joined())
+        return text(GeohashText.neighborLines(neighbors))
     }
 
     /// `GET /geohash/cover?bbox=W,S,E,N[&max_cells=32]`: the cells covering the box, one per line.

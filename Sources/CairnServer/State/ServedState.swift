@@ -33,6 +33,7 @@ final class ServedState: Sendable {
         self.generation = generation
         self.contentID = contentID
         self.epoch = epoch
+        self.entityTag = "\"g\(generation)-\(contentID.prefix(12))\""
     }
 
     /// The number of epochs before they wrap: ids stay below 2^53, exact in JavaScript.
@@ -41,8 +42,9 @@ final class ServedState: Sendable {
     /// The offset added to the cluster ids this state writes.
     var clusterIDOffset: UInt64 { epoch << 32 }
 
-    /// The `ETag` of every answer read from this state: the generation and the content id, quoted.
-    var entityTag: String { "\"g\(generation)-\(contentID.prefix(12))\"" }
+    /// The `ETag` of every answer read from this state: the generation and the content id, quoted (made once, not
+    /// per request).
+    let entityTag: String
 
     /// The cluster id of this state's hierarchy that a client's `served` id names, or nil when the id was written
     /// by another state (or is not an id at all).
