@@ -3,7 +3,8 @@ import CairnCore
 import CairnTestSupport
 import Testing
 
-/// The README's "Validating check-ins from Swift" example, kept compiling and true.
+/// Batch check-in validation through CairnCheckIns end to end (the README showed it before the library guide,
+/// docs/LIBRARY.md, took the examples), kept compiling and true.
 @Suite struct ReadmeExampleTests {
     @Test func theCheckInExampleWorks() throws {
         let folder = try TemporaryFolder()
@@ -17,7 +18,7 @@ import Testing
 
             """)
 
-        // --- README example begins
+        // --- example begins
         var references = CheckInReferenceData(defaultRadiusMeters: 150)      // for places without a radius
         try references.loadPlaces(path: placesPath)                          // CSV, JSON lines or GeoJSON, .gz too
         try references.loadEvents(path: eventsPath)
@@ -28,7 +29,7 @@ import Testing
         let valid = batch.counts[CheckInVerdictIndex.ordinal(nil)]           // 1 (c2 is a duplicate, c3 too far)
         let duplicates = batch.counts[CheckInVerdictIndex.ordinal(.duplicate)]
         let visits = batch.placeStats()                                      // per place: visits, top visitor
-        // --- README example ends
+        // --- example ends
 
         #expect(batch.rows == 3)
         #expect(valid == 1)

@@ -1,10 +1,11 @@
 import CairnCore
 import Testing
 
-/// The README's library example, kept compiling and true.
+/// A whole use of the public query API on a few features (the README showed it before the library guide,
+/// docs/LIBRARY.md, took the examples), kept compiling and true.
 @Suite struct ReadmeExampleTests {
     @Test func theLibraryExampleWorks() throws {
-        // --- README example begins
+        // --- example begins
         let station = try Coordinate(latitude: 60.1719, longitude: 24.9414)
         let features = try [
             Feature(id: "kaivopuisto", kind: .park, location: Coordinate(latitude: 60.1566, longitude: 24.9562),
@@ -21,7 +22,7 @@ import Testing
         let nearestPark = index.nearest(to: station, count: 1, filter: fencedParks)
         let checkIn = index.containing(try Coordinate(latitude: 60.1740, longitude: 24.9385)) // ["oodi"]
         let fiji = index.search(in: try BoundingBox(west: 178, south: -20, east: -178, north: -15)) // across 180°
-        // --- README example ends
+        // --- example ends
 
         #expect(inView.map { features[$0.item].id } == ["kaivopuisto", "oodi"])
         #expect(around.map { features[$0.item].id } == ["oodi", "kaivopuisto"])
