@@ -120,11 +120,7 @@ import Testing
         let fromCSV = try validate(base + ["--checkins", folder.path + "/checkins.csv"], folder: folder)
         let fromJSON = try validate(base + ["--checkins", folder.path + "/checkins.jsonl"], folder: folder, out: "j.csv")
         #expect(fromJSON == fromCSV)
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = ["-k", folder.path + "/checkins.csv"]
-        try gzip.run()
-        gzip.waitUntilExit()
+        _ = try SystemCommand.run(["gzip", "-k", folder.path + "/checkins.csv"])
         #expect(try validate(base + ["--checkins", folder.path + "/checkins.csv.gz"], folder: folder, out: "g.csv") == fromCSV)
         // JSON lines out: one object per check-in, same verdicts.
         let objects = try validate(base + ["--checkins", folder.path + "/checkins.csv", "--format", "jsonl"], folder: folder, out: "o.jsonl")

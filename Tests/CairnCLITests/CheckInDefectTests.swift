@@ -177,15 +177,8 @@ import CairnCheckIns
             try command.run()
         }
         func gunzip(_ path: String) throws -> String {
-            let process = Process()
-            let pipe = Pipe()
-            process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-            process.arguments = ["-dc", path]
-            process.standardOutput = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(path) is not gzip")
+            let (status, data) = try SystemCommand.run(["gzip", "-dc", path])
+            #expect(status == 0, "\(path) is not gzip")
             return String(decoding: data, as: UTF8.self)
         }
         for format in ["csv", "jsonl"] {

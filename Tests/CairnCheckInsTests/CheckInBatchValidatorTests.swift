@@ -12,11 +12,7 @@ import Testing
         let folder = try TemporaryFolder()
         var path = try folder.write(name, text)
         if gzip {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-            process.arguments = [path]
-            try process.run()
-            process.waitUntilExit()
+            _ = try SystemCommand.run(["gzip", path])
             path += ".gz"
         }
         let validator = CheckInValidator(places: [CheckInPlace(id: "p", circle: try Circle(center: Coordinate(latitude: 0, longitude: 0), radiusMeters: 100))],

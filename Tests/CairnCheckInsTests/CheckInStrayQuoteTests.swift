@@ -64,11 +64,7 @@ import Testing
         let fits = "fits," + String(repeating: "y", count: 250) + ",,p,0,0,\(Self.time)"
         var path = try folder.write("c.csv", [Self.header, "a,\(ok)", long, "b,\(ok)", fits, "c,\(ok)"].joined(separator: "\n") + "\n")
         if gzip {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-            process.arguments = [path]
-            try process.run()
-            process.waitUntilExit()
+            _ = try SystemCommand.run(["gzip", path])
             path += ".gz"
         }
         let (rows, messages) = try Self.validate(path, batchBytes: 64, maxRecordBytes: 300)

@@ -15,11 +15,7 @@ import Testing
     func write(_ folder: TemporaryFolder, _ name: String, _ text: String, gzip: Bool) throws -> String {
         let path = try folder.write(name, text)
         guard gzip else { return path }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = [path]
-        try process.run()
-        process.waitUntilExit()
+        _ = try SystemCommand.run(["gzip", path])
         return path + ".gz"
     }
 

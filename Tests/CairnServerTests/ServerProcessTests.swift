@@ -13,10 +13,9 @@ import Testing
         return (server, url)
     }
 
-    /// The body of a GET, by curl-free URLSession-free means: a blocking read through `FileHandle` of a socket would
-    /// be long; the system's `curl` is used when present, as a user would.
+    /// The body of a GET, through the system's `curl`, as a user would ask.
     static func get(_ url: String) throws -> String {
-        try CairnProcessShell.run(["curl", "-sS", "--max-time", "10", url])
+        try SystemCommand.text(["curl", "-sS", "--max-time", "10", url])
     }
 
     @Test func anImportByAnotherProcessShowsWithoutARestart() throws {
@@ -67,20 +66,5 @@ import Testing
         #expect(try Self.get(base + "/healthz").hasPrefix("{\"status\":\"ok\""))
         server.send(signal: SIGTERM)
         #expect(try server.waitForExit(timeoutSeconds: 30) == 0)
-    }
-}
-
-/// A command run to its end, its standard output returned (for curl).
-enum CairnProcessShell {
-    static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
     }
 }

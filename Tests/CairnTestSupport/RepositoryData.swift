@@ -24,14 +24,6 @@ public enum RepositoryData {
     public static func bytes(_ relativePath: String) throws -> [UInt8] {
         let path = try path(relativePath)
         guard path.hasSuffix(".gz") else { return Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gzip", "-dc", path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Array(data)
+        return Array(try SystemCommand.run(["gzip", "-dc", path]).output)
     }
 }
