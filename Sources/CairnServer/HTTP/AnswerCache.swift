@@ -1,12 +1,20 @@
+import HTTPTypes
+
 /// Answers already written for one state, by request URL: a map's clients ask for the same viewports, clusters and
 /// places again and again, and between two edits the answer cannot change. Bounded in bytes; when full it empties
 /// (a new state starts with an empty cache anyway), which keeps each lookup one hash and one short lock.
 final class AnswerCache: Sendable {
     /// A written answer: its body, media type and the headers it was sent with.
     struct Entry: Sendable {
+        init(body: [UInt8], contentType: String, headers: HTTPFields = [:]) {
+            self.body = body
+            self.contentType = contentType
+            self.headers = headers
+        }
+
         let body: [UInt8]
         let contentType: String
-        let headers: [(name: String, value: String)]
+        let headers: HTTPFields
     }
 
     private let limitBytes: Int

@@ -15,7 +15,7 @@ extension ServerRoutes {
         return try read(request) { state in
             let clusters = try hierarchy(state, parameters)
             let nodes = clusters.index.clusters(in: box, zoom: Int(zoom.rounded(.down)))
-            return AnswerCache.Entry(body: writer(clusters, state).encodeCollection(nodes), contentType: "application/geo+json", headers: [])
+            return AnswerCache.Entry(body: writer(clusters, state).encodeCollection(nodes), contentType: "application/geo+json")
         }
     }
 
@@ -60,7 +60,7 @@ extension ServerRoutes {
             }
             let clusters = try hierarchy(state, parameters)
             do {
-                return AnswerCache.Entry(body: try body(clusters, cluster, state, parameters), contentType: "application/geo+json", headers: [])
+                return AnswerCache.Entry(body: try body(clusters, cluster, state, parameters), contentType: "application/geo+json")
             } catch let error as ClusterError {
                 throw RequestError(.notFound, "cluster \(served): \(error); use the kind and where of the query that gave the id", parameter: "id")
             }

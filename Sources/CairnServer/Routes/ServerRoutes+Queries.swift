@@ -72,7 +72,7 @@ extension ServerRoutes {
             guard hits.count > limit, limit > 0 else { return results(hits, limit: limit, format: format) }
             let next = String(rowid(hits[limit - 1]))
             return results(hits, limit: limit, format: format, headers: [
-                ("Cairn-Next-Cursor", next), ("Link", "<\(Self.uri(request, replacing: "cursor", with: next))>; rel=\"next\""),
+                .cairnNextCursor: next, .link: "<\(Self.uri(request, replacing: "cursor", with: next))>; rel=\"next\"",
             ])
         }
     }
@@ -85,7 +85,7 @@ extension ServerRoutes {
                 throw RequestError(.notFound, "no feature with id '\(id)'", parameter: "id")
             }
             let text = (json ? FeatureEncoding.json(feature) : FeatureEncoding.geoJSON(feature)) + "\n"
-            return AnswerCache.Entry(body: Array(text.utf8), contentType: json ? "application/json" : "application/geo+json", headers: [])
+            return AnswerCache.Entry(body: Array(text.utf8), contentType: json ? "application/json" : "application/geo+json")
         }
     }
 

@@ -22,17 +22,24 @@ struct ServerRoutes: Sendable {
             entry = try make(state)
             state.answers.keep(entry, for: key)
         }
-        var headers: HTTPFields = [:]
-        for (name, value) in entry.headers { if let name = HTTPField.Name(name) { headers[name] = value } }
-        return Answer.ok(entry.body, contentType: entry.contentType, entityTag: state.entityTag, extra: headers)
+        return Answer.ok(entry.body, contentType: entry.contentType, entityTag: state.entityTag, extra: entry.headers)
     }
 
     /// `hits` (already in the answer's order) in the client's format, cut at `limit`; the header
     /// `Cairn-Result-Count` gives the count before the cut.
     func results(_ hits: [DynamicHit], limit: Int, format: QueryResultFormat,
-                 headers: [(name: String, value: String)] = []) -> AnswerCache.Entry {
+                 headers: HTTPFields = [:]) -> AnswerCache.Entry {
         let rows = hits.prefix(limit).map { QueryResultRow(feature: $0.feature, distanceMeters: $0.distanceMeters) }
         return AnswerCache.Entry(body: QueryResultWriter(format: format).encode(rows), contentType: Answer.contentType(format),
-                                 headers: [("Cairn-Result-Count", String(hits.count))] + headers)
+                                 headers: [.cairnResultCount: String(hits.count)] + headers)
     }
+}
+
+extension HTTPField.Name {
+    /// The number of results before the cut at `limit`.
+    static let cairnResultCount = HTTPField.Name("Cairn-Result-Count")!
+    /// Where the next page of a cut `/features` answer starts.
+    static let cairnNextCursor = HTTPField.Name("Cairn-Next-Cursor")!
+    /// RFC 8288's link to the next page.
+    static let link = HTTPField.Name("Link")!
 }
