@@ -11,7 +11,9 @@ let package = Package(
         .library(name: "CairnGEOS", targets: ["CairnGEOS"]),
         .library(name: "CairnCheckIns", targets: ["CairnCheckIns"]),
         .library(name: "CairnBench", targets: ["CairnBench"]),
-        .library(name: "CairnServer", targets: ["CairnServer"]),
+        // The commands and the tests' helpers, for the server's package (Server/), which builds on them.
+        .library(name: "CairnCLI", targets: ["CairnCLI"]),
+        .library(name: "CairnTestSupport", targets: ["CairnTestSupport"]),
         .executable(name: "cairn", targets: ["cairn"]),
     ],
     // Exact versions: Package.resolved is not committed (a library's resolution belongs to its consumers), so
@@ -23,16 +25,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
         // `swift package generate-documentation`: a command plugin only, it adds no code to any target.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
-        // The server's (CairnServer, and the `cairn` executable that links it): no other target depends on them,
-        // so the libraries and their tests build without them. Hummingbird without its default traits: Cairn
-        // reads no swift-configuration and needs no full Foundation.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
-        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
-        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config. PROJ's headers only: libproj is opened at run time.
@@ -75,22 +67,9 @@ let package = Package(
             "CairnCore", "CairnIO", "CairnStore", "CairnCheckIns", "CairnBench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // The map backend: the store's index and clusters kept in memory, served over HTTP by Hummingbird.
-        .target(name: "CairnServer", dependencies: [
-            "CairnCore", "CairnIO", "CairnStore", "CairnCheckIns",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "Metrics", package: "swift-metrics"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
-        ]),
-        // The executable composes the commands of CairnCLI with `cairn serve`, so that only it links the server.
-        .executableTarget(name: "cairn", dependencies: [
-            "CairnCLI", "CairnServer",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        // `cairn serve` runs the `cairn-server` executable of the package in Server/, so that the CLI neither links
+        // nor builds the web stack (Hummingbird, NIO): see docs/ARCHITECTURE.md, "Two packages".
+        .executableTarget(name: "cairn", dependencies: ["CairnCLI"]),
 
         // What every test target shares: temporary folders, the repository's data files, the seeded generator.
         .target(name: "CairnTestSupport", dependencies: ["CairnCore"], path: "Tests/CairnTestSupport"),
@@ -102,11 +81,6 @@ let package = Package(
         .testTarget(name: "CairnGEOSTests", dependencies: ["CairnGEOS", "CairnTestSupport"]),
         .testTarget(name: "CairnCheckInsTests", dependencies: ["CairnCheckIns", "CairnIO", "CairnTestSupport"]),
         .testTarget(name: "CairnBenchTests", dependencies: ["CairnBench", "CairnTestSupport"]),
-        .testTarget(name: "CairnServerTests", dependencies: [
-            "CairnServer", "CairnCLI", "CairnStore", "CairnTestSupport",
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-        ]),
         .testTarget(name: "CairnCLITests", dependencies: ["CairnCLI", "CairnCheckIns", "CairnBench", "CairnTestSupport"]),
         // docs/LIBRARY.md's examples, verbatim, as a consumer compiles them: the public products only, no @testable
         // (scripts/library-guide --check also type-checks them outside this package, where `package` is out of reach).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CairnCore
 import CairnIO
 
 /// The root of the `cairn` command line.
@@ -12,7 +13,7 @@ public struct CairnCommand: ParsableCommand {
         version: CairnVersion.current,
         subcommands: [ImportCommand.self, InfoCommand.self, GetCommand.self, DeleteCommand.self, GenerateCommand.self,
                       BBoxCommand.self, AroundCommand.self, NearestCommand.self, ContainingCommand.self, GeohashCommand.self,
-                      BenchCommand.self, SnapshotCommand.self, ClusterCommand.self, CheckInsCommand.self]
+                      BenchCommand.self, SnapshotCommand.self, ClusterCommand.self, CheckInsCommand.self, ServeCommand.self]
     )
 
     public init() {}
@@ -20,23 +21,17 @@ public struct CairnCommand: ParsableCommand {
     /// Parses the command line and runs the command, as ArgumentParser's `main()` does, except that the message of
     /// an error from a run (which may quote input: a header, a value, a file name) has its control characters
     /// escaped (`\u{1B}`) before it reaches the terminal. Other messages are printed byte for byte as before.
-    /// `root` is the command tree to parse, this one by default; the executable adds `serve` (an async command)
-    /// to a copy of it.
-    public static func main(root: any ParsableCommand.Type = CairnCommand.self) async {
+    public static func main() {
         var command: ParsableCommand
         do {
-            command = try root.parseAsRoot(nil)
+            command = try parseAsRoot(nil)
         } catch {
-            root.exit(withError: error)
+            exit(withError: error)
         }
         do {
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
+            try command.run()
         } catch {
-            root.exit(withError: escapingMessage(of: error))
+            exit(withError: escapingMessage(of: error))
         }
     }
 

@@ -1,13 +1,15 @@
 import Foundation
 
-/// The built `cairn` executable run as a child process, for tests that need two processes at once (two writers of a
-/// store, a query during an import). Output is collected as it comes; every wait is bounded.
+/// A built executable of the package (`cairn` by default, `cairn-server` in the server's package) run as a child
+/// process, for tests that need two processes at once (two writers of a store, a query during an import, a server).
+/// Output is collected as it comes; every wait is bounded.
 public final class CairnProcess: @unchecked Sendable {
-    /// A `cairn` executable that cannot be found next to the test bundle.
+    /// An executable that cannot be found next to the test bundle.
     public struct NotBuilt: Error, CustomStringConvertible {
+        let name: String
         let searched: [String]
         public var description: String {
-            "the cairn executable was not found next to the tests (looked in \(searched.joined(separator: ", "))); build it with `swift build`"
+            "the \(name) executable was not found next to the tests (looked in \(searched.joined(separator: ", "))); build it with `swift build`"
         }
     }
 
@@ -18,8 +20,8 @@ public final class CairnProcess: @unchecked Sendable {
         public var description: String { "timed out waiting for \(what)" }
     }
 
-    /// The `cairn` executable built with the tests: SwiftPM puts it in the same folder as the test bundle.
-    public static func executable() throws -> URL {
+    /// The executable `name` built with the tests: SwiftPM puts it in the same folder as the test bundle.
+    public static func executable(_ name: String = "cairn") throws -> URL {
         var folders: [URL] = []
         let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         for start in [bundle, Bundle.main.bundleURL] + Bundle.allBundles.map(\.bundleURL) {
@@ -30,10 +32,10 @@ public final class CairnProcess: @unchecked Sendable {
             }
         }
         for folder in folders {
-            let candidate = folder.appendingPathComponent("cairn")
+            let candidate = folder.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw NotBuilt(searched: Array(Set(folders.map(\.path))).sorted())
+        throw NotBuilt(name: name, searched: Array(Set(folders.map(\.path))).sorted())
     }
 
     private let process = Process()
@@ -43,12 +45,14 @@ public final class CairnProcess: @unchecked Sendable {
     private var standardErrorBytes = Data()
     private let outputDone = DispatchGroup()
 
-    /// Starts `cairn arguments...` in `folder`, its standard input a pipe that `write(_:)` feeds.
-    public init(_ arguments: [String], in folder: String) throws {
+    /// Starts `executable arguments...` in `folder`, its standard input a pipe that `write(_:)` feeds, with this
+    /// process's environment and `environment` on top.
+    public init(_ arguments: [String], in folder: String, executable: String = "cairn", environment: [String: String] = [:]) throws {
         // A child that exits early must fail the test with EPIPE on `write`, not kill the test process.
         signal(SIGPIPE, SIG_IGN)
-        process.executableURL = try Self.executable()
+        process.executableURL = try Self.executable(executable)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         process.standardInput = input
         let output = Pipe(), error = Pipe()

@@ -1,19 +1,23 @@
 import ArgumentParser
+import CairnCore
 import CairnServer
 import Foundation
 import Logging
 
-/// `cairn serve`: the map backend over HTTP.
+/// `cairn serve`, the map backend over HTTP: the root command of `cairn-server`, which `cairn serve` runs with its
+/// own arguments (so that usage and messages read `cairn serve`, as the user typed).
+@main
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve",
+        commandName: "cairn serve",
         abstract: "Serve the store over HTTP: the map backend (around_location, the viewfinder, clusters, edits, check-ins).",
         discussion: """
             Loads the store's features and clusters once, answers from memory, and follows the store: another \
             process's import shows up within --reload-seconds. Writes (PUT, DELETE, POST /features) need \
             'Authorization: Bearer TOKEN' with --write-token or CAIRN_WRITE_TOKEN; without one the server is read-only. \
             SIGTERM or SIGINT lets the requests in flight finish, then exits 0. Endpoints: README.md, "Map backend".
-            """
+            """,
+        version: CairnVersion.current
     )
 
     @Option(name: .customLong("db"), help: ArgumentHelp("The store file (SQLite).", valueName: "path"))

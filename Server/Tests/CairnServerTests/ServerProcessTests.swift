@@ -1,12 +1,15 @@
+import CairnCLI
 import CairnTestSupport
 import Foundation
 import Testing
 
-/// `cairn serve` as a process: it follows another process's import, and SIGTERM stops it cleanly.
+/// `cairn-server` (what `cairn serve` runs) as a process: it follows another process's import (this test's own,
+/// through the CLI in-process), and SIGTERM stops it cleanly.
 @Suite(.serialized) struct ServerProcessTests {
-    /// Starts `cairn serve` on a free port and returns it with its base URL.
+    /// Starts the server on a free port and returns it with its base URL.
     static func start(_ fixture: ServerFixture) throws -> (CairnProcess, String) {
-        let server = try CairnProcess(["serve", "--db", fixture.db, "--port", "0", "--reload-seconds", "0.1"], in: fixture.folder.path)
+        let server = try CairnProcess(["--db", fixture.db, "--port", "0", "--reload-seconds", "0.1"], in: fixture.folder.path,
+                                      executable: "cairn-server")
         try server.waitForStandardError(containing: "cairn serve: listening on ", timeoutSeconds: 60)
         let line = try #require(server.standardError.split(separator: "\n").first { $0.contains("cairn serve: listening on ") })
         let url = String(line.split(separator: " ")[4])
@@ -24,8 +27,8 @@ import Testing
         defer { server.send(signal: SIGTERM) }
         #expect(try Self.get(base + "/features/oslo").contains("no feature with id 'oslo'"))
         let more = try fixture.folder.write("more.csv", "id,name,lat,lon\noslo,Oslo,59.91,10.75\n")
-        let imported = try CairnProcess.run(["import", more, "--db", fixture.db, "--no-progress"], in: fixture.folder.path)
-        #expect(imported.status == 0, "\(imported.error)")
+        var importing = try CairnCommand.parseAsRoot(["import", more, "--db", fixture.db, "--no-progress"])
+        try importing.run()
         var answer = ""
         for _ in 0..<100 {
             answer = try Self.get(base + "/places/around_location?lat=59.91&long=10.75&rad=1km&format=ids")
