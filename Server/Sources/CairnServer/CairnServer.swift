@@ -29,7 +29,8 @@ public enum CairnServer {
     public static func makeApplication(configuration: ServerConfiguration, logger: Logger = Logger(label: "cairn")) throws -> some ApplicationProtocol {
         let served = try ServedStore(path: configuration.storePath, clusterOptions: configuration.clusterOptions,
                                      answerCacheBytes: configuration.answerCacheBytes)
-        let routes = ServerRoutes(served: served, configuration: configuration)
+        let routes = ServerRoutes(served: served, configuration: configuration,
+                                  mapAssets: try MapAssets(leafletFolder: configuration.leafletFolder, basemapPath: configuration.basemapPath))
         let registry = Self.registry
         let router = Router()
         router.add(middleware: MetricsMiddleware())
@@ -53,6 +54,9 @@ public enum CairnServer {
         router.get("geohash/cover") { request, _ in try routes.geohashCover(request) }
         router.get("geohash/prefix/:prefix") { request, context in try routes.geohashPrefix(request, prefix: try context.parameters.require("prefix")) }
         router.post("checkins/validate") { request, _ in try await routes.validateCheckIns(request) }
+        router.get("/") { _, _ in routes.mapPage() }
+        router.get("leaflet/:file") { _, context in try routes.leaflet(file: try context.parameters.require("file")) }
+        router.get("basemap.geojson") { _, _ in try routes.basemap() }
         router.get("healthz") { request, _ in routes.health(request) }
         router.get("metrics") { request, _ in routes.metrics(request, registry: registry) }
 

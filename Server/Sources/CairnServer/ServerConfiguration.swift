@@ -30,6 +30,10 @@ public struct ServerConfiguration: Sendable {
     public var reloadIntervalSeconds = 1.0
     /// The bytes of answers kept per state of the store, so that a repeated request is not computed again (0: none).
     public var answerCacheBytes = 256 << 20
+    /// Where the map page's Leaflet is read from (Debian's `libjs-leaflet` by default).
+    public var leafletFolder = "/usr/share/javascript/leaflet"
+    /// A GeoJSON file of outlines the map page draws under the data (nil: a graticule only).
+    public var basemapPath: String?
     /// The clustering options of `/clusters` (those of `cairn cluster` by default).
     public var clusterOptions = ClusterOptions.standard
 

@@ -47,6 +47,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("answer-cache-mib"), parsing: .unconditional, help: "Answers kept per state of the store, in MiB, so a repeated request is not computed again (0: none).")
     var answerCacheMiB = 256
 
+    @Option(name: .customLong("basemap"), help: ArgumentHelp("A GeoJSON file of outlines the map page at / draws under the data (e.g. Data/naturalearth-countries.geojson; default: a graticule only).", valueName: "path"))
+    var basemapPath: String?
+
     @Option(name: .customLong("reload-seconds"), parsing: .unconditional, help: "How often to look for another process's writes to the store, in seconds.")
     var reloadSeconds = 1.0
 
@@ -70,6 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.idleTimeoutSeconds = idleTimeoutSeconds
         configuration.reloadIntervalSeconds = reloadSeconds
         configuration.answerCacheBytes = answerCacheMiB << 20
+        configuration.basemapPath = basemapPath
         var logger = Logger(label: "cairn")
         logger.logLevel = .info
         try await CairnServer.run(configuration: configuration, logger: logger)

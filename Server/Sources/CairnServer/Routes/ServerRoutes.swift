@@ -8,6 +8,8 @@ import Hummingbird
 struct ServerRoutes: Sendable {
     let served: ServedStore
     let configuration: ServerConfiguration
+    /// Leaflet and the outline for the map page, read at start.
+    let mapAssets: MapAssets
 
     /// The answer to a read from the current state: a 304 when the client already holds this state's answer, the
     /// answer kept for the same request (URL and `Accept`) when this state wrote it before, else `make`'s (kept).
