@@ -64,7 +64,9 @@ import Testing
         let listed = formatHelp.prefix { $0 != "-" }
         #expect(listed.contains("geojson") && !listed.contains("ids") && !listed.contains("csv"), "cluster --help lists a format it refuses: \(listed)")
         for format in ClusterFormat.allCases {
-            _ = try CairnCommand.parseAsRoot(["cluster", "--zoom", "1", "--format", format.rawValue])
+            // mvt is one tile's format: the help says "with --tile", and without it is refused with its own message.
+            let shown = format == .mvt ? ["--tile", "0/0/0"] : ["--zoom", "1"]
+            _ = try CairnCommand.parseAsRoot(["cluster"] + shown + ["--format", format.rawValue])
         }
         #expect(throws: (any Error).self) { _ = try CairnCommand.parseAsRoot(["cluster", "--zoom", "1", "--format", "csv"]) }
     }

@@ -1,6 +1,9 @@
 import ArgumentParser
 import CairnCore
 import CairnIO
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How `cairn cluster` groups points.
 enum ClusterMode: String, ExpressibleByArgument, CaseIterable {
@@ -12,10 +15,12 @@ enum ClusterMode: String, ExpressibleByArgument, CaseIterable {
 
 extension ClusterPrecision: ExpressibleByArgument {}
 
-/// What `cairn cluster` writes: GeoJSON only (supercluster's shape), so `--help` lists only that.
+/// What `cairn cluster` writes: GeoJSON (supercluster's shapes), or with `--tile` a Mapbox Vector Tile.
 enum ClusterFormat: String, ExpressibleByArgument, CaseIterable {
     /// A GeoJSON FeatureCollection (or supercluster's tile shape with --tile).
     case geojson
+    /// With --tile only: the tile as a Mapbox Vector Tile 2.1 (binary protobuf, layers `clusters` and `points`).
+    case mvt
 }
 
 /// `cairn cluster`: map clusters of the store's features or of a file.
@@ -27,8 +32,9 @@ struct ClusterCommand: ParsableCommand {
             Clusters carry cluster: true, cluster_id, point_count, point_count_abbreviated, expansion_zoom and the \
             aggregates asked for (--sum, --count-by); single points keep their own properties. Open a cluster with \
             --expand ID (the zoom at which it splits), --children ID or --leaves ID, using the same data and options. \
-            --tile Z/X/Y prints one tile in supercluster's getTile shape (tile-pixel coordinates). Reads the store \
-            (--db) or a file (--input).
+            --tile Z/X/Y prints one tile in supercluster's getTile shape (tile-pixel coordinates); with --format mvt it \
+            writes the same tile as a Mapbox Vector Tile (layers clusters and points). Reads the store (--db) or a \
+            file (--input).
             """
     )
 
@@ -115,7 +121,10 @@ struct ClusterCommand: ParsableCommand {
 
     @OptionGroup var filters: FilterOptions
 
-    @Option(help: "Output format: clusters are written as GeoJSON only.")
+    @Option(help: ArgumentHelp("""
+        geojson; or with --tile, mvt: the tile as a Mapbox Vector Tile 2.1 (binary, so --out FILE.mvt or a \
+        redirect; --extent is the layers' extent, a whole number).
+        """, valueName: "format"))
     var format: ClusterFormat = .geojson
 
     @Option(help: ArgumentHelp("Write the clusters to this file instead of standard output (a name ending in .gz is written gzip-compressed).", valueName: "path"))
@@ -135,6 +144,14 @@ struct ClusterCommand: ParsableCommand {
             throw ValidationError("--tile Z/X/Y names its own zoom and box: drop --zoom, --bbox and --mode grid")
         }
         if let tile { _ = try Self.tileAddress(tile) }
+        if format == .mvt {
+            guard tile != nil else {
+                throw ValidationError("--format mvt writes one map tile: give --tile Z/X/Y (clusters of a box or zoom, --expand, --children and --leaves are written as GeoJSON)")
+            }
+            guard ClusterVectorTileWriter.layerExtent(forClusterExtent: extent) != nil else {
+                throw ValidationError("--format mvt: --extent becomes the vector tile's extent, a whole number of units from 1 to \(ClusterVectorTileWriter.maxExtent), got \(extent)")
+            }
+        }
         if opened == 0, zoom == nil, mode == .hierarchy {
             throw ValidationError("give --zoom Z (or open a cluster with --expand, --children or --leaves ID)")
         }
@@ -164,6 +181,7 @@ struct ClusterCommand: ParsableCommand {
         var guarded = OutputPathCheck()
         if let input { guarded.input(input, option: "--input") } else { guarded.store(store.path) }
         try guarded.check(out, option: "--out")
+        try Self.refuseBinaryOnTerminal(format: format, out: out, standardOutputIsTerminal: isatty(1) == 1)
         let options: ClusterOptions
         do {
             options = try ClusterOptions(radiusPixels: radius, extent: extent, minZoom: minZoom, maxZoom: maxZoom, minPoints: minPoints,
@@ -182,7 +200,17 @@ struct ClusterCommand: ParsableCommand {
         let writer = ClusterWriter(index: index, features: features)
         if let tile {
             let (z, x, y) = try Self.tileAddress(tile)
-            writer.writeTile(index.tile(z: z, x: x, y: y), to: sink)
+            let entries = index.tile(z: z, x: x, y: y)
+            switch format {
+            case .geojson:
+                writer.writeTile(entries, to: sink)
+            case .mvt:
+                do {
+                    try ClusterVectorTileWriter(index: index, features: features).writeTile(entries, to: sink)
+                } catch {
+                    throw CLIError("--tile \(tile) --format mvt: \(error)")
+                }
+            }
         } else if let raw = expand ?? children ?? leaves {
             guard let id = ClusterID(rawValue: raw) else { throw CLIError("\(raw) is not a cluster id") }
             do {
@@ -220,6 +248,13 @@ struct ClusterCommand: ParsableCommand {
         if explain {
             Terminal.printError("explain: \(Terminal.grouped(features.count)) points loaded in \(Terminal.duration(loaded - start)), clustered in \(Terminal.duration(built - loaded)) (\(Terminal.grouped(index.clusterCount)) clusters over all zooms)")
         }
+    }
+
+    /// Refuses to write a vector tile (binary protobuf) to standard output when it is a terminal, where the bytes
+    /// would garble the screen and help no one; a file (`--out`) or a redirect is fine.
+    static func refuseBinaryOnTerminal(format: ClusterFormat, out: String?, standardOutputIsTerminal: Bool) throws {
+        guard format == .mvt, out == nil || out == "-", standardOutputIsTerminal else { return }
+        throw CLIError("--format mvt writes a binary vector tile, not for a terminal: give --out FILE.mvt, or redirect standard output to a file or a pipe")
     }
 
     /// The zoom, column and row of a tile address `z/x/y`, each in range.
