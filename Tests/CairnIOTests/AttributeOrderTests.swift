@@ -60,6 +60,12 @@ import Testing
             #expect(QueryResultWriter(format: format).encode(rows) == Array(LegacyQueryResultWriter(format: format).write(rows).utf8),
                     "\(format), seed \(seed)")
         }
+        let hits = features.enumerated().map { DynamicHit(feature: $1, distanceMeters: $0 % 3 == 0 ? nil : Double($0) / 7) }
+        let measured = hits.map { QueryResultRow(feature: $0.feature, distanceMeters: $0.distanceMeters) }
+        for format in QueryResultFormat.allCases { // a server's hits as they are: the bytes of rows made from them
+            #expect(QueryResultWriter(format: format).encode(hits[...]) == QueryResultWriter(format: format).encode(measured))
+            #expect(QueryResultWriter(format: format).encode(hits.prefix(7)) == QueryResultWriter(format: format).encode(Array(measured.prefix(7))))
+        }
         let index = ClusterIndex(features: features, options: .standard)
         let leaves = features.indices.map { ClusterNode(content: .point($0), coordinate: index.coordinate(ofPoint: $0), pointCount: 1) }
         let writer = ClusterWriter(index: index, features: features, clusterIDOffset: 0)

@@ -50,8 +50,10 @@ struct AttributeOrder {
     /// Fills `slots` from the previous names when `attributes` holds exactly those names (same count, every key among
     /// them, keys distinct: so each name is matched once); false otherwise, with `slots` to be refilled.
     private mutating func placeByPreviousNames(_ attributes: [String: AttributeValue]) -> Bool {
-        slots.removeAll(keepingCapacity: true)
-        slots.append(contentsOf: repeatElement(attributes.startIndex, count: names.count))
+        if slots.count != names.count { // the last feature had these names too: its slots are overwritten in place
+            slots.removeAll(keepingCapacity: true)
+            slots.append(contentsOf: repeatElement(attributes.startIndex, count: names.count))
+        }
         var index = attributes.startIndex
         while index != attributes.endIndex {
             guard let position = names.firstIndex(of: attributes.keys[index]) else { return false }

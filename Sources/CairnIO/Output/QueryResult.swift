@@ -4,8 +4,8 @@ import CairnCore
 ///
 /// `QueryResultRow` is one, and so is `DynamicFeatureIndex`'s `DynamicHit`: a server hands its hits to the writer as
 /// they are, and the writer reads each feature where the hit holds it, without a row and a copy of the feature per
-/// result.
-public protocol QueryResult {
+/// result. Internal: the writer's public entry points take concrete types, so that its loop is specialised.
+protocol QueryResult {
     /// The feature found.
     /// - Complexity: O(1).
     var feature: Feature { get }

@@ -24,9 +24,9 @@ public struct QueryResultWriter: Sendable {
         self.format = format
     }
 
-    /// Writes `rows` (`QueryResultRow`s, or an index's hits as they are), in order, to `sink` as one complete document.
+    /// Writes `rows`, in order, to `sink` as one complete document.
     /// - Complexity: O(n·a) for n rows of a attributes (CSV first collects the attribute names of all rows).
-    public func write(_ rows: some Collection<some QueryResult>, to sink: some ByteSink) {
+    public func write(_ rows: [QueryResultRow], to sink: some ByteSink) {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
         append(rows, to: &buffer) { full in
@@ -38,7 +38,20 @@ public struct QueryResultWriter: Sendable {
 
     /// The whole document for `rows`, as `write(_:to:)` writes it: for an answer held in memory (an HTTP body).
     /// - Complexity: O(n·a).
-    public func encode(_ rows: some Collection<some QueryResult>) -> [UInt8] {
+    public func encode(_ rows: [QueryResultRow]) -> [UInt8] {
+        encoded(rows)
+    }
+
+    /// The whole document for a `DynamicFeatureIndex`'s hits as they are (a server's answer): the same bytes as
+    /// `encode(_:)` of rows made from them, without a row and a copy of each feature.
+    /// - Complexity: O(n·a).
+    public func encode(_ hits: ArraySlice<DynamicHit>) -> [UInt8] {
+        encoded(hits)
+    }
+
+    /// The document for `rows` in one buffer. Internal and generic: specialised here for each public entry point
+    /// (a public generic would run unspecialised from another module, through value witnesses per row).
+    private func encoded(_ rows: some Collection<some QueryResult>) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64 + rows.count * 256) // a GeoNames place takes about 230 bytes of GeoJSON
         append(rows, to: &bytes) { _ in }
