@@ -13,6 +13,7 @@ extension DynamicFeatureIndex {
         stats.add(base.points.search(in: box, into: &items))
         items.sort()
         var hits: [DynamicHit] = []
+        hits.reserveCapacity(items.count)
         for item in items where !isRemoved(basePosition: item) {
             let feature = base.features[item]
             if filter.acceptsAll || filter.matches(feature) { hits.append(DynamicHit(feature: feature, distanceMeters: nil)) }

@@ -54,10 +54,10 @@ public struct ClusterWriter {
     /// The bytes `writeCollection(_:to:)` writes.
     /// - Complexity: O(n·a).
     public func encodeCollection(_ nodes: [ClusterNode]) -> [UInt8] {
-        var out = Self.opening(Self.collectionOpening, capacity: nodes.count)
+        var out = Self.opening(Self.collectionOpening, capacity: nodes.count), order = AttributeOrder()
         for (n, node) in nodes.enumerated() {
             out.append(literal: n == 0 ? "\n" : ",\n")
-            appendFeature(node, to: &out)
+            appendFeature(node, order: &order, to: &out)
         }
         out.append(literal: Self.closing)
         return out
@@ -73,11 +73,11 @@ public struct ClusterWriter {
     /// The bytes `writeGrid(_:to:)` writes.
     /// - Complexity: O(n·a).
     public func encodeGrid(_ clusters: [GridCluster]) -> [UInt8] {
-        var out = Self.opening(Self.collectionOpening, capacity: clusters.count)
+        var out = Self.opening(Self.collectionOpening, capacity: clusters.count), order = AttributeOrder()
         for (n, cluster) in clusters.enumerated() {
             out.append(literal: n == 0 ? "\n" : ",\n")
             if cluster.pointCount == 1, case .point(let i) = cluster.members.first {
-                FeatureEncoding.appendGeoJSON(features[i], to: &out)
+                FeatureEncoding.appendGeoJSON(features[i], distanceMeters: nil, extra: [], order: &order, to: &out)
                 continue
             }
             appendPointOpening(cluster.coordinate, id: nil, to: &out)
@@ -103,7 +103,7 @@ public struct ClusterWriter {
     /// The bytes `writeTile(_:to:)` writes.
     /// - Complexity: O(n·a).
     public func encodeTile(_ tileFeatures: [ClusterTileFeature]) -> [UInt8] {
-        var out = Self.opening("{\"features\":[", capacity: tileFeatures.count)
+        var out = Self.opening("{\"features\":[", capacity: tileFeatures.count), order = AttributeOrder()
         for (n, f) in tileFeatures.enumerated() {
             out.append(literal: n == 0 ? "\n" : ",\n")
             out.append(literal: "{\"type\":1,\"geometry\":[[")
@@ -113,7 +113,8 @@ public struct ClusterWriter {
             out.append(literal: "]],\"tags\":")
             switch f.node.content {
             case .point(let i):
-                FeatureEncoding.appendProperties(features[i], distanceMeters: nil, extra: [], includeLocation: false, to: &out)
+                FeatureEncoding.appendProperties(features[i], distanceMeters: nil, extra: [], includeLocation: false,
+                                                 order: &order, to: &out)
                 out.append(literal: ",\"id\":")
                 TextEscaping.appendJSONString(features[i].id, to: &out)
             case .cluster(let id):
@@ -184,10 +185,10 @@ public struct ClusterWriter {
         Self.appendAbbreviated(count, to: &out)
     }
 
-    private func appendFeature(_ node: ClusterNode, to out: inout [UInt8]) {
+    private func appendFeature(_ node: ClusterNode, order: inout AttributeOrder, to out: inout [UInt8]) {
         switch node.content {
         case .point(let i):
-            FeatureEncoding.appendGeoJSON(features[i], to: &out)
+            FeatureEncoding.appendGeoJSON(features[i], distanceMeters: nil, extra: [], order: &order, to: &out)
         case .cluster(let id):
             appendPointOpening(node.coordinate, id: id.rawValue + clusterIDOffset, to: &out)
             appendClusterProperties(id: id, count: node.pointCount, to: &out)

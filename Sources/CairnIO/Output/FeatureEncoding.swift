@@ -26,26 +26,29 @@ public enum FeatureEncoding {
     /// The properties object `geoJSON` writes: `kind`, optional `radiusMeters`, times, then attributes.
     /// - Complexity: O(a).
     public static func properties(_ feature: Feature) -> String {
-        var out: [UInt8] = []
-        appendProperties(feature, distanceMeters: nil, extra: [], includeLocation: false, to: &out)
+        var out: [UInt8] = [], order = AttributeOrder()
+        appendProperties(feature, distanceMeters: nil, extra: [], includeLocation: false, order: &order, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// Appends what `geoJSON(_:extra:)` returns, as UTF-8.
     /// - Complexity: O(a).
     public static func appendGeoJSON(_ feature: Feature, extra: [(String, Double)] = [], to out: inout [UInt8]) {
-        appendGeoJSON(feature, distanceMeters: nil, extra: extra, to: &out)
+        var order = AttributeOrder()
+        appendGeoJSON(feature, distanceMeters: nil, extra: extra, order: &order, to: &out)
     }
 
     /// Appends what `json(_:extra:)` returns, as UTF-8.
     /// - Complexity: O(a).
     public static func appendJSON(_ feature: Feature, extra: [(String, Double)] = [], to out: inout [UInt8]) {
-        appendProperties(feature, distanceMeters: nil, extra: extra, includeLocation: true, to: &out)
+        var order = AttributeOrder()
+        appendProperties(feature, distanceMeters: nil, extra: extra, includeLocation: true, order: &order, to: &out)
     }
 
     /// The GeoJSON Feature with `distance_m` (when given) as the first extra property: what the result writers
-    /// write per row, without an array of extras per row.
-    static func appendGeoJSON(_ feature: Feature, distanceMeters: Double?, extra: [(String, Double)], to out: inout [UInt8]) {
+    /// write per row, without an array of extras per row; `order` is the document's, reused from row to row.
+    static func appendGeoJSON(_ feature: Feature, distanceMeters: Double?, extra: [(String, Double)],
+                              order: inout AttributeOrder, to out: inout [UInt8]) {
         out.append(literal: "{\"type\":\"Feature\",\"id\":")
         TextEscaping.appendJSONString(feature.id, to: &out)
         out.append(literal: ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
@@ -53,14 +56,14 @@ public enum FeatureEncoding {
         out.append(UInt8(ascii: ","))
         TextEscaping.appendJSONNumber(feature.location.latitude, to: &out)
         out.append(literal: "]},\"properties\":")
-        appendProperties(feature, distanceMeters: distanceMeters, extra: extra, includeLocation: false, to: &out)
+        appendProperties(feature, distanceMeters: distanceMeters, extra: extra, includeLocation: false, order: &order, to: &out)
         out.append(UInt8(ascii: "}"))
     }
 
     /// The properties object (or with `includeLocation`, the flat object): `distance_m` and then `extra` sit after
-    /// the times and before the attributes.
+    /// the times and before the attributes, which come in name order (`order`, reused from row to row).
     static func appendProperties(_ feature: Feature, distanceMeters: Double?, extra: [(String, Double)],
-                                 includeLocation: Bool, to out: inout [UInt8]) {
+                                 includeLocation: Bool, order: inout AttributeOrder, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         if includeLocation {
             out.append(literal: "\"id\":")
@@ -101,23 +104,8 @@ public enum FeatureEncoding {
             out.append(UInt8(ascii: ":"))
             TextEscaping.appendJSONNumber(value, to: &out)
         }
-        let attributes = feature.attributes
-        if attributes.count == 1, let only = attributes.first {
-            appendAttribute(only.key, only.value, to: &out) // one attribute: no array of names to sort
-        } else if !attributes.isEmpty {
-            for name in attributes.keys.sorted() {
-                guard let value = attributes[name] else { continue }
-                appendAttribute(name, value, to: &out)
-            }
-        }
+        order.appendJSONMembers(of: feature.attributes, to: &out)
         out.append(UInt8(ascii: "}"))
-    }
-
-    private static func appendAttribute(_ name: String, _ value: AttributeValue, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: ","))
-        TextEscaping.appendJSONString(name, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendJSONValue(value, to: &out)
     }
 
     /// An instant as a JSON string (ISO 8601).
@@ -158,7 +146,12 @@ public enum FeatureEncoding {
     public static func csvColumns(for features: [Feature], extra: [String] = []) -> [String] {
         var names = Set<String>()
         for feature in features { names.formUnion(feature.attributes.keys) }
-        return ["id", "kind", "latitude", "longitude", "radiusMeters", "startTime", "endTime"] + extra + names.sorted()
+        return csvColumns(attributeNames: names, extra: extra)
+    }
+
+    /// The CSV header for attributes named `names`: the fixed columns, then `extra`, then `names`, sorted.
+    static func csvColumns(attributeNames names: Set<String>, extra: [String]) -> [String] {
+        fixedColumns + extra + names.sorted()
     }
 
     /// One CSV row of `feature` under `columns` (from `csvColumns(for:extra:)`); `extra` values by column name.

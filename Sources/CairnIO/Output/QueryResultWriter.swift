@@ -39,14 +39,28 @@ public struct QueryResultWriter: Sendable {
     /// The whole document for `rows`, as `write(_:to:)` writes it: for an answer held in memory (an HTTP body).
     /// - Complexity: O(n·a).
     public func encode(_ rows: [QueryResultRow]) -> [UInt8] {
+        encoded(rows)
+    }
+
+    /// The whole document for a `DynamicFeatureIndex`'s hits as they are (a server's answer): the same bytes as
+    /// `encode(_:)` of rows made from them, without a row and a copy of each feature.
+    /// - Complexity: O(n·a).
+    public func encode(_ hits: ArraySlice<DynamicHit>) -> [UInt8] {
+        encoded(hits)
+    }
+
+    /// The document for `rows` in one buffer. Internal and generic: specialised here for each public entry point
+    /// (a public generic would run unspecialised from another module, through value witnesses per row).
+    private func encoded(_ rows: some Collection<some QueryResult>) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(64 + rows.count * 160)
+        bytes.reserveCapacity(64 + rows.count * 256) // a GeoNames place takes about 230 bytes of GeoJSON
         append(rows, to: &bytes) { _ in }
         return bytes
     }
 
     /// Appends the document to `out`, calling `spill` with `out` after a row whenever it holds `chunkBytes` or more.
-    private func append(_ rows: [QueryResultRow], to out: inout [UInt8], spill: (inout [UInt8]) -> Void) {
+    private func append(_ rows: some Collection<some QueryResult>, to out: inout [UInt8], spill: (inout [UInt8]) -> Void) {
+        var order = AttributeOrder() // reused from row to row
         switch format {
         case .ids:
             for row in rows {
@@ -58,7 +72,7 @@ public struct QueryResultWriter: Sendable {
             out.append(literal: "{\"type\":\"FeatureCollection\",\"features\":[")
             for (n, row) in rows.enumerated() {
                 out.append(literal: n == 0 ? "\n" : ",\n")
-                FeatureEncoding.appendGeoJSON(row.feature, distanceMeters: row.distanceMeters, extra: [], to: &out)
+                FeatureEncoding.appendGeoJSON(row.feature, distanceMeters: row.distanceMeters, extra: [], order: &order, to: &out)
                 if out.count >= Self.chunkBytes { spill(&out) }
             }
             out.append(literal: "\n]}\n")
@@ -67,13 +81,15 @@ public struct QueryResultWriter: Sendable {
             for (n, row) in rows.enumerated() {
                 out.append(literal: n == 0 ? "\n" : ",\n")
                 FeatureEncoding.appendProperties(row.feature, distanceMeters: row.distanceMeters, extra: [],
-                                                 includeLocation: true, to: &out)
+                                                 includeLocation: true, order: &order, to: &out)
                 if out.count >= Self.chunkBytes { spill(&out) }
             }
             out.append(literal: "\n]\n")
         case .csv:
             let measured = rows.contains { $0.distanceMeters != nil }
-            let columns = FeatureEncoding.csvColumns(for: rows.map(\.feature), extra: measured ? ["distance_m"] : [])
+            var names = Set<String>()
+            for row in rows { names.formUnion(row.feature.attributes.keys) }
+            let columns = FeatureEncoding.csvColumns(attributeNames: names, extra: measured ? ["distance_m"] : [])
             for (n, column) in columns.enumerated() {
                 if n > 0 { out.append(UInt8(ascii: ",")) }
                 out.append(utf8: column)

@@ -31,8 +31,8 @@ struct ServerRoutes: Sendable {
     /// `Cairn-Result-Count` gives the count before the cut.
     func results(_ hits: [DynamicHit], limit: Int, format: QueryResultFormat,
                  headers: HTTPFields = [:]) -> AnswerCache.Entry {
-        let rows = hits.prefix(limit).map { QueryResultRow(feature: $0.feature, distanceMeters: $0.distanceMeters) }
-        return AnswerCache.Entry(body: QueryResultWriter(format: format).encode(rows), contentType: Answer.contentType(format),
+        // The hits as they are: the writer reads each feature where its hit holds it, with no row per hit.
+        return AnswerCache.Entry(body: QueryResultWriter(format: format).encode(hits.prefix(limit)), contentType: Answer.contentType(format),
                                  headers: [.cairnResultCount: String(hits.count)] + headers)
     }
 }
