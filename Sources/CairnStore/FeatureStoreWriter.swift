@@ -13,6 +13,9 @@ public final class FeatureStoreWriter {
     /// True when the store was empty at the first upsert: the R*Tree triggers are dropped for this transaction and
     /// `finish()` packs the whole R*Tree at once (see `RTreeBulkLoad` for the figures).
     private var deferringRTree = false
+    /// How much of the packed R*Tree load is held in memory (tests choose small limits), and what it did.
+    var rtreeLoadLimits = RTreeBulkLoad.Limits()
+    private(set) var rtreeLoadReport: RTreeBulkLoad.Report?
 
     init(db: Database, path: String) {
         self.db = db
@@ -32,7 +35,7 @@ public final class FeatureStoreWriter {
     func finish() throws {
         guard deferringRTree else { return }
         do {
-            try RTreeBulkLoad.load(db)
+            rtreeLoadReport = try RTreeBulkLoad.load(db, storePath: path, limits: rtreeLoadLimits)
             try StoreSchema.createRTreeTriggers(db)
             deferringRTree = false
         } catch let error as DatabaseError {

@@ -19,6 +19,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another writer (another process, or another `FeatureStore` on the same file) still held the store after this
     /// one had waited `waitedSeconds` for it (see `FeatureStore.init(path:writerWaitSeconds:onWaitingForWriter:)`).
     case busy(path: String, operation: String, waitedSeconds: Double)
+    /// A file the store writes beside its database (a scratch file of a large write) could not be written or read.
+    case io(path: String, operation: String, message: String)
 
     public var description: String {
         switch self {
@@ -36,6 +38,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "bounding box \(west),\(south),\(east),\(north) (west,south,east,north): \(reason)"
         case .writerClosed(let path):
             "\(path): the writer was used after its write transaction ended; use it only inside the `write` closure"
+        case .io(let path, let operation, let message):
+            "\(path): \(operation) failed: \(message)"
         case .busy(let path, let operation, let waitedSeconds):
             "\(path): \(operation) gave up: another writer still held the store after \(Self.secondsText(waitedSeconds)) s "
                 + "of waiting; try again when it has finished, or wait longer"

@@ -42,9 +42,10 @@ struct Importer {
     /// Imports `files` into `store`.
     /// - Throws: `InputError` for an unreadable file, `StrictStop` in strict mode, or a store error; nothing is
     ///   written then.
-    /// - Complexity: O(n) in the rows read; memory is one batch, about two bytes per row written and a bit per stored
-    ///   row replaced (see `RunDuplicateIds`, which also tells repeated ids), plus with a place lookup at most two
-    ///   batches of locations and a bounded cache (see `ImportedPlaces`).
+    /// - Complexity: O(n) in the rows read; memory is one batch, a 64 KiB piece of the rows' places (the rest in a
+    ///   scratch file) and a bit per stored row replaced (see `RunDuplicateIds`, which also tells repeated ids), plus
+    ///   with a place lookup at most two batches of locations and a bounded cache (see `ImportedPlaces`); the R*Tree
+    ///   is packed at commit in bounded memory (see `FeatureStoreWriter`).
     func run(files: [String], format: InputFormat?, into store: FeatureStore) throws -> ImportSummary {
         var summary = ImportSummary()
         var options = self.options
@@ -55,7 +56,7 @@ struct Importer {
             options.placeLookup = { id in places.place(id: id) }
             imported = places
         }
-        var duplicates = RunDuplicateIds()
+        var duplicates = RunDuplicateIds(storePath: store.path)
         try store.write { writer in
             imported?.attach(writer)
             defer { imported?.detach() }

@@ -6,10 +6,11 @@ import CairnStore
 /// warning at the end of the run.
 ///
 /// The store tells which upsert replaced a row of this run (`FeatureStoreWriter.upsert(_:written:)`), so no id is
-/// held here: memory is about two bytes a row, whatever the ids. A row stored before the run that two files replace is told by a bit per stored rowid (one bitset for
+/// held here. A row stored before the run that two files replace is told by a bit per stored rowid (one bitset for
 /// the run, one for the current file), allocated only when a re-import replaces stored rows. To name where the earlier
-/// row came from, each row the run first writes leaves its rowid and line, as two variable-length deltas (usually two
-/// bytes a row), and each file the rowid its inserts start at and where its rows start in that record.
+/// row came from, each row the run first writes leaves its rowid and line in a `RowPlaceLog` (kept in a scratch file
+/// next to the store, so its memory is one piece whatever the row count), and each file the rowid its inserts start
+/// at and where its rows start in that log.
 struct RunDuplicateIds {
     /// Examples named in the warning.
     static let exampleLimit = 3
@@ -20,25 +21,27 @@ struct RunDuplicateIds {
     private var fileCount = 0
     private var fileExamples: [(id: String, line: Int, earlierRowid: Int64)] = []
     /// The files of the run, each with the first rowid it could have inserted and where its rows start in
-    /// `writtenRows`.
+    /// `places`.
     private var files: [(firstRowid: Int64, offset: Int, name: String)] = []
     /// A later row and the rowid of the earlier one it replaced.
     private var examples: [(id: String, file: String, line: Int, earlierRowid: Int64)] = []
-    /// Per row first written by the run: rowid minus the previous one, then its line minus the previous one, both
-    /// zigzag LEB128.
-    private var writtenRows: [UInt8] = []
-    private var lastRowid: Int64 = 0
-    private var lastLine = 0
+    /// Where each row first written by the run came from.
+    private(set) var places: RowPlaceLog
     /// The largest rowid inserted so far.
     private var lastInsertedRowid: Int64 = 0
     /// Stored rows (there before the run) replaced by the run, and those of them the current file replaced first:
     /// a bit per rowid.
     private var storedRowsReplaced = RowidBits(), storedRowsReplacedByFile = RowidBits()
 
+    /// Repeats of an import into the store at `storePath` (where the row places' scratch file goes).
+    init(storePath: String, placePieceBytes: Int = RowPlaceLog.defaultPieceBytes) {
+        places = RowPlaceLog(storePath: storePath, pieceBytes: placePieceBytes)
+    }
+
     /// Starts the rows of `file`.
     /// - Complexity: O(1), or O(r / 64) after r stored rows were replaced.
     mutating func beginFile(_ file: String) {
-        files.append((firstRowid: lastInsertedRowid + 1, offset: writtenRows.count, name: file))
+        files.append((firstRowid: lastInsertedRowid + 1, offset: places.byteCount, name: file))
         storedRowsReplacedByFile.removeAll()
         fileCount = 0
         fileExamples.removeAll()
@@ -72,10 +75,7 @@ struct RunDuplicateIds {
     }
 
     private mutating func record(_ rowid: Int64, line: Int) {
-        append(zigzag(Int(rowid - lastRowid)))
-        append(zigzag(line - lastLine))
-        lastRowid = rowid
-        lastLine = line
+        places.append(rowid: rowid, line: line)
     }
 
     private mutating func note(_ id: String, line: Int, earlierRowid: Int64) {
@@ -107,9 +107,6 @@ struct RunDuplicateIds {
         return (fileCount, warning)
     }
 
-    private func zigzag(_ value: Int) -> UInt64 { UInt64(bitPattern: Int64((value << 1) ^ (value >> 63))) }
-    private func unzigzag(_ value: UInt64) -> Int { Int(Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)) }
-
     /// The run's one warning, nil when no id came again from a later file.
     /// - Complexity: O(r) in the rows the run inserted (their places are read back once).
     var warning: String? {
@@ -127,37 +124,13 @@ struct RunDuplicateIds {
     /// The file and line where the run first wrote each of the `wanted` rows.
     private func earlierPlaces(_ wanted: Set<Int64>) -> [Int64: (file: String, line: Int)] {
         var found: [Int64: (file: String, line: Int)] = [:]
-        var offset = 0, rowid: Int64 = 0, line = 0
-        while offset < writtenRows.count, found.count < wanted.count {
-            let start = offset
-            rowid += Int64(unzigzag(read(&offset)))
-            line += unzigzag(read(&offset))
+        guard !wanted.isEmpty else { return found }
+        places.forEach { start, rowid, line in
             if wanted.contains(rowid), found[rowid] == nil, let file = files.last(where: { $0.offset <= start }) {
                 found[rowid] = (file.name, line)
             }
+            return found.count < wanted.count
         }
         return found
-    }
-
-    /// Appends `value` as LEB128: seven bits a byte, the high bit set on all but the last.
-    private mutating func append(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            writtenRows.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        writtenRows.append(UInt8(value))
-    }
-
-    private func read(_ offset: inout Int) -> UInt64 {
-        var value: UInt64 = 0, shift: UInt64 = 0
-        while offset < writtenRows.count {
-            let byte = writtenRows[offset]
-            offset += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { break }
-            shift += 7
-        }
-        return value
     }
 }

@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+
+/// Writes a packed R*Tree into the shadow tables as its leaf cells arrive in sorted order, holding one node under
+/// construction per level (a few kilobytes), never the tree's levels.
+///
+/// The shape is fixed by the entry count before the first cell arrives: each level has ceil(cells below / capacity)
+/// nodes, and cells are spread evenly (the first `cells % nodes` nodes get one more); the root is node 1, then the
+/// nodes are numbered level by level from the top. A node is written when its last cell arrives, and becomes a
+/// cell of the node above. See `RTreeBulkLoad` for the shadow-table layout.
+struct RTreePackedTreeWriter {
+    /// One level's node under construction.
+    private struct Level {
+        /// Nodes on this level, and cells spread over them (entries for the leaves, else the nodes below).
+        let nodeCount: Int
+        let cellCount: Int
+        /// The node number of its first node.
+        let firstNumber: Int64
+        /// Index of the node being filled, and its cells so far.
+        var node = 0
+        var cells = 0
+        var blob: [UInt8]
+        var minLon = Float.infinity, maxLon = -Float.infinity, minLat = Float.infinity, maxLat = -Float.infinity
+
+        /// The number of the node being filled.
+        var number: Int64 { firstNumber + Int64(node) }
+        /// Cells the node being filled gets.
+        var plannedCells: Int { cellCount / nodeCount + (node < cellCount % nodeCount ? 1 : 0) }
+    }
+
+    private var levels: [Level] = []
+    private let writeNode: Statement
+    private let writeParent: Statement
+    private let writeRowid: Statement
+
+    /// A writer for a tree of `entryCount` leaf cells (at least one), nodes of `nodeBytes` holding `capacity` cells.
+    init(_ db: Database, nodeBytes: Int, capacity: Int, entryCount: Int) throws {
+        var shape: [(nodeCount: Int, cellCount: Int)] = []
+        var below = entryCount
+        repeat {
+            let nodeCount = (below + capacity - 1) / capacity
+            shape.append((nodeCount, below))
+            below = nodeCount
+        } while below > 1
+        var firstNumbers = [Int64](repeating: 0, count: shape.count)
+        var next: Int64 = 1
+        for level in shape.indices.reversed() {
+            firstNumbers[level] = next
+            next += Int64(shape[level].nodeCount)
+        }
+        levels = shape.indices.map { level in
+            Level(nodeCount: shape[level].nodeCount, cellCount: shape[level].cellCount,
+                  firstNumber: firstNumbers[level], blob: [UInt8](repeating: 0, count: nodeBytes))
+        }
+        writeNode = try db.makeStatement(sql: "INSERT OR REPLACE INTO feature_rtree_node (nodeno, data) VALUES (?, ?)")
+        writeParent = try db.makeStatement(sql: "INSERT INTO feature_rtree_parent (nodeno, parentnode) VALUES (?, ?)")
+        writeRowid = try db.makeStatement(sql: "INSERT INTO feature_rtree_rowid (rowid, nodeno) VALUES (?, ?)")
+    }
+
+    /// Adds the next leaf cell in sorted order.
+    /// - Complexity: O(1) amortized; a full node costs one write per level it completes.
+    mutating func add(_ entry: RTreeEntry) throws {
+        try writeRowid.execute(arguments: [entry.rowid, levels[0].number])
+        try add(id: entry.rowid, lon: (entry.minLon, entry.maxLon), lat: (entry.minLat, entry.maxLat), level: 0)
+    }
+
+    /// Puts a cell into the node being filled on `level`; writes the node when it is complete and passes it up.
+    private mutating func add(id: Int64, lon: (Float, Float), lat: (Float, Float), level: Int) throws {
+        let at = RTreeBulkLoad.headerBytes + levels[level].cells * RTreeBulkLoad.cellBytes
+        Self.put(UInt64(bitPattern: id), byteCount: 8, into: &levels[level].blob, at: at)
+        Self.put(UInt64(lon.0.bitPattern), byteCount: 4, into: &levels[level].blob, at: at + 8)
+        Self.put(UInt64(lon.1.bitPattern), byteCount: 4, into: &levels[level].blob, at: at + 12)
+        Self.put(UInt64(lat.0.bitPattern), byteCount: 4, into: &levels[level].blob, at: at + 16)
+        Self.put(UInt64(lat.1.bitPattern), byteCount: 4, into: &levels[level].blob, at: at + 20)
+        levels[level].minLon = min(levels[level].minLon, lon.0); levels[level].maxLon = max(levels[level].maxLon, lon.1)
+        levels[level].minLat = min(levels[level].minLat, lat.0); levels[level].maxLat = max(levels[level].maxLat, lat.1)
+        levels[level].cells += 1
+        guard levels[level].cells == levels[level].plannedCells else { return }
+
+        let number = levels[level].number
+        if number == 1 { Self.put(UInt64(levels.count - 1), byteCount: 2, into: &levels[level].blob, at: 0) }
+        Self.put(UInt64(levels[level].cells), byteCount: 2, into: &levels[level].blob, at: 2)
+        try writeNode.execute(arguments: [number, Data(levels[level].blob)])
+        let box = (lon: (levels[level].minLon, levels[level].maxLon), lat: (levels[level].minLat, levels[level].maxLat))
+        levels[level].node += 1
+        levels[level].cells = 0
+        levels[level].minLon = .infinity; levels[level].maxLon = -.infinity
+        levels[level].minLat = .infinity; levels[level].maxLat = -.infinity
+        for k in levels[level].blob.indices { levels[level].blob[k] = 0 }
+        guard level + 1 < levels.count else { return }
+        try writeParent.execute(arguments: [number, levels[level + 1].number])
+        try add(id: number, lon: box.lon, lat: box.lat, level: level + 1)
+    }
+
+    /// Writes the low `byteCount` bytes of `value` big-endian at `offset`.
+    private static func put(_ value: UInt64, byteCount: Int, into blob: inout [UInt8], at offset: Int) {
+        for k in 0..<byteCount { blob[offset + k] = UInt8(truncatingIfNeeded: value >> UInt64(8 * (byteCount - 1 - k))) }
+    }
+}
