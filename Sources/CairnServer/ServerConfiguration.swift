@@ -30,6 +30,8 @@ public struct ServerConfiguration: Sendable {
     public var reloadIntervalSeconds = 1.0
     /// The bytes of answers kept per state of the store, so that a repeated request is not computed again (0: none).
     public var answerCacheBytes = 256 << 20
+    /// Whether answers above 1 KiB are sent gzip-compressed to clients whose `Accept-Encoding` allows it.
+    public var gzip = true
     /// The clustering options of `/clusters` (those of `cairn cluster` by default).
     public var clusterOptions = ClusterOptions.standard
 

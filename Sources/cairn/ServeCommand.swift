@@ -43,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("answer-cache-mib"), parsing: .unconditional, help: "Answers kept per state of the store, in MiB, so a repeated request is not computed again (0: none).")
     var answerCacheMiB = 256
 
+    @Flag(inversion: .prefixedNo, help: "Send answers above 1 KiB gzip-compressed to clients that accept gzip (Accept-Encoding).")
+    var gzip = true
+
     @Option(name: .customLong("reload-seconds"), parsing: .unconditional, help: "How often to look for another process's writes to the store, in seconds.")
     var reloadSeconds = 1.0
 
@@ -66,6 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.idleTimeoutSeconds = idleTimeoutSeconds
         configuration.reloadIntervalSeconds = reloadSeconds
         configuration.answerCacheBytes = answerCacheMiB << 20
+        configuration.gzip = gzip
         var logger = Logger(label: "cairn")
         logger.logLevel = .info
         try await CairnServer.run(configuration: configuration, logger: logger)

@@ -6,15 +6,20 @@ import HTTPTypes
 final class AnswerCache: Sendable {
     /// A written answer: its body, media type and the headers it was sent with.
     struct Entry: Sendable {
-        init(body: [UInt8], contentType: String, headers: HTTPFields = [:]) {
+        init(body: [UInt8], contentType: String, headers: HTTPFields = [:], isGzip: Bool = false) {
             self.body = body
             self.contentType = contentType
             self.headers = headers
+            self.isGzip = isGzip
         }
 
+        /// The bytes sent: gzip when `isGzip`, so that a cached answer is compressed once.
         let body: [UInt8]
         let contentType: String
+        /// The headers sent with it (`Content-Encoding` and `Vary` included).
         let headers: HTTPFields
+        /// Whether `body` is gzip (its `ETag` then differs from the plain answer's).
+        let isGzip: Bool
     }
 
     private let limitBytes: Int
