@@ -46,14 +46,14 @@ enum Answer {
     /// `Vary: Accept-Encoding`, unless the server never compresses.
     /// - Complexity: O(n) in the body's bytes.
     static func encoded(_ entry: AnswerCache.Entry, _ coding: ContentCoding) -> AnswerCache.Entry {
-        guard coding != .off, entry.body.count > compressionThresholdBytes else { return entry }
+        guard coding != .off, entry.body.readableBytes > compressionThresholdBytes else { return entry }
         var headers = entry.headers
         headers[.vary] = "Accept-Encoding"
-        if coding == .gzip, let body = entry.body.withUnsafeBytes({ GzipWriter.compressed($0, level: gzipLevel) }) {
+        if coding == .gzip, let body = entry.body.withUnsafeReadableBytes({ GzipWriter.compressed($0, level: gzipLevel) }) {
             headers[.contentEncoding] = "gzip"
             return AnswerCache.Entry(body: body, contentType: entry.contentType, headers: headers, isGzip: true)
         }
-        return AnswerCache.Entry(body: entry.body, contentType: entry.contentType, headers: headers)
+        return AnswerCache.Entry(body: entry.body, contentType: entry.contentType, headers: headers, isGzip: false)
     }
 
     /// The `ETag` of a gzip answer, whose plain answer has `entityTag`: the two are different bytes, so that a cache
@@ -91,10 +91,14 @@ enum Answer {
 
     /// A 200 with `bytes`, their media type and the state's tag; `extra` headers added.
     static func ok(_ bytes: [UInt8], contentType: String, entityTag: String?, extra: HTTPFields = [:]) -> Response {
+        ok(ByteBuffer(bytes: bytes), contentType: contentType, entityTag: entityTag, extra: extra)
+    }
+
+    private static func ok(_ buffer: ByteBuffer, contentType: String, entityTag: String?, extra: HTTPFields) -> Response {
         var headers: HTTPFields = [.contentType: contentType, .cacheControl: "no-cache"]
         if let entityTag { headers[.eTag] = entityTag }
         headers.append(contentsOf: extra)
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))
     }
 }
 
