@@ -1,8 +1,10 @@
 -- wrk script for scripts/bench-server: cycles through a file of request paths (one per line), each thread from its
 -- own offset so that the 64 connections do not ask for the same point at the same moment, and ends with one line
 -- that the bench script parses:
---   RESULT requests=N seconds=S rps=R p50_ms=X p99_ms=Y errors=E non2xx=M
--- Usage: wrk -t 2 -c 64 -d 30s --latency -s paths.lua http://127.0.0.1:8080 -- PATHS_FILE
+--   RESULT requests=N seconds=S rps=R p50_ms=X p99_ms=Y errors=E non2xx=M bytes_per_response=B
+-- (B: the bytes read per response, headers included, as sent: compressed when compressed).
+-- Usage: wrk -t 2 -c 64 -d 30s --latency [-H 'Accept-Encoding: gzip'] -s paths.lua http://127.0.0.1:8080 -- PATHS_FILE
+-- (wrk.format adds the -H headers to every request).
 
 local threads = {}
 local thread_count = 0
@@ -33,8 +35,9 @@ end
 function done(summary, latency, _)
    local errors = summary.errors
    local seconds = summary.duration / 1e6
-   io.write(string.format("RESULT requests=%d seconds=%.3f rps=%.1f p50_ms=%.3f p99_ms=%.3f errors=%d non2xx=%d\n",
+   io.write(string.format("RESULT requests=%d seconds=%.3f rps=%.1f p50_ms=%.3f p99_ms=%.3f errors=%d non2xx=%d bytes_per_response=%.0f\n",
       summary.requests, seconds, summary.requests / seconds,
       latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-      errors.connect + errors.read + errors.write + errors.timeout, errors.status))
+      errors.connect + errors.read + errors.write + errors.timeout, errors.status,
+      summary.bytes / math.max(summary.requests, 1)))
 end

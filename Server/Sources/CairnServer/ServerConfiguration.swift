@@ -34,6 +34,8 @@ public struct ServerConfiguration: Sendable {
     public var leafletFolder = "/usr/share/javascript/leaflet"
     /// A GeoJSON file of outlines the map page draws under the data (nil: a graticule only).
     public var basemapPath: String?
+    /// Whether answers above 1 KiB are sent gzip-compressed to clients whose `Accept-Encoding` allows it.
+    public var gzip = true
     /// The clustering options of `/clusters` (those of `cairn cluster` by default).
     public var clusterOptions = ClusterOptions.standard
 

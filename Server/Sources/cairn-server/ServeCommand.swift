@@ -49,6 +49,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("basemap"), help: ArgumentHelp("A GeoJSON file of outlines the map page at / draws under the data (e.g. Data/naturalearth-countries.geojson; default: a graticule only).", valueName: "path"))
     var basemapPath: String?
+    @Flag(inversion: .prefixedNo, help: "Send answers above 1 KiB gzip-compressed to clients that accept gzip (Accept-Encoding).")
+    var gzip = true
 
     @Option(name: .customLong("reload-seconds"), parsing: .unconditional, help: "How often to look for another process's writes to the store, in seconds.")
     var reloadSeconds = 1.0
@@ -74,6 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.reloadIntervalSeconds = reloadSeconds
         configuration.answerCacheBytes = answerCacheMiB << 20
         configuration.basemapPath = basemapPath
+        configuration.gzip = gzip
         var logger = Logger(label: "cairn")
         logger.logLevel = .info
         try await CairnServer.run(configuration: configuration, logger: logger)

@@ -1,4 +1,5 @@
 import HTTPTypes
+import Hummingbird
 
 /// Answers already written for one state, by request URL: a map's clients ask for the same viewports, clusters and
 /// places again and again, and between two edits the answer cannot change. Bounded in bytes; when full it empties
@@ -6,15 +7,25 @@ import HTTPTypes
 final class AnswerCache: Sendable {
     /// A written answer: its body, media type and the headers it was sent with.
     struct Entry: Sendable {
-        init(body: [UInt8], contentType: String, headers: HTTPFields = [:]) {
+        init(body: [UInt8], contentType: String, headers: HTTPFields = [:], isGzip: Bool = false) {
+            self.init(body: ByteBuffer(bytes: body), contentType: contentType, headers: headers, isGzip: isGzip)
+        }
+
+        init(body: ByteBuffer, contentType: String, headers: HTTPFields, isGzip: Bool) {
             self.body = body
             self.contentType = contentType
             self.headers = headers
+            self.isGzip = isGzip
         }
 
-        let body: [UInt8]
+        /// The bytes sent: gzip when `isGzip`, so that a cached answer is compressed once. NIO's buffer, which every
+        /// response of the answer shares (copy on write): a cached answer goes out without a copy.
+        let body: ByteBuffer
         let contentType: String
+        /// The headers sent with it (`Content-Encoding` and `Vary` included).
         let headers: HTTPFields
+        /// Whether `body` is gzip (its `ETag` then differs from the plain answer's).
+        let isGzip: Bool
     }
 
     private let limitBytes: Int
@@ -35,7 +46,7 @@ final class AnswerCache: Sendable {
     /// Keeps `entry` for `key`; an answer larger than a sixteenth of the limit is not kept.
     /// - Complexity: O(1) on average.
     func keep(_ entry: Entry, for key: String) {
-        let size = entry.body.count + key.utf8.count
+        let size = entry.body.readableBytes + key.utf8.count
         guard limitBytes > 0, size <= limitBytes / 16 else { return }
         entries.withLock { kept in
             if kept.bytes + size > limitBytes { kept = ([:], 0) }

@@ -12,19 +12,21 @@ struct ServerRoutes: Sendable {
     let mapAssets: MapAssets
 
     /// The answer to a read from the current state: a 304 when the client already holds this state's answer, the
-    /// answer kept for the same request (URL and `Accept`) when this state wrote it before, else `make`'s (kept).
+    /// answer kept for the same request (URL, `Accept` and gzip or not) when this state wrote it before, else
+    /// `make`'s (compressed if the client accepts gzip, then kept).
     func read(_ request: Request, _ make: (ServedState) throws -> AnswerCache.Entry) throws -> Response {
         let state = served.state
-        if Answer.isNotModified(request, entityTag: state.entityTag) { return Answer.notModified(entityTag: state.entityTag) }
-        let key = request.uri.description + "\n" + (request.headers[.accept] ?? "")
+        let coding = ContentCoding(request, gzipEnabled: configuration.gzip)
+        if let held = Answer.heldTag(request, entityTag: state.entityTag, coding: coding) { return Answer.notModified(entityTag: held, coding: coding) }
+        let key = request.uri.description + "\n" + (request.headers[.accept] ?? "") + coding.cacheKeySuffix
         let entry: AnswerCache.Entry
         if let kept = state.answers.answer(for: key) {
             entry = kept
         } else {
-            entry = try make(state)
+            entry = Answer.encoded(try make(state), coding)
             state.answers.keep(entry, for: key)
         }
-        return Answer.ok(entry.body, contentType: entry.contentType, entityTag: state.entityTag, extra: entry.headers)
+        return Answer.ok(entry, entityTag: state.entityTag)
     }
 
     /// `hits` (already in the answer's order) in the client's format, cut at `limit`; the header
