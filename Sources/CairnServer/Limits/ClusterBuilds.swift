@@ -13,12 +13,15 @@ final class ClusterBuilds: Sendable {
     private let queue = DispatchQueue(label: "cairn.cluster-builds")
 
     /// The hierarchy of `clusters` for `filter` (canonical text `key`): at once when it needs no build or was
-    /// built, else after its build, or a throw at `work`'s deadline.
+    /// built, else after its build, or a throw at the deadline of the request's work (`makeWork`).
     /// - Throws: `RequestError` (503) when the time is up, `ClientGone`.
     /// - Complexity: O(1) when built; else the build's O(n log n), off the caller's thread.
-    func hierarchy(_ clusters: ServedClusters, filter: FeatureFilter, key: String, work: RequestWork) async throws -> ServedClusters.Clusters {
+    func hierarchy(_ clusters: ServedClusters, filter: FeatureFilter, key: String,
+                   work makeWork: () -> RequestWork) async throws -> ServedClusters.Clusters {
         if filter.acceptsAll { return clusters.clusters(matching: filter, key: key) }
         if let kept = clusters.kept(key: key) { return kept }
+        // Made only for a build: the common requests (no filter, or one built) cost nothing more.
+        let work = makeWork()
         try work.check()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ServedClusters.Clusters, any Error>) in
             let waiting = Locked<CheckedContinuation<ServedClusters.Clusters, any Error>?>(continuation)

@@ -74,9 +74,9 @@ extension ServerRoutes {
     }
 
     private func hierarchy(_ state: ServedState, _ parameters: QueryParameters) async throws -> ServedClusters.Clusters {
-        let work = limits.work()
         do {
-            return try await limits.clusterBuilds.hierarchy(state.clusters, filter: try parameters.filter(), key: parameters.filterKey, work: work)
+            return try await limits.clusterBuilds.hierarchy(state.clusters, filter: try parameters.filter(), key: parameters.filterKey,
+                                                            work: limits.work)
         } catch let error as RequestError where error.status == .serviceUnavailable {
             limits.overTime.increment()
             throw error
