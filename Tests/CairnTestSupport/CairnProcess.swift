@@ -89,6 +89,8 @@ public final class CairnProcess: @unchecked Sendable {
     public var standardOutput: String { lock.withLock { String(decoding: standardOutputBytes, as: UTF8.self) } }
     /// What the process wrote on stderr so far.
     public var standardError: String { lock.withLock { String(decoding: standardErrorBytes, as: UTF8.self) } }
+    /// The process's id (to read its memory in /proc, say).
+    public var processIdentifier: Int32 { process.processIdentifier }
     /// Whether the process is still running.
     public var isRunning: Bool { process.isRunning }
 

@@ -29,11 +29,13 @@ public enum CairnServer {
     public static func makeApplication(configuration: ServerConfiguration, logger: Logger = Logger(label: "cairn")) throws -> some ApplicationProtocol {
         let served = try ServedStore(path: configuration.storePath, clusterOptions: configuration.clusterOptions,
                                      answerCacheBytes: configuration.answerCacheBytes)
-        let routes = ServerRoutes(served: served, configuration: configuration,
-                                  mapAssets: try MapAssets(leafletFolder: configuration.leafletFolder, basemapPath: configuration.basemapPath))
         let registry = Self.registry
-        let router = Router()
+        let routes = ServerRoutes(served: served, configuration: configuration,
+                                  limits: ServerLimits(configuration: configuration, registry: registry),
+                                  mapAssets: try MapAssets(leafletFolder: configuration.leafletFolder, basemapPath: configuration.basemapPath))
+        let router = Router(context: CairnRequestContext.self)
         router.add(middleware: MetricsMiddleware())
+        router.add(middleware: RequestChannelMiddleware())
         router.get("places/around_location") { request, _ in try routes.around(request) }
         router.get("features") { request, _ in try routes.features(request) }
         router.get("features/:id") { request, context in try routes.feature(request, id: try context.parameters.require("id")) }
@@ -42,11 +44,11 @@ public enum CairnServer {
         router.post("features") { request, _ in try await routes.postFeatures(request) }
         router.get("nearest") { request, _ in try routes.nearest(request) }
         router.get("containing") { request, _ in try routes.containing(request) }
-        router.get("clusters") { request, _ in try routes.clusters(request) }
-        router.get("clusters/:id/children") { request, context in try routes.clusterChildren(request, id: try context.parameters.require("id")) }
-        router.get("clusters/:id/leaves") { request, context in try routes.clusterLeaves(request, id: try context.parameters.require("id")) }
+        router.get("clusters") { request, _ in try await routes.clusters(request) }
+        router.get("clusters/:id/children") { request, context in try await routes.clusterChildren(request, id: try context.parameters.require("id")) }
+        router.get("clusters/:id/leaves") { request, context in try await routes.clusterLeaves(request, id: try context.parameters.require("id")) }
         router.get("clusters/:id/expansion_zoom") { request, context in
-            try routes.clusterExpansionZoom(request, id: try context.parameters.require("id"))
+            try await routes.clusterExpansionZoom(request, id: try context.parameters.require("id"))
         }
         router.get("geohash/encode") { request, _ in try routes.geohashEncode(request) }
         router.get("geohash/decode/:hash") { request, context in try routes.geohashDecode(try context.parameters.require("hash")) }

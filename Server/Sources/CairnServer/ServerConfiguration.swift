@@ -26,6 +26,12 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes = 64 << 20
     /// A connection idle this long, mid-request included, is closed.
     public var idleTimeoutSeconds = 30
+    /// The longest a request's work may take, in seconds (computing an answer, a cluster build, a check-in run);
+    /// past it the request gets a 503 and its work stops. Sending an answer already made is not counted.
+    public var requestTimeLimitSeconds = 30.0
+    /// The bytes of answers made for one client and not yet sent to it, for the whole server; an answer that
+    /// would go over is refused with a 503 (`UnsentAnswerBudget`).
+    public var maxUnsentAnswerBytes = 128 << 20
     /// How often the store's generation is read to pick up another process's import, in seconds.
     public var reloadIntervalSeconds = 1.0
     /// The bytes of answers kept per state of the store, so that a repeated request is not computed again (0: none).

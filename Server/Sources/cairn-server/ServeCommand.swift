@@ -41,8 +41,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-body-mib"), parsing: .unconditional, help: "The largest request body, in MiB.")
     var maxBodyMiB = 64
 
-    @Option(name: .customLong("idle-timeout-seconds"), parsing: .unconditional, help: "Close a connection idle this long, in seconds.")
+    @Option(name: .customLong("idle-timeout-seconds"), parsing: .unconditional, help: "Close a connection idle this long, in seconds (one whose client reads none of its answer for this long, twice over, too).")
     var idleTimeoutSeconds = 30
+
+    @Option(name: .customLong("request-time-limit-seconds"), parsing: .unconditional, help: "The longest a request's work may take, in seconds; past it the request gets 503 and its work stops (sending an answer already made is not counted).")
+    var requestTimeLimitSeconds = 30.0
+
+    @Option(name: .customLong("max-unsent-answers-mib"), parsing: .unconditional, help: "Answers made for one client and not yet read by it, in MiB for the whole server; more gets 503 (answers kept in the answer cache are shared and not counted).")
+    var maxUnsentAnswersMiB = 128
 
     @Option(name: .customLong("answer-cache-mib"), parsing: .unconditional, help: "Answers kept per state of the store, in MiB, so a repeated request is not computed again (0: none).")
     var answerCacheMiB = 256
@@ -62,6 +68,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...4096).contains(maxBodyMiB) else { throw ValidationError("--max-body-mib must be 1 to 4096, got \(maxBodyMiB)") }
         guard (0...65536).contains(answerCacheMiB) else { throw ValidationError("--answer-cache-mib must be 0 to 65536, got \(answerCacheMiB)") }
         guard idleTimeoutSeconds >= 1 else { throw ValidationError("--idle-timeout-seconds must be at least 1, got \(idleTimeoutSeconds)") }
+        guard requestTimeLimitSeconds.isFinite, requestTimeLimitSeconds > 0 else {
+            throw ValidationError("--request-time-limit-seconds must be more than 0, got \(requestTimeLimitSeconds)")
+        }
+        guard (1...65536).contains(maxUnsentAnswersMiB) else { throw ValidationError("--max-unsent-answers-mib must be 1 to 65536, got \(maxUnsentAnswersMiB)") }
         guard reloadSeconds.isFinite, reloadSeconds >= 0.05 else { throw ValidationError("--reload-seconds must be at least 0.05, got \(reloadSeconds)") }
     }
 
@@ -77,6 +87,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.answerCacheBytes = answerCacheMiB << 20
         configuration.basemapPath = basemapPath
         configuration.gzip = gzip
+        configuration.requestTimeLimitSeconds = requestTimeLimitSeconds
+        configuration.maxUnsentAnswerBytes = maxUnsentAnswersMiB << 20
         var logger = Logger(label: "cairn")
         logger.logLevel = .info
         try await CairnServer.run(configuration: configuration, logger: logger)

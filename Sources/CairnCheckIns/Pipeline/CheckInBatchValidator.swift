@@ -32,6 +32,9 @@ public final class CheckInBatchValidator {
     private var layout: CheckInCSVLayout?
     /// The output's verdict texts in fixed slots (`CheckInOutputText.writeCSVRow`).
     private let verdictSlots: ContiguousArray<UInt8>
+    /// Asked before each batch (about 8 MB of input): true stops the run with a `CheckInError`, the rows of the
+    /// batches before it written. A server stops the work of a client that went or ran out of time; the CLI never.
+    public var shouldStop: () -> Bool = { false }
     /// Wall seconds per phase: judge, settle, render, waiting for the writer, copying between phases; and
     /// reading (`run`).
     public private(set) var phaseSeconds = [Double](repeating: 0, count: 6)
@@ -110,6 +113,7 @@ public final class CheckInBatchValidator {
         var clock = ContinuousClock.now
         while let batch = try input.next() {
             phaseSeconds[5] += lap(&clock)
+            if shouldStop() { throw CheckInError("\(input.path): the run was stopped at line \(line), before its end") }
             defer { clock = ContinuousClock.now }
             if let record = input.overlong {
                 if inputFormat == .csv, layout == nil {

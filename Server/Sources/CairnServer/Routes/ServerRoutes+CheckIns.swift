@@ -8,6 +8,11 @@ extension ServerRoutes {
     /// judged against the store's places and events, the verdict rows streamed back as `cairn checkins validate`
     /// writes them (`format=csv|jsonl`). A body the validator refuses as a whole (a CSV header without the required
     /// columns) is a 400 before any row is sent.
+    ///
+    /// The run stops (at its next batch, about 8 MB of input) when the client closes its connection or the request's
+    /// time limit passes: before the first row that is a 503, after it the answer is cut (the connection closes
+    /// without the chunked body's end, so no client takes it for whole). The rows wait for the client: at most
+    /// `pendingChunks` of them are held.
     func validateCheckIns(_ request: Request) async throws -> Response {
         let parameters = QueryParameters(request)
         let type = request.headers[.contentType] ?? "text/csv"
@@ -17,6 +22,8 @@ extension ServerRoutes {
             throw RequestError(.badRequest, "format '\(outputName)' is not one of csv, jsonl", parameter: "format")
         }
         let body = try await SavedBody.save(request, maxBytes: configuration.maxBodyBytes, fileExtension: inputFormat.rawValue)
+        // The time limit counts from here: a slow upload is the idle timeout's, not the work's.
+        let work = limits.work()
         let validator = try served.checkInValidator()
         let input: CheckInBatchInput
         do {
@@ -26,19 +33,21 @@ extension ServerRoutes {
         }
         let batch = CheckInBatchValidator(validator: validator, inputFormat: inputFormat, outputFormat: outputFormat,
                                           countsVisits: false, workers: configuration.threads)
-        let (stream, continuation) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
+        batch.shouldStop = { work.shouldStop }
+        let rows = VerdictQueue(capacity: Self.pendingChunks)
         // The pipeline blocks its thread (and runs its own workers): off the event loops and the task pool.
         let job = CheckInJob(batch: batch, input: input, body: body)
+        let limits = self.limits
         DispatchQueue.global().async {
             do {
-                try job.batch.run(input: job.input) { continuation.yield(ByteBuffer(bytes: $0)) }
-                continuation.finish()
+                try job.batch.run(input: job.input) { rows.put($0, unless: work) }
+                rows.finish(nil)
             } catch {
-                continuation.finish(throwing: error)
+                rows.finish(limits.stopped(work) ?? error)
             }
+            limits.checkInRowsJudged.increment(by: Int64(job.batch.rows))
             withExtendedLifetime(job.body) {}
         }
-        let rows = StreamBox(stream.makeAsyncIterator())
         let first: ByteBuffer?
         do {
             first = try await rows.next()
@@ -46,25 +55,23 @@ extension ServerRoutes {
             throw RequestError(.badRequest, error.description)
         }
         let contentType = outputFormat == .csv ? "text/csv; charset=utf-8" : "application/x-ndjson"
+        let channel = RequestChannel.current, stallSeconds = limits.stallSeconds
         return Response(status: .ok, headers: [.contentType: contentType], body: ResponseBody { writer in
-            if let first { try await writer.write(first) }
-            while let chunk = try await rows.next() { try await writer.write(chunk) }
+            let watchdog = StallWatchdog(channel: channel, stallSeconds: stallSeconds)
+            defer { watchdog.stop() }
+            var chunk = first
+            while let bytes = chunk {
+                try await writer.write(bytes)
+                watchdog.wrote(bytes.readableBytes)
+                try await channel?.settle()
+                chunk = try await rows.next()
+            }
             try await writer.finish(nil)
         })
     }
-}
 
-/// The iterator of the verdict stream, handed from the handler to the body writer (one reader at a time).
-private final class StreamBox: @unchecked Sendable {
-    private var iterator: AsyncThrowingStream<ByteBuffer, any Error>.AsyncIterator
-
-    init(_ iterator: AsyncThrowingStream<ByteBuffer, any Error>.AsyncIterator) {
-        self.iterator = iterator
-    }
-
-    func next() async throws -> ByteBuffer? {
-        try await iterator.next()
-    }
+    /// Chunks of verdict rows held for a slow client (each is what one piece of a batch renders, well under a MB).
+    static let pendingChunks = 4
 }
 
 /// What the pipeline's thread takes over from the handler: used there only, never by the handler again.

@@ -19,6 +19,12 @@ final class ServedClusters: Sendable {
         let features: [Feature]
     }
 
+    /// The hierarchy already built for the filter with canonical text `key`, if any (never builds).
+    /// - Complexity: O(1) on average.
+    func kept(key: String) -> Clusters? {
+        filtered.withLock { $0[key] }
+    }
+
     /// Clusters every feature with `options`.
     /// - Complexity: O(n log n).
     init(features: [Feature], options: ClusterOptions) {
