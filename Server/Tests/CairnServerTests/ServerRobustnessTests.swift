@@ -82,7 +82,8 @@ import Glibc
 
     /// Starts `cairn serve` with `arguments` more on a free port: the process and its port.
     static func start(_ fixture: ServerFixture, _ arguments: [String] = []) throws -> (CairnProcess, UInt16) {
-        let server = try CairnProcess(["serve", "--db", fixture.db, "--port", "0"] + arguments, in: fixture.folder.path)
+        let server = try CairnProcess(["--db", fixture.db, "--port", "0"] + arguments, in: fixture.folder.path,
+                                      executable: "cairn-server")
         try server.waitForStandardError(containing: "cairn serve: listening on ", timeoutSeconds: 120)
         let line = try #require(server.standardError.split(separator: "\n").first { $0.contains("cairn serve: listening on ") })
         let address = String(line.split(separator: " ")[4])
