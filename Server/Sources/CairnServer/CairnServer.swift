@@ -56,6 +56,11 @@ public enum CairnServer {
         router.get("geohash/cover") { request, _ in try routes.geohashCover(request) }
         router.get("geohash/prefix/:prefix") { request, context in try routes.geohashPrefix(request, prefix: try context.parameters.require("prefix")) }
         router.post("checkins/validate") { request, _ in try await routes.validateCheckIns(request) }
+        router.get("tiles/:z/:x/:y") { request, context in
+            try await routes.tile(request, z: try context.parameters.require("z"), x: try context.parameters.require("x"),
+                                  y: try context.parameters.require("y"))
+        }
+        router.get("tiles.json") { request, _ in try await routes.tileJSON(request) }
         router.get("/") { _, _ in routes.mapPage() }
         router.get("leaflet/:file") { _, context in try routes.leaflet(file: try context.parameters.require("file")) }
         router.get("basemap.geojson") { _, _ in try routes.basemap() }

@@ -73,7 +73,9 @@ extension ServerRoutes {
         }
     }
 
-    private func hierarchy(_ state: ServedState, _ parameters: QueryParameters) async throws -> ServedClusters.Clusters {
+    /// The cluster hierarchy of `state` for the request's `kind`/`where` (built off the request threads when new),
+    /// counting a time-limit 503 or a client gone in the metrics.
+    func hierarchy(_ state: ServedState, _ parameters: QueryParameters) async throws -> ServedClusters.Clusters {
         do {
             return try await limits.clusterBuilds.hierarchy(state.clusters, filter: try parameters.filter(), key: parameters.filterKey,
                                                             work: limits.work)
