@@ -1,3 +1,4 @@
+import CairnCore
 import Foundation
 import GRDB
 
@@ -101,13 +102,17 @@ enum RTreeBulkLoad {
             return nil
         }
         var sorter = RTreeEntrySorter(limits: limits, storePath: storePath, expectedCount: expected)
-        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, longitude, latitude FROM feature ORDER BY rowid")
-        while let row = try rows.next(), sorter.count < expected {
-            try sorter.append(rowid: row[0], longitude: row[1], latitude: row[2])
+        do {
+            let rows = try Row.fetchCursor(db, sql: "SELECT rowid, longitude, latitude FROM feature ORDER BY rowid")
+            while let row = try rows.next(), sorter.count < expected {
+                try sorter.append(rowid: row[0], longitude: row[1], latitude: row[2])
+            }
+            guard sorter.count > 0 else { return nil }
+            var tree = try RTreePackedTreeWriter(db, nodeBytes: nodeBytes, capacity: capacity, entryCount: sorter.count)
+            try sorter.forEachSorted { try tree.add($0) }
+        } catch let failure as ScratchFile.Failure {
+            throw StoreError.io(path: storePath, operation: failure.operation, message: failure.message)
         }
-        guard sorter.count > 0 else { return nil }
-        var tree = try RTreePackedTreeWriter(db, nodeBytes: nodeBytes, capacity: capacity, entryCount: sorter.count)
-        try sorter.forEachSorted { try tree.add($0) }
         return Report(entries: sorter.count, runs: sorter.runCount, extraMergePasses: sorter.extraMergePasses,
                       peakEntriesInMemory: sorter.peakEntriesInMemory)
     }

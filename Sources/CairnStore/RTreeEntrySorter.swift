@@ -1,3 +1,5 @@
+import CairnCore
+
 /// One entry of the R*Tree bulk load: a rowid, its point's box rounded outwards to `Float`, and its sort word.
 /// 32 bytes, written to the scratch file as they are (read back by the same process only).
 struct RTreeEntry {
@@ -66,7 +68,7 @@ struct RTreeEntrySorter {
     }
 
     /// Calls `body` with every entry in sorted order; the sorter is spent afterwards.
-    /// - Throws: what `body` throws, or `StoreError.io` when the scratch file fails.
+    /// - Throws: what `body` throws, or `ScratchFile.Failure` when the scratch file fails (`RTreeBulkLoad` names the store).
     /// - Complexity: O(N log N); past one chunk, about 32 bytes a row written and read per merge pass.
     mutating func forEachSorted(_ body: (RTreeEntry) throws -> Void) throws {
         guard !runs.isEmpty, let scratch else {

@@ -1,3 +1,4 @@
+import CairnCore
 import CairnStore
 
 /// Where each row an import run first wrote came from: its rowid and line, in the order written, as two

@@ -1,20 +1,12 @@
-import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A scratch file holding the parts of a snapshot's sections computed so far, while the rest is still being read:
 /// what lets a snapshot of a large store be written without holding its feature table in memory.
 ///
-/// The file is created next to the snapshot (so on the same disk, never in a memory-backed temporary folder) and
-/// unlinked at once: it has no name, so nothing is left behind however the process ends. Opened and written through
-/// swift-system's `FileDescriptor`; `unlink` through the C library.
+/// A `ScratchFile` next to the snapshot, with what a snapshot's spools need on top: the size of their pieces, and
+/// a failed write remembered so that later pieces stay in memory.
 final class SnapshotSpill {
-    private let descriptor: FileDescriptor
+    private let file: ScratchFile
     /// Bytes written so far.
-    private(set) var byteCount = 0
+    var byteCount: Int { file.byteCount }
     /// Set after a failed write: nothing more is written, and the spools keep their bytes in memory instead.
     private(set) var isBroken = false
     /// Bytes a spool gathers before it moves them here (`SectionSpool.spillIfFull`): large enough that writes
@@ -22,54 +14,34 @@ final class SnapshotSpill {
     let pieceBytes: Int
 
     /// A new scratch file in the folder of `path`, or nil when it cannot be created (the caller then keeps
-    /// everything in memory). Tests choose small `pieceBytes` to cut sections into many pieces.
+    /// everything in memory). Named with the snapshot's temporary prefix until it is unlinked, so that a name left
+    /// by a killed process is removed by the next writer (`SnapshotFileWriter.removeStaleTemporaries`). Tests
+    /// choose small `pieceBytes` to cut sections into many pieces.
     init?(nextTo path: String, pieceBytes: Int = 1 << 18) {
+        guard let file = ScratchFile(namePrefix: SnapshotFileWriter.temporaryPrefix(of: path)) else { return nil }
+        self.file = file
         self.pieceBytes = max(1, pieceBytes)
-        let name = SnapshotFileWriter.temporaryPrefix(of: path) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        do {
-            descriptor = try FileDescriptor.open(name, .readWrite, options: [.create, .exclusiveCreate, .closeOnExec],
-                                                 permissions: [.ownerReadWrite])
-        } catch {
-            return nil
-        }
-        // unlink(2): 0 on success, -1 with errno. A name left behind is removed by the next writer
-        // (`SnapshotFileWriter.removeStaleTemporaries`) once this process has ended.
-        _ = unlink(name)
     }
-
-    deinit { try? descriptor.close() }
 
     /// Appends `bytes` and returns where they are in the file, or nil when the write failed.
     /// - Complexity: O(n).
     func append(_ bytes: UnsafeRawBufferPointer) -> Range<Int>? {
-        guard !isBroken else { return nil }
-        do {
-            _ = try descriptor.writeAll(toAbsoluteOffset: Int64(byteCount), bytes)
-        } catch {
+        guard !isBroken, let start = try? file.append(bytes) else {
             isBroken = true
             return nil
         }
-        defer { byteCount += bytes.count }
-        return byteCount..<(byteCount + bytes.count)
+        return start..<(start + bytes.count)
     }
 
     /// Reads the bytes at `range` (returned by `append`) into `buffer`, which holds exactly that many.
     /// - Throws: `SnapshotError` with reason `.io` when the file cannot be read.
     /// - Complexity: O(n).
     func read(_ range: Range<Int>, into buffer: UnsafeMutableRawBufferPointer, path: String?) throws(SnapshotError) {
-        var done = 0
-        while done < range.count {
-            let read: Int
-            do {
-                read = try descriptor.read(fromAbsoluteOffset: Int64(range.lowerBound + done),
-                                           into: UnsafeMutableRawBufferPointer(rebasing: buffer[done..<range.count]))
-            } catch {
-                throw SnapshotError(path: path, reason: .io(operation: "read back the scratch file of", message: "\(error)"))
-            }
-            guard read > 0 else {
-                throw SnapshotError(path: path, reason: .io(operation: "read back the scratch file of", message: "it ended early"))
-            }
-            done += read
+        do throws(ScratchFile.Failure) {
+            let read = try file.read(at: range.lowerBound, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<range.count]))
+            guard read == range.count else { throw ScratchFile.Failure(operation: "", message: "it ended early") }
+        } catch {
+            throw SnapshotError(path: path, reason: .io(operation: "read back the scratch file of", message: error.message))
         }
     }
 }
