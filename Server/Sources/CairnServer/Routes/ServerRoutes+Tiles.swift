@@ -74,7 +74,7 @@ extension ServerRoutes {
         var pointFields = ["id": "String (when the id is not a plain number)", "kind": "String", "radiusMeters": "Number"]
         for name in names { pointFields[name] = "attribute" }
         func fields(_ table: [String: String]) -> String {
-            "{" + table.keys.sorted().map { "\(TextEscaping.jsonString($0)):\(TextEscaping.jsonString(table[$0]!))" }
+            "{" + table.sorted { $0.key < $1.key }.map { "\(TextEscaping.jsonString($0.key)):\(TextEscaping.jsonString($0.value))" }
                 .joined(separator: ",") + "}"
         }
         let tiles = TextEscaping.jsonString("http://\(host)/tiles/{z}/{x}/{y}.mvt")
