@@ -19,8 +19,8 @@ struct ServerRoutes: Sendable {
     /// answers while it is sent, and is refused (503) over it.
     func read(_ request: Request, from given: ServedState? = nil, _ make: (ServedState) throws -> AnswerCache.Entry) throws -> Response {
         let state = given ?? served.state
-        if let notModified = notModified(request, state) { return notModified }
         let coding = ContentCoding(request, gzipEnabled: configuration.gzip)
+        if let notModified = notModified(request, state, coding: coding) { return notModified }
         let key = request.uri.description + "\n" + (request.headers[.accept] ?? "") + coding.cacheKeySuffix
         let entry: AnswerCache.Entry
         var isShared = true
@@ -37,9 +37,10 @@ struct ServerRoutes: Sendable {
         return try streamed(entry, alone: alone, entityTag: state.entityTag)
     }
 
-    /// A 304 when the client already holds `state`'s answer to `request` (plain or gzip), else nil.
-    func notModified(_ request: Request, _ state: ServedState) -> Response? {
-        let coding = ContentCoding(request, gzipEnabled: configuration.gzip)
+    /// A 304 when the client already holds `state`'s answer to `request` (plain or gzip), else nil; `coding` is
+    /// the request's, when the caller has read it already.
+    func notModified(_ request: Request, _ state: ServedState, coding: ContentCoding? = nil) -> Response? {
+        let coding = coding ?? ContentCoding(request, gzipEnabled: configuration.gzip)
         guard let held = Answer.heldTag(request, entityTag: state.entityTag, coding: coding) else { return nil }
         return Answer.notModified(entityTag: held, coding: coding)
     }
