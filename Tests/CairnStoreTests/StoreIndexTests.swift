@@ -96,34 +96,44 @@ import Testing
     }
 
     /// A block damaged after the snapshot was written is found when a query first reads it: the answer read from
-    /// it is discarded and given again from a rebuilt index, and the snapshot is replaced.
-    @Test func damageFoundWhileAnsweringIsAnsweredAgainFromTheStore() throws {
+    /// it is discarded and given again from a rebuilt index, and the snapshot is replaced. An attribute value is
+    /// read when its feature is decoded; the circle tree when `containing` first runs.
+    @Test(arguments: ["ATTV", "CVAL"])
+    func damageFoundWhileAnsweringIsAnsweredAgainFromTheStore(section: String) throws {
         try withTemporaryStore { store, _ in
-            try store.upsert(try Self.places(count: 2_000, seed: 3))
+            let places = try Self.places(count: 2_000, seed: 3)
+            try store.upsert(places)
             let storeIndex = StoreIndex(store: store)
-            let expected = Array(try storeIndex.build().features)
+            // What the query reads: every feature, or the places whose circle holds the first place's centre.
+            func query(_ index: FeatureIndex) -> [Feature] {
+                guard section == "CVAL" else { return Array(index.features) }
+                var stats = QueryStats()
+                return index.containing(places[0].location, stats: &stats).map { index.features[$0.item] }
+            }
+            let expected = query(try storeIndex.build())
+            #expect(!expected.isEmpty)
             _ = try storeIndex.current()
             var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: storeIndex.snapshotPath)))
-            // An attribute value in the middle of their section, far from the trees, which are verified at open.
-            let attributes = try #require(Self.sectionRange("ATTV", in: bytes))
-            bytes[attributes.lowerBound + attributes.count / 2] ^= 0x40
+            // A byte in the middle of the section, far from the point tree, which is verified at open.
+            let range = try #require(Self.sectionRange(section, in: bytes))
+            bytes[range.lowerBound + range.count / 2] ^= 0x40
             try Data(bytes).write(to: URL(fileURLWithPath: storeIndex.snapshotPath))
 
             let mapped = try storeIndex.current()
             let mappedFromSnapshot = Self.fromSnapshot(mapped)
-            #expect(mappedFromSnapshot, "the damage is not in a block read at open")
+            #expect(mappedFromSnapshot, "the damage is not in a block read at open: \(mapped.source)")
             #expect(mapped.index.snapshotDamage == nil)
             _ = mapped.index.features[0]
             #expect(mapped.index.snapshotDamage == nil, "the first feature's blocks are intact")
 
-            let (features, loaded) = try storeIndex.answer { index in Array(index.features) }
+            let (answer, loaded) = try storeIndex.answer(query)
             guard case .refused(let error)? = Self.reason(loaded), case .checksumMismatch = error.reason else {
                 Issue.record("not refused for its damage"); return
             }
-            #expect(features == expected, "the answer from the rebuilt index")
+            #expect(answer == expected, "the answer from the rebuilt index")
             let rewritten = Self.fromSnapshot(try storeIndex.current())
             #expect(rewritten, "the snapshot was rewritten")
-            let again = try storeIndex.answer { Array($0.features) }.answer == expected
+            let again = try storeIndex.answer(query).answer == expected
             #expect(again)
         }
     }

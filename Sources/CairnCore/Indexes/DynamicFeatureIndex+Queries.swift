@@ -106,7 +106,7 @@ extension DynamicFeatureIndex {
     public func containing(_ point: Coordinate, model: DistanceModel = .wgs84, filter: FeatureFilter = .all,
                            stats: inout QueryStats) -> [DynamicHit] {
         var found: [Int] = []
-        stats.add(base.circles.containing(point, model: model, into: &found))
+        if base.circlesReadable { stats.add(base.circles.containing(point, model: model, into: &found)) }
         var fromBase: [Neighbor] = []
         for circle in found {
             let item = Int(base.circleItems[circle])

@@ -51,6 +51,7 @@ extension FeatureIndex {
     /// - Complexity: O(√n + k log k) for k candidate circles (see `CircleIndex`).
     public func containing(_ point: Coordinate, model: DistanceModel = .wgs84, filter: FeatureFilter = .all,
                            stats: inout QueryStats) -> [QueryHit] {
+        guard circlesReadable else { return [] }
         var found: [Int] = []
         stats.add(circles.containing(point, model: model, into: &found))
         var hits: [QueryHit] = []

@@ -13,6 +13,8 @@ public struct FeatureIndex: Sendable {
     let circleItems: IndexBuffer<UInt32>
     /// The index over those features' circles (item `i` is `features[circleItems[i]]`).
     let circles: CircleIndex
+    /// For an index mapped from a snapshot, the check its circle sections must pass before they are read.
+    let circleCheck: MappedCircleCheck?
 
     /// Builds the indexes.
     /// - Complexity: O(n log n).
@@ -30,16 +32,25 @@ public struct FeatureIndex: Sendable {
         }
         self.circleItems = IndexBuffer(circleItems)
         self.circles = CircleIndex(circles)
+        circleCheck = nil
     }
 
-    /// The parts of an index, already checked (a mapped snapshot's).
+    /// The parts of a mapped snapshot's index: the point parts already checked, the circle parts checked by
+    /// `circleCheck` when first read.
     /// - Complexity: O(1).
-    init(features: FeatureList, points: PointIndex, circleItems: IndexBuffer<UInt32>, circles: CircleIndex) {
+    init(features: FeatureList, points: PointIndex, circleItems: IndexBuffer<UInt32>, circles: CircleIndex,
+         circleCheck: MappedCircleCheck) {
         self.features = features
         self.points = points
         self.circleItems = circleItems
         self.circles = circles
+        self.circleCheck = circleCheck
     }
+
+    /// Whether the circle parts may be read: always for an index built in memory; for a mapped one, once its circle
+    /// sections passed their check (a failure is reported by `snapshotDamage`).
+    /// - Complexity: O(1) after the first call (see `MappedCircleCheck`).
+    var circlesReadable: Bool { circleCheck?.passes() ?? true }
 
     /// The number of features.
     /// - Complexity: O(1).

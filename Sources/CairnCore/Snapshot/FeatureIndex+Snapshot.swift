@@ -118,6 +118,7 @@ extension FeatureIndex {
         self.points = points
         self.circleItems = IndexBuffer(circleItems)
         self.circles = circles
+        circleCheck = nil
     }
 
     /// Bytes per `FEAT` record.

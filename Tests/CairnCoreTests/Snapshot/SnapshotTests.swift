@@ -233,41 +233,91 @@ import Testing
         }
     }
 
-    /// A mapped snapshot verifies a feature's blocks when it is decoded, not at open: every flipped byte is either
-    /// refused at open or mapping, or reported by `snapshotDamage` once the features are read, never trusted.
+    /// A mapped snapshot verifies a feature's blocks when it is decoded, and its circle tree at the first
+    /// `containing`, not at open: every flipped byte is either refused at open or mapping, or reported by
+    /// `snapshotDamage` once the features and the circles are read, never trusted.
     @Test func flippingAnyByteOfAMappedSnapshotIsFoundBeforeItIsTrusted() throws {
         // Enough features for blocks that hold feature data only; a seeded sample of the positions.
         let bytes = try Self.sample(count: 600)
         var random = SeededRandom(seed: 21)
         var foundOnReading = 0
+        let somewhere = try Coordinate(latitude: 10, longitude: 20)
         for position in (0..<3_000).map({ _ in random.below(bytes.count) }) {
             var damaged = bytes
             damaged[position] ^= 0x5A
             guard let index = try? FeatureIndex(mapping: SnapshotFile(bytes: damaged, path: "x.snapshot")) else { continue }
             #expect(index.snapshotDamage == nil, "flip at \(position): damage reported before anything was read")
             _ = Array(index.features)
+            var stats = QueryStats()
+            _ = index.containing(somewhere, stats: &stats)
             guard let damage = index.snapshotDamage else { Issue.record("flip at \(position) was not found"); continue }
             if case .checksumMismatch = damage.reason {} else { Issue.record("flip at \(position): \(damage)") }
             foundOnReading += 1
         }
-        // The features' own sections are most of the file: their damage is found when read.
+        // The features' own sections and the circle tree are most of the file: their damage is found when read.
         #expect(foundOnReading > 1_000)
         let intact = try FeatureIndex(mapping: SnapshotFile(bytes: bytes))
         _ = Array(intact.features)
+        var stats = QueryStats()
+        _ = intact.containing(somewhere, stats: &stats)
         #expect(intact.snapshotDamage == nil)
     }
 
-    /// The sections every query reads (the trees) are verified when the file is mapped.
-    @Test func damagedTreesAreRefusedWhenMapped() throws {
-        let index = FeatureIndex(try Self.richFeatures(count: 600, seed: 5))
-        let bytes = index.snapshotBytes()
+    /// The point tree (every query but `containing` reads it) is verified when the file is mapped.
+    @Test func damagedPointTreesAreRefusedWhenMapped() throws {
+        let bytes = FeatureIndex(try Self.richFeatures(count: 600, seed: 5)).snapshotBytes()
         let file = try SnapshotFile(bytes: bytes)
-        let trees: [StaticString] = ["PCRD", "PIDS", "CVAL", "CMAX"]
-        for tag in trees {
+        for tag: StaticString in ["PCRD", "PIDS"] {
             let range = try #require(file.sections[SnapshotFormat.tag(tag)])
             var damaged = bytes
             damaged[range.lowerBound + range.count / 2] ^= 1
             #expect(throws: SnapshotError.self, "\(tag)") { try FeatureIndex(mapping: SnapshotFile(bytes: damaged)) }
+        }
+    }
+
+    /// The circle tree is checked at the first `containing`: a damaged or inconsistent one answers nothing and is
+    /// reported by `snapshotDamage` (so `StoreIndex.answer` rebuilds), while the point queries never wait for it.
+    @Test func damagedCircleTreesAreFoundAtTheFirstContainment() throws {
+        // Enough features that the middle of each large circle section is in a block of its own.
+        let features = try Self.richFeatures(count: 3_000, seed: 5)
+        let memory = FeatureIndex(features)
+        let bytes = memory.snapshotBytes()
+        let file = try SnapshotFile(bytes: bytes)
+        let inside = try #require(features.first { $0.radiusMeters != nil }).location
+        var stats = QueryStats()
+        let expected = memory.containing(inside, stats: &stats).map(\.item)
+        #expect(!expected.isEmpty)
+        #expect(try FeatureIndex(mapping: file).containing(inside, stats: &stats).map(\.item) == expected)
+
+        func mappedAnswer(_ damaged: [UInt8]) throws -> (items: [Int], damage: SnapshotError?) {
+            let index = try FeatureIndex(mapping: SnapshotFile(bytes: damaged))
+            #expect(index.snapshotDamage == nil)
+            #expect(index.search(in: .world, stats: &stats).count == features.count)
+            return (index.containing(inside, stats: &stats).map(\.item), index.snapshotDamage)
+        }
+        for tag: StaticString in ["CIDS", "CCRD", "CVAL", "CMAX", "CITM"] {
+            let range = try #require(file.sections[SnapshotFormat.tag(tag)])
+            var damaged = bytes
+            damaged[range.lowerBound + range.count / 2] ^= 1
+            guard let answer = try? mappedAnswer(damaged) else {
+                // The node radii are small enough to share a block with the point tree, verified at mapping.
+                #expect("\(tag)" == "CMAX", "\(tag) refused at mapping")
+                continue
+            }
+            #expect(answer.items.isEmpty, "\(tag)")
+            if case .checksumMismatch? = answer.damage?.reason {} else { Issue.record("\(tag): \(String(describing: answer.damage))") }
+        }
+        // Item numbers beyond the counts, with the checksums recomputed, as a forger would: refused before any read.
+        for (tag, detail): (StaticString, String) in [("CIDS", "circle"), ("CITM", "feature")] {
+            let range = try #require(file.sections[SnapshotFormat.tag(tag)])
+            var forged = bytes
+            forged.withUnsafeMutableBytes { $0.storeBytes(of: UInt32.max, toByteOffset: range.lowerBound, as: UInt32.self) }
+            let answer = try mappedAnswer(Self.resealed(forged))
+            #expect(answer.items.isEmpty, "\(tag)")
+            if case .invalidContent(let section, let message)? = answer.damage?.reason {
+                #expect(section == "\(tag)")
+                #expect(message.contains("a \(detail) is not below"))
+            } else { Issue.record("\(tag): \(String(describing: answer.damage))") }
         }
     }
 
