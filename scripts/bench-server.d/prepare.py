@@ -11,6 +11,7 @@ Writes into OUT_DIR:
   paths-features.txt     /features?bbox=W,S,E,N, a square box of about 100 places around each query point
   paths-clusters-z5.txt  /clusters?bbox=..&zoom=5, the 1024x768-pixel viewport centred on each point
   paths-clusters-z12.txt the same at zoom 12
+  paths-tiles-z{2,8,12}.txt /tiles/z/x/y.mvt, the Web Mercator tile that holds each point at zoom 2, 8 and 12
   stats.txt              how many places the feature boxes hold (p10, p50, p90), for the report
 
 Only the standard library: the script runs on a bare Debian python3.
@@ -140,6 +141,15 @@ def mercator_viewport(lat, lon, zoom):
     return west, latitude(y + half_height), east, latitude(y - half_height)
 
 
+def tile_path(lat, lon, zoom):
+    """The /tiles path of the Web Mercator tile (x to the east, y to the south) that holds the point at this zoom."""
+    tiles = 2 ** zoom
+    x = min(tiles - 1, int((lon + 180) / 360 * tiles))
+    sin_lat = math.sin(math.radians(max(-MERCATOR_MAX_LATITUDE, min(MERCATOR_MAX_LATITUDE, lat))))
+    y = min(tiles - 1, max(0, int((0.5 - math.log((1 + sin_lat) / (1 - sin_lat)) / (4 * math.pi)) * tiles)))
+    return f"/tiles/{zoom}/{x}/{y}.mvt"
+
+
 def box_text(box):
     return ",".join(f"{value:.6f}" for value in box)
 
@@ -192,6 +202,9 @@ def main():
             features.write(f"/features?bbox={box_text(box)}\n")
             z5.write(f"/clusters?bbox={box_text(mercator_viewport(lat, lon, 5))}&zoom=5\n")
             z12.write(f"/clusters?bbox={box_text(mercator_viewport(lat, lon, 12))}&zoom=12\n")
+    for zoom in (2, 8, 12):
+        with open(f"{out}/paths-tiles-z{zoom}.txt", "w") as handle:
+            handle.writelines(tile_path(lat, lon, zoom) + "\n" for lat, lon in queries)
     with open(f"{out}/stats.txt", "w") as handle:
         handle.write(f"places {len(places)} redis_places {len(usable)} queries {count} seed {seed}\n")
         handle.write(f"feature_box_hits p10 {percentile(hits, 0.1)} p50 {percentile(hits, 0.5)} "
