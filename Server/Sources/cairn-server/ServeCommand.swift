@@ -50,7 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-unsent-answers-mib"), parsing: .unconditional, help: "Answers made for one client and not yet read by it, in MiB for the whole server; more gets 503 (answers kept in the answer cache are shared and not counted).")
     var maxUnsentAnswersMiB = 128
 
-    @Option(name: .customLong("answer-cache-mib"), parsing: .unconditional, help: "Answers kept per state of the store, in MiB, so a repeated request is not computed again (0: none).")
+    @Option(name: .customLong("answer-cache-mib"), parsing: .unconditional, help: "Answers kept per state of the store, in MiB, so a repeated request is not computed again, and a quarter as much again for the cluster features that /clusters answers are made of (0: neither).")
     var answerCacheMiB = 256
 
     @Option(name: .customLong("basemap"), help: ArgumentHelp("A GeoJSON file of outlines the map page at / draws under the data (e.g. Data/naturalearth-countries.geojson; default: a graticule only).", valueName: "path"))

@@ -29,6 +29,29 @@ import Testing
         #expect(try await fixture.withServer { client in try await client.get(uri) } == expected)
     }
 
+    /// Answers made partly of the features kept from earlier answers (`ClusterFeatureFragments`) are still the CLI's
+    /// bytes: overlapping viewports of several zooms, across the antimeridian, and a cluster's children.
+    @Test func answersMadeOfKeptFeaturesAreTheCLIsBytes() async throws {
+        let world = try fixture.cli(["cluster", "--zoom", "1"])
+        let id = try #require(Self.clusterIDs(world).first)
+        let views: [(uri: String, arguments: [String])] = [
+            ("/clusters?zoom=1", ["cluster", "--zoom", "1"]),
+            ("/clusters?bbox=0,0,180,90&zoom=1", ["cluster", "--bbox", "0,0,180,90", "--zoom", "1"]),
+            ("/clusters?bbox=-180,-90,0,0&zoom=1", ["cluster", "--bbox", "-180,-90,0,0", "--zoom", "1"]),
+            ("/clusters/\(id)/children", ["cluster", "--children", id]),
+            ("/clusters?bbox=170,-60,-170,60&zoom=4", ["cluster", "--bbox", "170,-60,-170,60", "--zoom", "4"]),
+            ("/clusters?zoom=4", ["cluster", "--zoom", "4"]),
+            ("/clusters?bbox=20,55,30,65&zoom=9", ["cluster", "--bbox", "20,55,30,65", "--zoom", "9"]),
+            ("/clusters?bbox=24,59,26,61&zoom=9", ["cluster", "--bbox", "24,59,26,61", "--zoom", "9"]),
+        ]
+        let expected = try views.map { try fixture.cli($0.arguments) }
+        try await fixture.withServer { (client: any TestClientProtocol) async throws in
+            for (view, bytes) in zip(views, expected) {
+                #expect(try await client.get(view.uri) == bytes, "\(view.uri)")
+            }
+        }
+    }
+
     @Test func aClusterOpensAsInTheCLI() async throws {
         let world = try fixture.cli(["cluster", "--zoom", "0"])
         let id = try #require(Self.clusterIDs(world).first)

@@ -15,13 +15,17 @@ public struct ClusterWriter {
     /// Added to every cluster id written: 0 for the CLI (ids as `ClusterID` gives them); the server adds its
     /// hierarchy's epoch in the bits above 32, so that an id from before an edit is told from every id after it.
     public let clusterIDOffset: UInt64
+    /// Where `encodeCollection` finds and keeps the features it writes (nil: encode every one).
+    public let cache: (any ClusterFeatureCache)?
 
-    /// A writer for results of `index`, built from `features`, writing cluster ids plus `clusterIDOffset`.
+    /// A writer for results of `index`, built from `features`, writing cluster ids plus `clusterIDOffset`, reusing
+    /// the features kept in `cache` (which must belong to this index and offset).
     /// - Complexity: O(1).
-    public init(index: ClusterIndex, features: [Feature], clusterIDOffset: UInt64 = 0) {
+    public init(index: ClusterIndex, features: [Feature], clusterIDOffset: UInt64 = 0, cache: (any ClusterFeatureCache)? = nil) {
         self.index = index
         self.features = features
         self.clusterIDOffset = clusterIDOffset
+        self.cache = cache
     }
 
     /// supercluster's abbreviation: 1234 → "1.2k", 12345 → "12k"; below 1000 the number itself.
@@ -52,15 +56,35 @@ public struct ClusterWriter {
     }
 
     /// The bytes `writeCollection(_:to:)` writes.
-    /// - Complexity: O(n·a).
+    /// - Complexity: O(n·a); O(total bytes) for the features found in `cache`.
     public func encodeCollection(_ nodes: [ClusterNode]) -> [UInt8] {
         var out = Self.opening(Self.collectionOpening, capacity: nodes.count), order = AttributeOrder()
-        for (n, node) in nodes.enumerated() {
-            out.append(literal: n == 0 ? "\n" : ",\n")
-            appendFeature(node, order: &order, to: &out)
+        if let cache {
+            appendFeatures(nodes, reusing: cache, order: &order, to: &out)
+        } else {
+            for (n, node) in nodes.enumerated() {
+                out.append(literal: n == 0 ? "\n" : ",\n")
+                appendFeature(node, order: &order, to: &out)
+            }
         }
         out.append(literal: Self.closing)
         return out
+    }
+
+    /// The features of `nodes`, one per line, those `cache` holds copied from it and the others kept in it (the cache
+    /// opened once: an existential is copied at every use).
+    private func appendFeatures(_ nodes: [ClusterNode], reusing cache: some ClusterFeatureCache, order: inout AttributeOrder,
+                                to out: inout [UInt8]) {
+        for (n, node) in nodes.enumerated() {
+            out.append(literal: n == 0 ? "\n" : ",\n")
+            if let kept = cache.feature(for: node.content) {
+                out.append(contentsOf: kept)
+            } else {
+                let start = out.count
+                appendFeature(node, order: &order, to: &out)
+                cache.keep(out[start...], for: node.content)
+            }
+        }
     }
 
     /// A FeatureCollection of grid clusters: a lone point as itself, a cluster with its pixel position

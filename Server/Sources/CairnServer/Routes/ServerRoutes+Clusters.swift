@@ -89,6 +89,7 @@ extension ServerRoutes {
     }
 
     private func writer(_ clusters: ServedClusters.Clusters, _ state: ServedState) -> ClusterWriter {
-        ClusterWriter(index: clusters.index, features: clusters.features, clusterIDOffset: state.clusterIDOffset)
+        ClusterWriter(index: clusters.index, features: clusters.features, clusterIDOffset: state.clusterIDOffset,
+                      cache: clusters.fragments)
     }
 }

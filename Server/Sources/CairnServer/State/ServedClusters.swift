@@ -8,6 +8,8 @@ final class ServedClusters: Sendable {
     let all: ClusterIndex
     /// The features `all` was built over, in its input order (the served index's feature order).
     let features: [Feature]
+    /// The features `/clusters` wrote for `all`'s entries (filtered hierarchies keep none: they come and go).
+    private let fragments: ClusterFeatureFragments
     /// The hierarchies built for filters, by the filter's canonical text; cleared when it reaches `filteredLimit`.
     private let filtered = Locked<[String: Clusters]>([:])
     /// How many filtered hierarchies are kept at once.
@@ -17,6 +19,8 @@ final class ServedClusters: Sendable {
     struct Clusters: Sendable {
         let index: ClusterIndex
         let features: [Feature]
+        /// Where its answers keep the features they wrote, if anywhere.
+        var fragments: ClusterFeatureFragments? = nil
     }
 
     /// The hierarchy already built for the filter with canonical text `key`, if any (never builds).
@@ -25,22 +29,23 @@ final class ServedClusters: Sendable {
         filtered.withLock { $0[key] }
     }
 
-    /// Clusters every feature with `options`.
+    /// Clusters every feature with `options`, keeping up to `fragmentLimitBytes` of the features its answers write.
     /// - Complexity: O(n log n).
-    init(features: [Feature], options: ClusterOptions) {
-        self.features = features
-        self.all = ClusterIndex(features: features, options: options)
+    convenience init(features: [Feature], options: ClusterOptions, fragmentLimitBytes: Int) {
+        self.init(all: ClusterIndex(features: features, options: options), features: features,
+                  fragments: ClusterFeatureFragments(limitBytes: fragmentLimitBytes))
     }
 
-    private init(all: ClusterIndex, features: [Feature]) {
+    private init(all: ClusterIndex, features: [Feature], fragments: ClusterFeatureFragments) {
         self.all = all
         self.features = features
+        self.fragments = fragments
     }
 
     /// The hierarchy for `filter`: `all` when it accepts everything, else one over the features that pass it.
     /// - Complexity: O(1) once built; O(n log n) at its first request.
     func clusters(matching filter: FeatureFilter, key: String) -> Clusters {
-        if filter.acceptsAll { return Clusters(index: all, features: features) }
+        if filter.acceptsAll { return Clusters(index: all, features: features, fragments: fragments) }
         if let kept = filtered.withLock({ $0[key] }) { return kept }
         let chosen = features.filter { filter.matches($0) }
         let built = Clusters(index: ClusterIndex(features: chosen, options: all.options), features: chosen)
@@ -52,7 +57,8 @@ final class ServedClusters: Sendable {
     }
 
     /// The hierarchy after removing the features with `removedIDs` and then appending `upserted` (a replaced
-    /// feature moves to the end, as in `DynamicFeatureIndex`); filtered hierarchies start afresh.
+    /// feature moves to the end, as in `DynamicFeatureIndex`); filtered hierarchies and the kept features start
+    /// afresh.
     /// - Complexity: per edit O(n) to find the point plus `ClusterIndex.apply`'s splice.
     func applying(removedIDs: [String], upserted: [Feature]) throws -> ServedClusters {
         var index = all
@@ -68,6 +74,6 @@ final class ServedClusters: Sendable {
             edits.append(.insertFeature(feature))
         }
         try index.apply(edits)
-        return ServedClusters(all: index, features: features)
+        return ServedClusters(all: index, features: features, fragments: ClusterFeatureFragments(limitBytes: fragments.limitBytes))
     }
 }

@@ -107,7 +107,8 @@ final class ServedStore: Sendable {
         var rowids: [String: Int64] = [:]
         rowids.reserveCapacity(features.count)
         try store.forEachRowID { id, rowid in rowids[id] = rowid }
-        return ServedState(index: DynamicFeatureIndex(features), clusters: ServedClusters(features: features, options: clusterOptions),
+        return ServedState(index: DynamicFeatureIndex(features), clusters: ServedClusters(features: features, options: clusterOptions,
+                                                                              fragmentLimitBytes: answerCacheBytes / 4),
                            rowids: rowids, generation: generation, contentID: contentID, epoch: epoch, answerCacheBytes: answerCacheBytes)
     }
 
