@@ -28,7 +28,7 @@ final class TileProgress {
         let elapsed = now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let rate = seconds > 0 ? Int(Double(progress.tilesWritten) / seconds) : 0
-        Terminal.writeError("\rzoom \(progress.zoom): \(Terminal.grouped(progress.tilesDoneInZoom)) / \(Terminal.grouped(progress.tilesInZoom)) tiles  \(Terminal.grouped(rate)) tiles/s")
+        Terminal.writeError("\rzoom \(progress.zoom): \(Terminal.grouped(progress.tilesDoneInZoom)) / \(Terminal.grouped(progress.tilesInZoom)) tiles  \(Terminal.grouped(rate)) tiles/s  ")
     }
 
     /// Ends the last line.

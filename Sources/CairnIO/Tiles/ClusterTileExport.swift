@@ -3,7 +3,8 @@ import Dispatch
 
 /// Writes every tile of a range of zooms that holds a cluster or a point into a tile archive: the same bytes, tile
 /// for tile, as `ClusterVectorTileWriter` gives for `ClusterIndex.tile(z:x:y:)` (what `cairn cluster --tile
-/// --format mvt` writes and the server's `/tiles/{z}/{x}/{y}.mvt` sends), gzip-compressed.
+/// --format mvt` writes; the server's `/tiles/{z}/{x}/{y}.mvt` sends the same layers with its cluster ids offset by
+/// the state's epoch), gzip-compressed.
 ///
 /// Tiles are found per zoom from the entries the hierarchy shows there (`ClusterIndex.occupiedTiles(zoom:)`), not by
 /// asking all 4^z tiles; they are written in PMTiles tile id order (zoom, then the Hilbert curve), which both archive
