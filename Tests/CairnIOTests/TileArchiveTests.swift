@@ -95,6 +95,10 @@ import Testing
         #expect(throws: TileArchiveError.emptyTile(TileAddress(zoom: 2, x: 0, y: 0)!)) {
             try writer.append(TileAddress(zoom: 2, x: 0, y: 0)!, gzippedBytes: [])
         }
+        let metadata = TileArchiveMetadata(name: "none", minZoom: 0, maxZoom: 0, bounds: (0, 0, 0, 0), center: (0, 0, 0), layers: [])
+        for path in [folder.path("none.pmtiles"), folder.path("none.mbtiles")] {
+            #expect(throws: TileArchiveError.noTiles(path: path)) { try openTileArchive(path: path).commit(metadata: metadata) }
+        }
         let mbtiles = try MBTilesWriter(path: folder.path("bad.mbtiles"))
         try mbtiles.append(TileAddress(zoom: 0, x: 0, y: 0)!, gzippedBytes: [1])
         mbtiles.discard()

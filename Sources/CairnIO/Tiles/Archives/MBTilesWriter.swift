@@ -16,6 +16,7 @@ public final class MBTilesWriter: TileArchiveWriter {
     public let path: String
     private let temporaryPath: String
     private var queue: DatabaseQueue?
+    private var tileCount = 0
 
     /// A writer for `path`: creates the temporary database and its tables and begins the transaction.
     /// - Throws: `TileArchiveError.file` with SQLite's message when the database cannot be created.
@@ -59,6 +60,7 @@ public final class MBTilesWriter: TileArchiveWriter {
                     sql: "INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)")
                 try insert.execute(arguments: [tile.zoom, tile.x, (1 << tile.zoom) - 1 - tile.y, Data(bytes)])
             }
+            tileCount += 1
         } catch {
             throw .file(path: path, operation: "adding tile \(tile.zoom)/\(tile.x)/\(tile.y)", message: Self.message(error))
         }
@@ -68,6 +70,10 @@ public final class MBTilesWriter: TileArchiveWriter {
     /// - Complexity: O(n log n) for the index over n tiles.
     public func commit(metadata: TileArchiveMetadata) throws(TileArchiveError) {
         guard let queue else { throw .file(path: path, operation: "committing", message: "the archive was discarded") }
+        guard tileCount > 0 else {
+            discard()
+            throw .noTiles(path: path)
+        }
         let rows: [(String, String)] = [
             ("name", metadata.name), ("format", "pbf"), ("type", "overlay"), ("version", "1"),
             ("minzoom", "\(metadata.minZoom)"), ("maxzoom", "\(metadata.maxZoom)"),

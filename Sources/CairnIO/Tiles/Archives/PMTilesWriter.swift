@@ -80,6 +80,7 @@ public final class PMTilesWriter: TileArchiveWriter {
     /// Writes the archive and renames it over the path (see `TileArchiveWriter.commit`).
     /// - Complexity: O(n) in the tiles' bytes and entries.
     public func commit(metadata: TileArchiveMetadata) throws(TileArchiveError) {
+        guard !entries.isEmpty else { throw .noTiles(path: path) }
         let (root, leaves) = try PMTilesDirectory.build(entries, headerBytes: PMTilesHeader.byteCount)
         let json = Array(metadataJSON(metadata).utf8)
         guard let metadataBytes = json.withUnsafeBytes({ GzipWriter.compressed($0, level: 6) }) else { throw .compressionFailed }

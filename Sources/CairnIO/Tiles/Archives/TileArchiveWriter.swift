@@ -13,7 +13,8 @@ public protocol TileArchiveWriter: AnyObject {
     func append(_ tile: TileAddress, gzippedBytes: [UInt8]) throws(TileArchiveError)
 
     /// Writes the metadata, finishes the file and renames it over the path.
-    /// - Throws: `TileArchiveError.file` when a write or the rename fails; the temporary file is removed then.
+    /// - Throws: `TileArchiveError.noTiles` when no tile was added, `.file` when a write or the rename fails; the
+    ///   temporary file is removed then.
     func commit(metadata: TileArchiveMetadata) throws(TileArchiveError)
 
     /// Removes the temporary file; the path is left as it was.
