@@ -39,12 +39,14 @@ let package = Package(
             .product(name: "Atomics", package: "swift-atomics"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        // GRDB for the MBTiles writer (an archive is an SQLite file; the server will write archives too).
         .target(name: "CairnIO", dependencies: [
             "CairnCore", "CZlib",
             .product(name: "SystemPackage", package: "swift-system"),
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The store reads and writes its attribute JSON with CairnIO's one reader and writer (no cycle: CairnIO
-        // depends only on CairnCore).
+        // depends only on CairnCore and GRDB).
         .target(name: "CairnStore", dependencies: [
             "CairnCore", "CairnIO",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -72,16 +74,20 @@ let package = Package(
         .executableTarget(name: "cairn", dependencies: ["CairnCLI"]),
 
         // What every test target shares: temporary folders, the repository's data files, the seeded generator.
-        .target(name: "CairnTestSupport", dependencies: ["CairnCore"], path: "Tests/CairnTestSupport"),
+        .target(name: "CairnTestSupport", dependencies: ["CairnCore", "CZlib"], path: "Tests/CairnTestSupport"),
         .testTarget(name: "CairnCoreTests", dependencies: ["CairnCore", "CairnTestSupport"]),
-        .testTarget(name: "CairnIOTests", dependencies: ["CairnIO", "CairnTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CairnIOTests", dependencies: [
+            "CairnIO", "CairnTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "CairnStoreTests", dependencies: [
             "CairnStore", "CairnTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "CairnGEOSTests", dependencies: ["CairnGEOS", "CairnTestSupport"]),
         .testTarget(name: "CairnCheckInsTests", dependencies: ["CairnCheckIns", "CairnIO", "CairnTestSupport"]),
         .testTarget(name: "CairnBenchTests", dependencies: ["CairnBench", "CairnTestSupport"]),
-        .testTarget(name: "CairnCLITests", dependencies: ["CairnCLI", "CairnCheckIns", "CairnBench", "CairnTestSupport"]),
+        .testTarget(name: "CairnCLITests", dependencies: [
+            "CairnCLI", "CairnCheckIns", "CairnBench", "CairnTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         // docs/LIBRARY.md's examples, verbatim, as a consumer compiles them: the public products only, no @testable
         // (scripts/library-guide --check also type-checks them outside this package, where `package` is out of reach).
         .testTarget(name: "LibraryGuideTests", dependencies: [

@@ -13,7 +13,7 @@ public struct CairnCommand: ParsableCommand {
         version: CairnVersion.current,
         subcommands: [ImportCommand.self, InfoCommand.self, GetCommand.self, DeleteCommand.self, GenerateCommand.self,
                       BBoxCommand.self, AroundCommand.self, NearestCommand.self, ContainingCommand.self, GeohashCommand.self,
-                      BenchCommand.self, SnapshotCommand.self, ClusterCommand.self, CheckInsCommand.self, ServeCommand.self]
+                      BenchCommand.self, SnapshotCommand.self, ClusterCommand.self, TilesCommand.self, CheckInsCommand.self, ServeCommand.self]
     )
 
     public init() {}

@@ -51,32 +51,7 @@ struct ClusterCommand: ParsableCommand {
     @Option(help: "hierarchy: supercluster's zoom levels; grid: one cluster per screen cell of the viewport.")
     var mode: ClusterMode = .hierarchy
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Cluster radius in pixels.", valueName: "px"))
-    var radius: Double = 40
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Tile extent in pixels (the radius is relative to it).", valueName: "n"))
-    var extent: Double = 512
-
-    @Option(name: .customLong("min-points"), parsing: .unconditional, help: ArgumentHelp("The least points a cluster holds.", valueName: "n"))
-    var minPoints: Int = 2
-
-    @Option(name: .customLong("min-zoom"), parsing: .unconditional, help: ArgumentHelp("The lowest zoom clustered.", valueName: "z"))
-    var minZoom: Int = 0
-
-    @Option(name: .customLong("max-zoom"), parsing: .unconditional, help: ArgumentHelp("The highest zoom clustered (at most 24).", valueName: "z"))
-    var maxZoom: Int = 16
-
-    @Option(name: .customLong("sum"), help: ArgumentHelp("A numeric attribute to aggregate (sum, min, max, mean); repeatable.", valueName: "attribute"))
-    var sums: [String] = []
-
-    @Option(name: .customLong("count-by"), help: ArgumentHelp("A category attribute counted per value on each cluster (or 'kind'); one.", valueName: "attribute"))
-    var countBy: [String] = []
-
-    @Option(help: "How projected positions are held: float32 as supercluster holds them, or float64.")
-    var precision: ClusterPrecision = .float32
-
-    @Flag(inversion: .prefixedNo, help: "Cluster across the antimeridian (--no-wrap: never, as supercluster does).")
-    var wrap = true
+    @OptionGroup var clustering: ClusteringOptions
 
     @Option(name: .customLong("cell-size"), parsing: .unconditional, help: ArgumentHelp("Grid mode: cell size in pixels (default 60).", valueName: "px"))
     var cellSize: Double?
@@ -148,8 +123,8 @@ struct ClusterCommand: ParsableCommand {
             guard tile != nil else {
                 throw ValidationError("--format mvt writes one map tile: give --tile Z/X/Y (clusters of a box or zoom, --expand, --children and --leaves are written as GeoJSON)")
             }
-            guard ClusterVectorTileWriter.layerExtent(forClusterExtent: extent) != nil else {
-                throw ValidationError("--format mvt: --extent becomes the vector tile's extent, a whole number of units from 1 to \(ClusterVectorTileWriter.maxExtent), got \(extent)")
+            guard ClusterVectorTileWriter.layerExtent(forClusterExtent: clustering.extent) != nil else {
+                throw ValidationError("--format mvt: --extent becomes the vector tile's extent, a whole number of units from 1 to \(ClusterVectorTileWriter.maxExtent), got \(clustering.extent)")
             }
         }
         if opened == 0, zoom == nil, mode == .hierarchy {
@@ -158,15 +133,9 @@ struct ClusterCommand: ParsableCommand {
         if mode == .grid, zoom != nil, width != nil || height != nil {
             throw ValidationError("grid mode: size the viewport with --width and --height or with --zoom, not both")
         }
-        guard countBy.count <= 1 else {
-            throw ValidationError("--count-by takes one attribute, got \(countBy.count): \(countBy.joined(separator: ", "))")
-        }
+        try clustering.checkCountBy()
         if let zoom { try OptionRange.check("--zoom", zoom, in: 0...Double(ClusterOptions.zoomLimit)) }
-        try OptionRange.checkPositive("--radius", radius)
-        try OptionRange.checkPositive("--extent", extent)
-        try OptionRange.check("--min-points", minPoints, atLeast: 1)
-        try OptionRange.check("--min-zoom", minZoom, in: 0...ClusterOptions.zoomLimit)
-        try OptionRange.check("--max-zoom", maxZoom, in: minZoom...ClusterOptions.zoomLimit)
+        try clustering.checkRanges()
         if let cellSize { try OptionRange.check("--cell-size", cellSize, atLeast: 1) }
         if let width { try OptionRange.check("--width", width, in: 1...Viewport.maxSidePixels) }
         if let height { try OptionRange.check("--height", height, in: 1...Viewport.maxSidePixels) }
@@ -182,14 +151,7 @@ struct ClusterCommand: ParsableCommand {
         if let input { guarded.input(input, option: "--input") } else { guarded.store(store.path) }
         try guarded.check(out, option: "--out")
         try Self.refuseBinaryOnTerminal(format: format, out: out, standardOutputIsTerminal: isatty(1) == 1)
-        let options: ClusterOptions
-        do {
-            options = try ClusterOptions(radiusPixels: radius, extent: extent, minZoom: minZoom, maxZoom: maxZoom, minPoints: minPoints,
-                                         numericAttributes: sums, categoryAttribute: countBy.first, precision: precision,
-                                         wrapsAntimeridian: wrap)
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        let options = try clustering.clusterOptions()
         let clock = ContinuousClock()
         let start = clock.now
         let features = try loadFeatures()
@@ -273,10 +235,10 @@ struct ClusterCommand: ParsableCommand {
     func gridViewport(_ box: BoundingBox) throws -> Viewport {
         guard let zoom else { return try Viewport(box: box, widthPixels: width ?? 1024, heightPixels: height ?? 768) }
         do {
-            return try Viewport(box: box, zoom: zoom, tileSizePixels: extent)
+            return try Viewport(box: box, zoom: zoom, tileSizePixels: clustering.extent)
         } catch .invalidSize(let w, let h) {
             throw ValidationError("""
-                grid mode: --bbox at --zoom \(zoom) is \(w)x\(h) pixels of \(Int(extent))-pixel tiles; a side must be 1 to \
+                grid mode: --bbox at --zoom \(zoom) is \(w)x\(h) pixels of \(Int(clustering.extent))-pixel tiles; a side must be 1 to \
                 \(Viewport.maxSidePixels): choose another zoom, or give --width and --height
                 """)
         }
@@ -302,10 +264,17 @@ struct ClusterCommand: ParsableCommand {
             }
             if rejected > 10 { Terminal.printError("warning: \(Terminal.grouped(rejected)) rows of \(input) in all were not valid features and are left out") }
         } else {
-            let opened = try store.open(create: false)
-            try opened.forEachFeature { feature in
-                if filter.acceptsAll || filter.matches(feature) { features.append(feature) }
-            }
+            features = try Self.storeFeatures(store, matching: filter)
+        }
+        return features
+    }
+
+    /// The store's features that `filter` accepts, in the store's order (`cairn tiles` reads the same).
+    static func storeFeatures(_ store: StoreOptions, matching filter: FeatureFilter) throws -> [Feature] {
+        var features: [Feature] = []
+        let opened = try store.open(create: false)
+        try opened.forEachFeature { feature in
+            if filter.acceptsAll || filter.matches(feature) { features.append(feature) }
         }
         return features
     }
