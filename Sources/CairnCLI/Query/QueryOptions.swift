@@ -26,6 +26,8 @@ struct QueryOptions: ParsableArguments {
     @Flag(help: "Print on stderr how the query ran: nodes visited, candidates, exact checks, time.")
     var explain = false
 
+    @OptionGroup var outputSystem: OutputCoordinateSystem
+
     func validate() throws {
         if let limit { try OptionRange.check("--limit", limit, atLeast: 0) }
     }
@@ -86,7 +88,7 @@ struct QueryOptions: ParsableArguments {
             }
         }
         let sink = try OutputSink.forOption(out)
-        QueryResultWriter(format: format).write(rows, to: sink)
+        QueryResultWriter(format: format).write(rows, coordinates: try outputSystem.coordinates(of: rows.lazy.map(\.feature.location)), to: sink)
         try sink.close()
         if explain {
             Terminal.printError("explain: \(Terminal.grouped(loaded.index.count)) features \(loaded.note) in \(Terminal.duration(queryStart - loadStart))")
