@@ -20,6 +20,8 @@ enum GeoJSONCRSMember {
             return .failure(InputErrorReason("the crs member of type \"EPSG\" has no whole properties.code; pass --s-srs"))
         case .string(let other)?:
             return .failure(InputErrorReason("a crs member of type \"\(other)\" is not supported (expected \"name\"); pass --s-srs"))
+        case nil where value == .null:
+            return .failure(InputErrorReason("the crs member is null; pass --s-srs"))
         default:
             return .failure(InputErrorReason("the crs member has no \"type\" (expected {\"type\": \"name\", \"properties\": {\"name\": ...}}); pass --s-srs"))
         }

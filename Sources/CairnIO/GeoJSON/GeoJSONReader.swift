@@ -226,7 +226,7 @@ final class GeoJSONReader: FeatureReader {
                     throw SourceTransform.projectedRefusal(file: source.path, x: position.x, y: position.y, line: line)
                 }
                 systemSettled = false
-                try adoptCRSMember(member, line: line)
+                try adoptCRSMember(member, line: line, needed: true)
             }
         }
         return decoder.decodeFeature(value, line: line, column: column, featureNumber: featureNumber)
@@ -234,13 +234,15 @@ final class GeoJSONReader: FeatureReader {
 
     /// Takes the system a top-level `crs` member names, unless `--s-srs` overrides it, it was taken already (read
     /// ahead), or features before it were read as degrees.
-    private func adoptCRSMember(_ member: JSONValue, line: Int) throws(InputError) {
+    /// A member that is null or names no usable system is an error only when it is `needed` (positions that
+    /// cannot be degrees): files with `"crs": null`, or an odd member beside degrees, read as they always did.
+    private func adoptCRSMember(_ member: JSONValue, line: Int, needed: Bool = false) throws(InputError) {
         if crsMemberAdopted { return }
         let system: String
         switch GeoJSONCRSMember.coordinateSystem(of: member) {
         case .success(let name): system = name
         case .failure(let reason):
-            if forcedSystem != nil { return } // --s-srs says what the member cannot
+            guard needed, forcedSystem == nil else { return } // --s-srs says what the member cannot
             throw InputError(file: source.path, line: line, message: reason.message)
         }
         crsMemberAdopted = true
