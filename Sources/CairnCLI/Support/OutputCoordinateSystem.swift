@@ -5,8 +5,8 @@ import CairnIO
 /// `--t-srs CRS`: the coordinate system query and cluster output is written in.
 struct OutputCoordinateSystem: ParsableArguments {
     @Option(name: .customLong("t-srs"), help: ArgumentHelp("""
-        Write positions in this coordinate reference system instead of WGS84 longitude/latitude: EPSG:3857 (Web \\
-        Mercator, for tile pipelines), a national grid such as EPSG:3067, any definition PROJ reads. GeoJSON then \\
+        Write positions in this coordinate reference system instead of WGS84 longitude/latitude: EPSG:3857 (Web \
+        Mercator, for tile pipelines), a national grid such as EPSG:3067, any definition PROJ reads. GeoJSON then \
         carries a legacy crs member naming it, JSON members and CSV columns are x and y; distances stay metres.
         """, valueName: "crs"))
     var system: String?
