@@ -177,13 +177,14 @@ struct ClusterCommand: ParsableCommand {
         }
     }
 
-    @OptionGroup var outputSystem: OutputCoordinateSystem
+    @Option(name: .customLong("t-srs"), help: OutputCoordinateSystem.help)
+    var outputSystem: String?
 
     func run() throws {
-        if tile != nil, outputSystem.system != nil {
+        if tile != nil, outputSystem != nil {
             throw ValidationError("--t-srs does not apply to --tile (a tile's positions are tile pixels)")
         }
-        let transform = try outputSystem.transform()
+        let transform = try OutputCoordinateSystem.transform(outputSystem)
         var guarded = OutputPathCheck()
         if let input { guarded.input(input, option: "--input") } else { guarded.store(store.path) }
         try guarded.check(out, option: "--out")

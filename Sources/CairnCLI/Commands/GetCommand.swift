@@ -20,13 +20,16 @@ struct GetCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @OptionGroup var outputSystem: OutputCoordinateSystem
+    @Option(name: .customLong("t-srs"), help: OutputCoordinateSystem.help)
+    var outputSystem: String?
+
+    func validate() throws { _ = try OutputCoordinateSystem.transform(outputSystem) }
 
     func run() throws {
         guard let feature = try store.open(create: false).feature(id: id) else {
             throw CLIError("no feature with id '\(id)' in \(store.path)")
         }
-        if let coordinates = try outputSystem.coordinates(of: [feature.location]) {
+        if let coordinates = try OutputCoordinateSystem.coordinates(outputSystem, of: [feature.location]) {
             print(format == .geojson ? FeatureEncoding.geoJSON(feature, coordinates: coordinates)
                                      : FeatureEncoding.json(feature, coordinates: coordinates))
             return

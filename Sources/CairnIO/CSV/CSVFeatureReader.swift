@@ -144,12 +144,14 @@ public final class CSVFeatureReader: FeatureReader {
         if transform != nil { return try nextTransformed() }
         while try tokenizer.nextRecord() {
             if Self.isBlank(tokenizer) { continue }
-            switch fields() {
-            case .failure(let rejection): return .rejected(rejection)
-            case .success(let fields):
-                if !degreesChecked { try checkDegrees(fields, line: tokenizer.recordLine) }
-                return builder.build(fields, line: tokenizer.recordLine)
+            let fields: [RawField]
+            do throws(RowRejection) {
+                fields = try self.fields()
+            } catch {
+                return .rejected(error)
             }
+            if !degreesChecked { try checkDegrees(fields, line: tokenizer.recordLine) }
+            return builder.build(fields, line: tokenizer.recordLine)
         }
         return nil
     }
@@ -196,7 +198,12 @@ public final class CSVFeatureReader: FeatureReader {
         var xs: [Double] = [], ys: [Double] = []
         while records.count < Self.transformBatchRows, try tokenizer.nextRecord() {
             if Self.isBlank(tokenizer) { continue }
-            let parsed = fields()
+            let parsed: Result<[RawField], RowRejection>
+            do throws(RowRejection) {
+                parsed = .success(try fields())
+            } catch {
+                parsed = .failure(error)
+            }
             var slot: Int?
             if case .success(let values) = parsed, let (x, y) = position(in: values) {
                 slot = xs.count
@@ -234,24 +241,24 @@ public final class CSVFeatureReader: FeatureReader {
     public var fileSizeBytes: Int64 { source.fileSizeBytes }
 
     /// The tokenizer's current record as named fields, or its rejection.
-    private func fields() -> Result<[RawField], RowRejection> {
+    private func fields() throws(RowRejection) -> [RawField] {
         let line = tokenizer.recordLine
-        if let problem = tokenizer.problem { return .failure(rejection(problem, line: line)) }
+        if let problem = tokenizer.problem { throw rejection(problem, line: line) }
         let count = tokenizer.fieldCount
         guard count == names.count else {
-            return .failure(RowRejection(file: file, line: line, field: nil,
-                                         reason: "expected \(names.count) fields as in the header, found \(count)"))
+            throw RowRejection(file: file, line: line, field: nil,
+                               reason: "expected \(names.count) fields as in the header, found \(count)")
         }
         var fields: [RawField] = []
         fields.reserveCapacity(usedColumns.count)
         for column in usedColumns {
             guard let value = Self.decodeField(tokenizer, column) else {
-                return .failure(RowRejection(file: file, line: line, field: names[column],
-                                             reason: "field '\(names[column])': not valid UTF-8 text"))
+                throw RowRejection(file: file, line: line, field: names[column],
+                                   reason: "field '\(names[column])': not valid UTF-8 text")
             }
             fields.append(RawField(name: names[column], role: roles[column], value: .text(value)))
         }
-        return .success(fields)
+        return fields
     }
 
     /// The rejection of a record the tokenizer could not read as one; reading resumes on `line` + 1.

@@ -201,22 +201,27 @@ public enum FeatureEncoding {
 
     /// The CSV row with `distance_m` (when given) as an extra column: what the result writers write per row,
     /// without a dictionary of extras per row.
-    /// With `position`, the `latitude` and `longitude` columns (headed `y` and `x` by `csvHeader`) hold y and x in an
+    /// With `position`, the `latitude` and `longitude` columns (headed `y` and `x` by `QueryResultWriter`) hold y and x in an
     /// output coordinate system.
     static func appendCSVRow(_ feature: Feature, columns: [String], distanceMeters: Double?, extra: [String: Double],
                              position: OutputPosition? = nil, to out: inout [UInt8]) {
         for (n, column) in columns.enumerated() {
             if n > 0 { out.append(UInt8(ascii: ",")) }
-            if let position, column == "latitude" || column == "longitude" {
-                TextEscaping.appendJSONNumber(column == "latitude" ? position.y : position.x, to: &out)
-                continue
-            }
             if n < fixedColumnCount, fixedColumns[n] == column {
-                appendFixedColumn(n, of: feature, to: &out) // the usual header: the fixed columns come first, in order
+                // the usual header: the fixed columns come first, in order
+                if n == 2 || n == 3, let position {
+                    TextEscaping.appendJSONNumber(n == 2 ? position.y : position.x, to: &out)
+                } else {
+                    appendFixedColumn(n, of: feature, to: &out)
+                }
                 continue
             }
             if let index = fixedColumns.firstIndex(of: column) {
-                appendFixedColumn(index, of: feature, to: &out)
+                if index == 2 || index == 3, let position {
+                    TextEscaping.appendJSONNumber(index == 2 ? position.y : position.x, to: &out)
+                } else {
+                    appendFixedColumn(index, of: feature, to: &out)
+                }
             } else if let distanceMeters, column == "distance_m" {
                 TextEscaping.appendJSONNumber(distanceMeters, to: &out)
             } else if let value = extra[column] {

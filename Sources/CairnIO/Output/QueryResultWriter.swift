@@ -65,7 +65,6 @@ public struct QueryResultWriter: Sendable {
     private func append(_ rows: some Collection<some QueryResult>, coordinates: OutputCoordinates?, to out: inout [UInt8],
                         spill: (inout [UInt8]) -> Void) {
         let positions = coordinates?.positions
-        func position(_ n: Int) -> OutputPosition? { positions?[n] }
         var order = AttributeOrder() // reused from row to row
         switch format {
         case .ids:
@@ -80,7 +79,7 @@ public struct QueryResultWriter: Sendable {
             out.append(literal: "\"features\":[")
             for (n, row) in rows.enumerated() {
                 out.append(literal: n == 0 ? "\n" : ",\n")
-                FeatureEncoding.appendGeoJSON(row.feature, distanceMeters: row.distanceMeters, extra: [], position: position(n),
+                FeatureEncoding.appendGeoJSON(row.feature, distanceMeters: row.distanceMeters, extra: [], position: positions?[n],
                                               order: &order, to: &out)
                 if out.count >= Self.chunkBytes { spill(&out) }
             }
@@ -90,7 +89,7 @@ public struct QueryResultWriter: Sendable {
             for (n, row) in rows.enumerated() {
                 out.append(literal: n == 0 ? "\n" : ",\n")
                 FeatureEncoding.appendProperties(row.feature, distanceMeters: row.distanceMeters, extra: [],
-                                                 includeLocation: true, position: position(n), order: &order, to: &out)
+                                                 includeLocation: true, position: positions?[n], order: &order, to: &out)
                 if out.count >= Self.chunkBytes { spill(&out) }
             }
             out.append(literal: "\n]\n")
@@ -105,9 +104,19 @@ public struct QueryResultWriter: Sendable {
                 out.append(utf8: coordinates == nil ? column : (column == "latitude" ? "y" : (column == "longitude" ? "x" : column)))
             }
             out.append(UInt8(ascii: "\n"))
+            // Two loops, so that the usual one (no output system) is compiled with the position known to be nil.
+            guard let positions else {
+                for row in rows {
+                    FeatureEncoding.appendCSVRow(row.feature, columns: columns, distanceMeters: row.distanceMeters, extra: [:],
+                                                 position: nil, to: &out)
+                    out.append(UInt8(ascii: "\n"))
+                    if out.count >= Self.chunkBytes { spill(&out) }
+                }
+                return
+            }
             for (n, row) in rows.enumerated() {
                 FeatureEncoding.appendCSVRow(row.feature, columns: columns, distanceMeters: row.distanceMeters, extra: [:],
-                                             position: position(n), to: &out)
+                                             position: positions[n], to: &out)
                 out.append(UInt8(ascii: "\n"))
                 if out.count >= Self.chunkBytes { spill(&out) }
             }
