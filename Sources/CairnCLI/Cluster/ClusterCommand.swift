@@ -146,7 +146,14 @@ struct ClusterCommand: ParsableCommand {
         }
     }
 
+    @Option(name: .customLong("t-srs"), help: OutputCoordinateSystem.help)
+    var outputSystem: String?
+
     func run() throws {
+        if tile != nil, outputSystem != nil {
+            throw ValidationError("--t-srs does not apply to --tile (a tile's positions are tile pixels)")
+        }
+        let transform = try OutputCoordinateSystem.transform(outputSystem)
         var guarded = OutputPathCheck()
         if let input { guarded.input(input, option: "--input") } else { guarded.store(store.path) }
         try guarded.check(out, option: "--out")
@@ -179,11 +186,11 @@ struct ClusterCommand: ParsableCommand {
                 if expand != nil {
                     ClusterWriter.writeExpansion(try index.expansionZoom(of: id), of: id, to: sink)
                 } else if children != nil {
-                    writer.writeCollection(try index.children(of: id), to: sink)
+                    writer.writeCollection(try index.children(of: id), transform: transform, to: sink)
                 } else {
                     writer.writeCollection(try index.leaves(of: id, limit: limit, offset: offset).map {
                         ClusterNode(content: .point($0), coordinate: index.coordinate(ofPoint: $0), pointCount: 1)
-                    }, to: sink)
+                    }, transform: transform, to: sink)
                 }
             } catch {
                 throw CLIError("\(error); use the same data and clustering options as the query that gave the id")
@@ -193,7 +200,7 @@ struct ClusterCommand: ParsableCommand {
             switch mode {
             case .hierarchy:
                 // validate() required --zoom in this mode.
-                writer.writeCollection(index.clusters(in: box, zoom: Int((zoom ?? 0).rounded(.down))), to: sink)
+                writer.writeCollection(index.clusters(in: box, zoom: Int((zoom ?? 0).rounded(.down))), transform: transform, to: sink)
             case .grid:
                 let viewport: Viewport
                 let gridOptions: GridClusterOptions
@@ -203,7 +210,7 @@ struct ClusterCommand: ParsableCommand {
                 } catch {
                     throw ValidationError("\(error)")
                 }
-                writer.writeGrid(index.gridClusters(in: viewport, options: gridOptions), to: sink)
+                writer.writeGrid(index.gridClusters(in: viewport, options: gridOptions), transform: transform, to: sink)
             }
         }
         try sink.close()

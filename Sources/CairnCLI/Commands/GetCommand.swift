@@ -20,9 +20,19 @@ struct GetCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @Option(name: .customLong("t-srs"), help: OutputCoordinateSystem.help)
+    var outputSystem: String?
+
+    func validate() throws { _ = try OutputCoordinateSystem.transform(outputSystem) }
+
     func run() throws {
         guard let feature = try store.open(create: false).feature(id: id) else {
             throw CLIError("no feature with id '\(id)' in \(store.path)")
+        }
+        if let coordinates = try OutputCoordinateSystem.coordinates(outputSystem, of: [feature.location]) {
+            print(format == .geojson ? FeatureEncoding.geoJSON(feature, coordinates: coordinates)
+                                     : FeatureEncoding.json(feature, coordinates: coordinates))
+            return
         }
         print(format == .geojson ? FeatureEncoding.geoJSON(feature) : FeatureEncoding.json(feature))
     }

@@ -39,6 +39,15 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("max-record-mib"), help: ArgumentHelp("The largest record accepted, in MiB; a larger one is rejected alone.", valueName: "MiB"))
     var maxRecordMiB = ImportOptions.defaultMaxRecordBytes >> 20
 
+    @Option(name: .customLong("s-srs"), help: ArgumentHelp("""
+        The coordinate reference system of the input's positions, as PROJ reads it: EPSG:3067, \
+        urn:ogc:def:crs:EPSG::2263, a PROJ string with +type=crs, WKT. Positions are transformed into WGS84 \
+        longitude/latitude (x is the easting or longitude, y the northing or latitude; CSV columns x/y or \
+        easting/northing are read as such). Without it a GeoJSON file's legacy crs member is honoured; --s-srs \
+        overrides it. A file whose positions cannot be degrees and that names no system is refused.
+        """, valueName: "crs"))
+    var sourceCoordinateSystem: String?
+
     @Flag(help: "Stop at the first rejected row and write nothing.")
     var strict = false
 
@@ -59,6 +68,13 @@ struct ImportCommand: ParsableCommand {
         if standardInputs == 1, format == nil {
             throw ValidationError("reading standard input ('-') needs the format: pass --format \(InputFormat.allCases.map(\.rawValue).joined(separator: "|"))")
         }
+        if let sourceCoordinateSystem, !CoordinateTransform.namesWGS84Degrees(sourceCoordinateSystem) {
+            do throws(CoordinateTransformError) {
+                _ = try CoordinateTransform.toWGS84(from: sourceCoordinateSystem)
+            } catch {
+                throw ValidationError("--s-srs: \(error)")
+            }
+        }
         if format == nil {
             for file in files where InputFormat.detect(path: file) == nil {
                 throw ValidationError("cannot tell the format of '\(file)' from its extension; pass --format \(InputFormat.allCases.map(\.rawValue).joined(separator: "|"))")
@@ -69,7 +85,8 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let opened = try store.open(create: true)
         let options = ImportOptions(kind: kind, idColumn: idColumn, defaultRadiusMeters: radius.flatMap { DistanceText.meters(from: $0) },
-                                    placeLookup: { id in try? opened.feature(id: id) }, maxRecordBytes: maxRecordMiB << 20)
+                                    placeLookup: { id in try? opened.feature(id: id) }, maxRecordBytes: maxRecordMiB << 20,
+                                    sourceCoordinateSystem: sourceCoordinateSystem)
         let importer = Importer(
             options: options,
             strict: strict,
@@ -85,6 +102,7 @@ struct ImportCommand: ParsableCommand {
         } catch let error as InputError {
             throw CLIError("\(error); nothing was written")
         }
+        for note in summary.coordinateSystemNotes { print(note) }
         print(summary.line)
         if summary.rejected > 0 { throw ExitCode(3) }
     }

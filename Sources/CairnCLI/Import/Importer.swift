@@ -10,6 +10,8 @@ struct ImportSummary: Equatable {
     var rejected = 0
     /// Rows whose id appeared earlier in the same file (the last row wins).
     var duplicateIds = 0
+    /// What was done with coordinate systems, a line per file that named one (`FILE: coordinates from EPSG:2263 ...`).
+    var coordinateSystemNotes: [String] = []
 
     /// `imported N, rejected M`, the line the CLI ends with.
     var line: String {
@@ -99,6 +101,7 @@ struct Importer {
             if rows & 1023 == 0 { progress.update(done: reader.bytesConsumed, total: reader.fileSizeBytes, rows: rows) }
         }
         if !batch.isEmpty { try duplicates.upsert(batch, lines: batchLines, writer: writer) }
+        summary.coordinateSystemNotes += reader.coordinateSystemNotes
         let repeated = duplicates.endFile()
         summary.duplicateIds += repeated.repeats
         if let warning = repeated.warning { warn(warning) }

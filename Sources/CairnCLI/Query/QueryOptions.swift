@@ -26,8 +26,12 @@ struct QueryOptions: ParsableArguments {
     @Flag(help: "Print on stderr how the query ran: nodes visited, candidates, exact checks, time.")
     var explain = false
 
+    @Option(name: .customLong("t-srs"), help: OutputCoordinateSystem.help)
+    var outputSystem: String?
+
     func validate() throws {
         if let limit { try OptionRange.check("--limit", limit, atLeast: 0) }
+        _ = try OutputCoordinateSystem.transform(outputSystem)
     }
 
     @Flag(name: .customLong("no-snapshot"), help: "Build the index from the store, ignoring (and not writing) the snapshot file <db>.snapshot.")
@@ -86,7 +90,7 @@ struct QueryOptions: ParsableArguments {
             }
         }
         let sink = try OutputSink.forOption(out)
-        QueryResultWriter(format: format).write(rows, to: sink)
+        QueryResultWriter(format: format).write(rows, coordinates: try OutputCoordinateSystem.coordinates(outputSystem, of: rows.lazy.map(\.feature.location)), to: sink)
         try sink.close()
         if explain {
             Terminal.printError("explain: \(Terminal.grouped(loaded.index.count)) features \(loaded.note) in \(Terminal.duration(queryStart - loadStart))")

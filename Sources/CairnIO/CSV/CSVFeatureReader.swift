@@ -13,6 +13,12 @@ import CairnCore
 /// (`CSVTokenizer` states the rule). A record longer than `ImportOptions.maxRecordBytes` (64 MiB by default) is
 /// rejected the same way, alone, and memory stays bounded by that limit.
 /// A `.tsv` file (optionally `.tsv.gz`) is read with a tab separator.
+///
+/// Coordinate systems: with `ImportOptions.sourceCoordinateSystem` (`--s-srs`) the longitude and latitude columns
+/// hold x and y in that system (a header with neither may name them `x` and `y`, or `easting` and `northing`); rows
+/// are read ahead in batches of `transformBatchRows` and their positions transformed into WGS84 degrees in one PROJ
+/// call per batch. Without it, a file whose first located row cannot be degrees (`CoordinateTransform
+/// .cannotBeDegrees`) is refused once, as an `InputError` that asks for `--s-srs`, instead of row by row.
 public final class CSVFeatureReader: FeatureReader {
     private let tokenizer: CSVTokenizer
     private let source: ByteSource
@@ -24,6 +30,18 @@ public final class CSVFeatureReader: FeatureReader {
     private let roles: [FieldRole]
     /// Indices of the columns that carry a value (those with a non-empty name).
     private let usedColumns: [Int]
+    /// The transform of positions into WGS84 degrees (`--s-srs`), nil for degrees.
+    private let transform: CoordinateTransform?
+    /// Records read ahead and transformed, handed out in order (with a transform only).
+    private var pending: [ImportRecord] = []
+    private var pendingIndex = 0
+    /// Whether the first located row was checked for degrees (without a transform).
+    private var degreesChecked = false
+    /// Rows read ahead per PROJ call: big enough that a call's overhead is lost, small enough to hold.
+    static let transformBatchRows = 1024
+
+    /// See `FeatureReader.coordinateSystemNotes`.
+    public let coordinateSystemNotes: [String]
 
     /// Opens a CSV reader on a byte source and reads its header.
     /// - Throws: `InputError` for an empty file, a header without latitude and longitude (or the id column named
@@ -72,7 +90,19 @@ public final class CSVFeatureReader: FeatureReader {
             }
             names.append(name.trimmed)
         }
-        let roles = names.map { FieldRole.resolve($0, idColumn: options.idColumn) }
+        var roles = names.map { FieldRole.resolve($0, idColumn: options.idColumn) }
+        if options.sourceCoordinateSystem != nil, !roles.contains(.latitude), !roles.contains(.longitude) {
+            // Projected files name their axes x/y or easting/northing; read only with --s-srs, where no file that
+            // imports today changes meaning.
+            let lowered = names.map { $0.lowercased() }
+            for (xName, yName) in [("x", "y"), ("easting", "northing")] {
+                if let x = lowered.firstIndex(of: xName), let y = lowered.firstIndex(of: yName) {
+                    roles[x] = .longitude
+                    roles[y] = .latitude
+                    break
+                }
+            }
+        }
         let usedColumns = names.indices.filter { !names[$0].isEmpty }
         let headerList = names.map { "'\($0)'" }.joined(separator: ", ")
 
@@ -96,17 +126,110 @@ public final class CSVFeatureReader: FeatureReader {
         self.names = names
         self.roles = roles
         self.usedColumns = usedColumns
+        if let system = options.sourceCoordinateSystem {
+            let source = try SourceTransform(file: file, coordinateSystem: system, origin: "--s-srs")
+            transform = source.transform
+            coordinateSystemNotes = [source.note]
+            degreesChecked = true
+        } else {
+            transform = nil
+            coordinateSystemNotes = []
+        }
     }
 
     /// The next feature or rejected row, or nil at the end of the file.
     /// - Throws: `InputError` when the file cannot be read further (I/O error, corrupt gzip).
     /// - Complexity: O(n) in the bytes of the row.
     public func next() throws(InputError) -> ImportRecord? {
+        if transform != nil { return try nextTransformed() }
         while try tokenizer.nextRecord() {
             if Self.isBlank(tokenizer) { continue }
-            return record()
+            let fields: [RawField]
+            do throws(RowRejection) {
+                fields = try self.fields()
+            } catch {
+                return .rejected(error)
+            }
+            if !degreesChecked { try checkDegrees(fields, line: tokenizer.recordLine) }
+            return builder.build(fields, line: tokenizer.recordLine)
         }
         return nil
+    }
+
+    /// Refuses the file when its first located row cannot be degrees; a row without numbers in both position
+    /// fields leaves the question to the next.
+    private func checkDegrees(_ fields: [RawField], line: Int) throws(InputError) {
+        guard let (x, y) = position(in: fields) else { return }
+        degreesChecked = true
+        if CoordinateTransform.cannotBeDegrees(x: x, y: y) {
+            throw SourceTransform.projectedRefusal(file: file, x: x, y: y, line: line)
+        }
+    }
+
+    /// The numbers in a record's longitude and latitude (or x and y) fields, when both are numbers.
+    private func position(in fields: [RawField]) -> (x: Double, y: Double)? {
+        var x: Double?, y: Double?
+        for field in fields {
+            guard case .text(let text) = field.value else { continue }
+            if field.role == .longitude { x = DecimalText.parse(text.trimmed) } else if field.role == .latitude { y = DecimalText.parse(text.trimmed) }
+        }
+        guard let x, let y, x.isFinite, y.isFinite else { return nil }
+        return (x, y)
+    }
+
+    /// The next record with a transform: from the batch read ahead, reading and transforming the next batch first
+    /// when it is spent.
+    private func nextTransformed() throws(InputError) -> ImportRecord? {
+        if pendingIndex == pending.count {
+            try readBatch()
+            if pending.isEmpty { return nil }
+        }
+        defer { pendingIndex += 1 }
+        return pending[pendingIndex]
+    }
+
+    /// Reads up to `transformBatchRows` records, transforms the positions of those that have one in one call,
+    /// and builds their features (a record without numbers in both position fields goes to the builder as it is,
+    /// which rejects it with the usual message or locates it by its place).
+    private func readBatch() throws(InputError) {
+        pending.removeAll(keepingCapacity: true)
+        pendingIndex = 0
+        var records: [(fields: Result<[RawField], RowRejection>, line: Int, slot: Int?)] = []
+        var xs: [Double] = [], ys: [Double] = []
+        while records.count < Self.transformBatchRows, try tokenizer.nextRecord() {
+            if Self.isBlank(tokenizer) { continue }
+            let parsed: Result<[RawField], RowRejection>
+            do throws(RowRejection) {
+                parsed = .success(try fields())
+            } catch {
+                parsed = .failure(error)
+            }
+            var slot: Int?
+            if case .success(let values) = parsed, let (x, y) = position(in: values) {
+                slot = xs.count
+                xs.append(x)
+                ys.append(y)
+            }
+            records.append((parsed, tokenizer.recordLine, slot))
+        }
+        let (sourceX, sourceY) = (xs, ys)
+        transform?.transform(x: &xs, y: &ys)
+        for record in records {
+            switch (record.fields, record.slot) {
+            case (.failure(let rejection), _):
+                pending.append(.rejected(rejection))
+            case (.success(let fields), nil):
+                pending.append(builder.build(fields, line: record.line))
+            case (.success(let fields), let slot?):
+                guard xs[slot].isFinite, let location = try? Coordinate(latitude: ys[slot], longitude: xs[slot]) else {
+                    pending.append(.rejected(RowRejection(file: file, line: record.line, field: "longitude",
+                        reason: "position (x \(TextEscaping.jsonNumber(sourceX[slot])), y \(TextEscaping.jsonNumber(sourceY[slot]))) "
+                            + "cannot be transformed from \(builder.options.sourceCoordinateSystem ?? "its system") into WGS84 degrees")))
+                    continue
+                }
+                pending.append(builder.build(fields, line: record.line, location: location))
+            }
+        }
     }
 
     /// Bytes of the file on disk consumed so far (compressed bytes for `.gz`).
@@ -117,25 +240,25 @@ public final class CSVFeatureReader: FeatureReader {
     /// - Complexity: O(1).
     public var fileSizeBytes: Int64 { source.fileSizeBytes }
 
-    /// Turns the tokenizer's current record into a feature or a rejection.
-    private func record() -> ImportRecord {
+    /// The tokenizer's current record as named fields, or its rejection.
+    private func fields() throws(RowRejection) -> [RawField] {
         let line = tokenizer.recordLine
-        if let problem = tokenizer.problem { return .rejected(rejection(problem, line: line)) }
+        if let problem = tokenizer.problem { throw rejection(problem, line: line) }
         let count = tokenizer.fieldCount
         guard count == names.count else {
-            return .rejected(RowRejection(file: file, line: line, field: nil,
-                                          reason: "expected \(names.count) fields as in the header, found \(count)"))
+            throw RowRejection(file: file, line: line, field: nil,
+                               reason: "expected \(names.count) fields as in the header, found \(count)")
         }
         var fields: [RawField] = []
         fields.reserveCapacity(usedColumns.count)
         for column in usedColumns {
             guard let value = Self.decodeField(tokenizer, column) else {
-                return .rejected(RowRejection(file: file, line: line, field: names[column],
-                                              reason: "field '\(names[column])': not valid UTF-8 text"))
+                throw RowRejection(file: file, line: line, field: names[column],
+                                   reason: "field '\(names[column])': not valid UTF-8 text")
             }
             fields.append(RawField(name: names[column], role: roles[column], value: .text(value)))
         }
-        return builder.build(fields, line: line)
+        return fields
     }
 
     /// The rejection of a record the tokenizer could not read as one; reading resumes on `line` + 1.

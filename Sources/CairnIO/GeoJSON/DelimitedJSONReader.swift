@@ -30,8 +30,10 @@ final class DelimitedJSONReader: FeatureReader {
 
     private let source: ByteSource
     private let splitter: DelimitedRecordSplitter
-    private let decoder: GeoJSONFeatureDecoder
+    private var decoder: GeoJSONFeatureDecoder
     private let records: Records
+    /// See `FeatureReader.coordinateSystemNotes`.
+    let coordinateSystemNotes: [String]
 
     /// Opens `path`; `chunkSize` is the read size in bytes (tests use tiny chunks to cross chunk boundaries).
     init(path: String, options: ImportOptions, records: Records, chunkSize: Int = JSONByteCursor.defaultChunkSize) throws(InputError) {
@@ -40,6 +42,13 @@ final class DelimitedJSONReader: FeatureReader {
                                               maxRecordBytes: options.maxRecordBytes)
         decoder = GeoJSONFeatureDecoder(builder: FeatureRecordBuilder(file: path, options: options))
         self.records = records
+        if let system = options.sourceCoordinateSystem {
+            let source = try SourceTransform(file: path, coordinateSystem: system, origin: "--s-srs")
+            decoder.transform = source.transform.map { (transform: $0, system: system) }
+            coordinateSystemNotes = [source.note]
+        } else {
+            coordinateSystemNotes = []
+        }
     }
 
     var bytesConsumed: Int64 { source.bytesConsumed }

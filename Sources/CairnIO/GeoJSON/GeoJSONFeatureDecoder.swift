@@ -17,8 +17,13 @@ import CairnCore
 ///   back into [-180, 180], so a polygon crossing the antimeridian is centred on it, not near longitude 0. This point
 ///   may fall outside a concave polygon. Every position is checked. A null or missing geometry falls back to
 ///   latitude/longitude properties.
+///
+/// Coordinate systems: with a `transform`, every position of the geometry (or a flat record's longitude and
+/// latitude) is transformed into WGS84 degrees first (`GeoJSONPositions`), in one PROJ call per feature.
 struct GeoJSONFeatureDecoder {
     let builder: FeatureRecordBuilder
+    /// The transform of positions into WGS84 degrees, and the name of its source system for messages.
+    var transform: (transform: CoordinateTransform, system: String)?
 
     private func reject(_ line: Int, _ field: String?, _ reason: String) -> ImportRecord {
         .rejected(RowRejection(file: builder.file, line: line, field: field, reason: reason))
@@ -67,7 +72,14 @@ struct GeoJSONFeatureDecoder {
             }
             return builder.build(fields, line: line, column: column, featureNumber: featureNumber)
         case .object?:
-            switch location(of: value["geometry"] ?? .null) {
+            var geometry = value["geometry"] ?? .null
+            if let transform {
+                switch GeoJSONPositions.transformed(geometry, by: transform.transform) {
+                case .success(let degrees): geometry = degrees
+                case .failure(let position): return reject(line, "geometry.coordinates", Self.untransformable((position.x, position.y), transform.system))
+                }
+            }
+            switch location(of: geometry) {
             case .success(let location):
                 return builder.build(fields, line: line, column: column, featureNumber: featureNumber, location: location)
             case .failure(let failure): return reject(line, failure.field, failure.reason)
@@ -80,7 +92,29 @@ struct GeoJSONFeatureDecoder {
     /// Decodes a flat JSON object whose members are the record's fields (JSON lines).
     /// - Complexity: O(n) in the size of the record.
     func decodeFlatRecord(_ members: [JSONMember], line: Int) -> ImportRecord {
-        builder.build(members.map(field), line: line)
+        let fields = members.map(field)
+        if let transform {
+            // A flat record's position is its longitude and latitude fields, one PROJ call per record.
+            var x: Double?, y: Double?
+            for field in fields {
+                guard case .number(let n) = field.value else { continue }
+                if field.role == .longitude { x = n } else if field.role == .latitude { y = n }
+            }
+            if let x, let y {
+                var xs = [x], ys = [y]
+                transform.transform.transform(x: &xs, y: &ys)
+                guard xs[0].isFinite, let location = try? Coordinate(latitude: ys[0], longitude: xs[0]) else {
+                    return reject(line, "longitude", Self.untransformable((x, y), transform.system))
+                }
+                return builder.build(fields, line: line, location: location)
+            }
+        }
+        return builder.build(fields, line: line)
+    }
+
+    /// The reason of a position the transform cannot bring into degrees.
+    static func untransformable(_ position: (x: Double, y: Double), _ system: String) -> String {
+        "position [\(TextEscaping.jsonNumber(position.x)), \(TextEscaping.jsonNumber(position.y))] cannot be transformed from \(system) into WGS84 degrees"
     }
 
     private func field(_ member: JSONMember) -> RawField {

@@ -18,9 +18,14 @@ public func makeGeoJSONReader(path: String, options: ImportOptions) throws(Input
 /// - A feature longer than `ImportOptions.maxRecordBytes` is rejected unparsed, and only its first
 ///   `maxRecordBytes` bytes are ever held, so memory stays about the limit whatever the feature.
 /// - The end of the file inside the array yields the complete features, then a rejection at the incomplete one.
-/// - Other top-level members (`bbox`, `crs`, `name`, ...) are skipped. A `"type"` other than `FeatureCollection`
+/// - Other top-level members (`bbox`, `name`, ...) are skipped. A `"type"` other than `FeatureCollection`
 ///   is an `InputError` (reported where it is met, so after the features when it comes after them); a missing
 ///   `"type"` is tolerated when there is a `"features"` array. A file whose type is `Feature` is read as one feature.
+/// - Coordinate systems: `--s-srs` (`ImportOptions.sourceCoordinateSystem`) names the system of every position;
+///   without it, the legacy top-level `crs` member does (`GeoJSONCRSMember`), read where it stands when it comes
+///   before the features, or read ahead (`GeoJSONCRSMember.scan`) when the first feature's position cannot be
+///   degrees. A file whose first position cannot be degrees and that names no system is refused once, with an
+///   `InputError` that asks for `--s-srs`. `--s-srs` overrides a `crs` member (a note says so).
 /// - Structure errors outside the features (a missing `,` between features, text after the object) stop the file
 ///   with an `InputError` carrying the line and column.
 final class GeoJSONReader: FeatureReader {
@@ -35,7 +40,15 @@ final class GeoJSONReader: FeatureReader {
 
     private let source: ByteSource
     private let cursor: JSONByteCursor
-    private let decoder: GeoJSONFeatureDecoder
+    private var decoder: GeoJSONFeatureDecoder
+    /// `--s-srs`, which overrides the file's `crs` member.
+    private let forcedSystem: String?
+    /// Whether the positions' system is settled: by `--s-srs`, a `crs` member, or a first position in degrees.
+    private var systemSettled = false
+    /// Whether the `crs` member was met (where it stands, or read ahead).
+    private var crsMemberAdopted = false
+    /// See `FeatureReader.coordinateSystemNotes`.
+    private(set) var coordinateSystemNotes: [String] = []
     private var cutter: JSONValueCutter
     private var phase = Phase.members(first: true)
     private var buffer: [UInt8] = []
@@ -57,6 +70,13 @@ final class GeoJSONReader: FeatureReader {
         cursor = JSONByteCursor(source: source, chunkSize: chunkSize)
         decoder = GeoJSONFeatureDecoder(builder: FeatureRecordBuilder(file: path, options: options))
         cutter = JSONValueCutter(maxBytes: options.maxRecordBytes)
+        forcedSystem = options.sourceCoordinateSystem
+        if let system = options.sourceCoordinateSystem {
+            let source = try SourceTransform(file: path, coordinateSystem: system, origin: "--s-srs")
+            decoder.transform = source.transform.map { (transform: $0, system: system) }
+            coordinateSystemNotes = [source.note]
+            systemSettled = true
+        }
         try cursor.skipByteOrderMark()
         guard let first = try cursor.skipWhitespace() else {
             throw InputError(file: path, message: "the file is empty (expected a GeoJSON FeatureCollection)")
@@ -141,7 +161,7 @@ final class GeoJSONReader: FeatureReader {
                 phase = .features(first: false)
                 switch outcome {
                 case .complete:
-                    return decodeBuffer(line: line, column: column, featureNumber: number)
+                    return try decodeBuffer(line: line, column: column, featureNumber: number)
                 case .endOfFile:
                     phase = .done
                     return .rejected(RowRejection(file: source.path, line: line, field: nil,
@@ -191,13 +211,56 @@ final class GeoJSONReader: FeatureReader {
                                       reason: "\(run) at column \(column) of the \"features\" array, expected a feature"))
     }
 
-    private func decodeBuffer(line: Int, column: Int, featureNumber: Int) -> ImportRecord {
+    private func decodeBuffer(line: Int, column: Int, featureNumber: Int) throws(InputError) -> ImportRecord {
+        let value: JSONValue
         do throws(JSONSyntaxError) {
-            let value = try JSONParser.parse(buffer, firstLine: line, firstColumn: column)
-            return decoder.decodeFeature(value, line: line, column: column, featureNumber: featureNumber)
+            value = try JSONParser.parse(buffer, firstLine: line, firstColumn: column)
         } catch {
             return .rejected(RowRejection(file: source.path, line: line, field: nil, reason: error.description))
         }
+        if !systemSettled, let position = GeoJSONPositions.first(in: value["geometry"] ?? .null) {
+            systemSettled = true
+            if CoordinateTransform.cannotBeDegrees(x: position.x, y: position.y) {
+                // The crs member may follow the features (as in files that list it last): read ahead for it.
+                guard source.path != ByteSource.standardInputPath, let member = try GeoJSONCRSMember.scan(path: source.path) else {
+                    throw SourceTransform.projectedRefusal(file: source.path, x: position.x, y: position.y, line: line)
+                }
+                systemSettled = false
+                try adoptCRSMember(member, line: line, needed: true)
+            }
+        }
+        return decoder.decodeFeature(value, line: line, column: column, featureNumber: featureNumber)
+    }
+
+    /// Takes the system a top-level `crs` member names, unless `--s-srs` overrides it, it was taken already (read
+    /// ahead), or features before it were read as degrees.
+    /// A member that is null or names no usable system is an error only when it is `needed` (positions that
+    /// cannot be degrees): files with `"crs": null`, or an odd member beside degrees, read as they always did.
+    private func adoptCRSMember(_ member: JSONValue, line: Int, needed: Bool = false) throws(InputError) {
+        if crsMemberAdopted { return }
+        let system: String
+        switch GeoJSONCRSMember.coordinateSystem(of: member) {
+        case .success(let name): system = name
+        case .failure(let reason):
+            guard needed, forcedSystem == nil else { return } // --s-srs says what the member cannot
+            throw InputError(file: source.path, line: line, message: reason.message)
+        }
+        crsMemberAdopted = true
+        if let forcedSystem {
+            coordinateSystemNotes.append("\(source.path): --s-srs \(forcedSystem) overrides the file's crs member (\(system))")
+            return
+        }
+        if systemSettled {
+            // Features came first and their positions were degrees: they stay so.
+            if !CoordinateTransform.namesWGS84Degrees(system) {
+                coordinateSystemNotes.append("\(source.path): the crs member (\(system)) follows features whose positions are degrees; they were read as WGS84 degrees")
+            }
+            return
+        }
+        let adopted = try SourceTransform(file: source.path, coordinateSystem: system, origin: "the file's crs member")
+        decoder.transform = adopted.transform.map { (transform: $0, system: system) }
+        coordinateSystemNotes.append(adopted.note)
+        systemSettled = true
     }
 
     /// Reads one top-level member `"key": value` starting at its key.
@@ -256,7 +319,16 @@ final class GeoJSONReader: FeatureReader {
             if relevant.contains(key) { bareFeatureBytes += length }
             return
         }
-        guard relevant.contains(key) else { return } // bbox, crs, name, ...: skipped unparsed
+        if key == "crs" {
+            let member: JSONValue
+            do throws(JSONSyntaxError) {
+                member = try JSONParser.parse(buffer, firstLine: valueLine, firstColumn: valueColumn)
+            } catch {
+                throw InputError(file: source.path, line: error.line, message: "in the top-level \"crs\": \(error.description)")
+            }
+            return try adoptCRSMember(member, line: valueLine)
+        }
+        guard relevant.contains(key) else { return } // bbox, name, ...: skipped unparsed
         bareFeatureBytes += buffer.count
         if key != "type" && bareFeatureBytes > cutter.maxBytes { return } // rejected at the end, not parsed
         let value: JSONValue

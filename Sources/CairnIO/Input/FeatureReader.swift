@@ -9,4 +9,13 @@ public protocol FeatureReader: AnyObject {
     var bytesConsumed: Int64 { get }
     /// The size of the file on disk in bytes.
     var fileSizeBytes: Int64 { get }
+    /// What the reader did with coordinate systems, for the import's summary (`FILE: coordinates from EPSG:2263
+    /// (--s-srs)`); empty when the positions were WGS84 degrees as written.
+    var coordinateSystemNotes: [String] { get }
+}
+
+extension FeatureReader {
+    /// No coordinate system notes: the reader reads WGS84 degrees only.
+    /// - Complexity: O(1).
+    public var coordinateSystemNotes: [String] { [] }
 }

@@ -15,15 +15,21 @@ public struct ImportOptions: Sendable {
     /// The longest record a reader accepts, in bytes (64 MiB by default): a longer record is rejected alone, by its
     /// line, and reading goes on, so one huge or broken record neither exhausts memory nor loses the good rows.
     public var maxRecordBytes: Int
+    /// The coordinate reference system of the input's positions (`--s-srs`: `EPSG:3067`, a PROJ string, WKT), nil
+    /// for WGS84 degrees or, in GeoJSON, the file's legacy `crs` member. Positions are transformed into WGS84
+    /// longitude/latitude (`CoordinateTransform`) before anything else reads them.
+    public var sourceCoordinateSystem: String?
 
     /// Creates options; the defaults read kinds from the data and ids from an `id` field.
     public init(kind: FeatureKind? = nil, idColumn: String? = nil, defaultRadiusMeters: Double? = nil,
-                placeLookup: (@Sendable (String) -> Feature?)? = nil, maxRecordBytes: Int = ImportOptions.defaultMaxRecordBytes) {
+                placeLookup: (@Sendable (String) -> Feature?)? = nil, maxRecordBytes: Int = ImportOptions.defaultMaxRecordBytes,
+                sourceCoordinateSystem: String? = nil) {
         self.kind = kind
         self.idColumn = idColumn
         self.defaultRadiusMeters = defaultRadiusMeters
         self.placeLookup = placeLookup
         self.maxRecordBytes = maxRecordBytes
+        self.sourceCoordinateSystem = sourceCoordinateSystem
     }
 
     /// The default record size limit: 64 MiB.

@@ -49,22 +49,25 @@ public struct ClusterWriter {
         out.append(literal: "k\"")
     }
 
-    /// A FeatureCollection of hierarchy nodes (clusters of a zoom, a cluster's children or leaves).
+    /// A FeatureCollection of hierarchy nodes (clusters of a zoom, a cluster's children or leaves); with
+    /// `transform` (`--t-srs`), positions in its target system, named in a `crs` member (see `OutputCoordinates`).
     /// - Complexity: O(n·a) for n nodes and a aggregates.
-    public func writeCollection(_ nodes: [ClusterNode], to sink: some ByteSink) {
-        sink.write(encodeCollection(nodes))
+    public func writeCollection(_ nodes: [ClusterNode], transform: CoordinateTransform? = nil, to sink: some ByteSink) {
+        sink.write(encodeCollection(nodes, transform: transform))
     }
 
-    /// The bytes `writeCollection(_:to:)` writes.
+    /// The bytes `writeCollection(_:transform:to:)` writes.
     /// - Complexity: O(n·a); O(total bytes) for the features found in `cache`.
-    public func encodeCollection(_ nodes: [ClusterNode]) -> [UInt8] {
-        var out = Self.opening(Self.collectionOpening, capacity: nodes.count), order = AttributeOrder()
-        if let cache {
+    public func encodeCollection(_ nodes: [ClusterNode], transform: CoordinateTransform? = nil) -> [UInt8] {
+        let coordinates = transform.map { OutputCoordinates(locations: nodes.map(location), transform: $0) }
+        var out = Self.opening(coordinates, capacity: nodes.count), order = AttributeOrder()
+        // Kept features are written in WGS84: an answer in another system encodes every entry.
+        if let cache, coordinates == nil {
             appendFeatures(nodes, reusing: cache, order: &order, to: &out)
         } else {
             for (n, node) in nodes.enumerated() {
                 out.append(literal: n == 0 ? "\n" : ",\n")
-                appendFeature(node, order: &order, to: &out)
+                appendFeature(node, position: coordinates?.positions[n], order: &order, to: &out)
             }
         }
         out.append(literal: Self.closing)
@@ -81,30 +84,53 @@ public struct ClusterWriter {
                 out.append(contentsOf: kept)
             } else {
                 let start = out.count
-                appendFeature(node, order: &order, to: &out)
+                appendFeature(node, position: nil, order: &order, to: &out)
                 cache.keep(out[start...], for: node.content)
             }
         }
     }
 
+    /// Where a node is written: a point at its feature's location, a cluster at its own.
+    private func location(_ node: ClusterNode) -> Coordinate {
+        if case .point(let i) = node.content { return features[i].location }
+        return node.coordinate
+    }
+
+    /// A collection's opening, with the `crs` member of an output system.
+    private static func opening(_ coordinates: OutputCoordinates?, capacity: Int) -> [UInt8] {
+        guard let coordinates else { return opening(collectionOpening, capacity: capacity) }
+        var out = opening("{\"type\":\"FeatureCollection\",", capacity: capacity)
+        coordinates.appendGeoJSONMember(to: &out)
+        out.append(literal: "\"features\":[")
+        return out
+    }
+
     /// A FeatureCollection of grid clusters: a lone point as itself, a cluster with its pixel position
     /// (`pixel_x`, `pixel_y`, to a tenth of a pixel).
     /// - Complexity: O(n·a).
-    public func writeGrid(_ clusters: [GridCluster], to sink: some ByteSink) {
-        sink.write(encodeGrid(clusters))
+    /// With `transform` (`--t-srs`), positions in its target system (see `writeCollection(_:transform:to:)`).
+    public func writeGrid(_ clusters: [GridCluster], transform: CoordinateTransform? = nil, to sink: some ByteSink) {
+        sink.write(encodeGrid(clusters, transform: transform))
     }
 
-    /// The bytes `writeGrid(_:to:)` writes.
+    /// The bytes `writeGrid(_:transform:to:)` writes.
     /// - Complexity: O(n·a).
-    public func encodeGrid(_ clusters: [GridCluster]) -> [UInt8] {
-        var out = Self.opening(Self.collectionOpening, capacity: clusters.count), order = AttributeOrder()
+    public func encodeGrid(_ clusters: [GridCluster], transform: CoordinateTransform? = nil) -> [UInt8] {
+        let coordinates = transform.map { transform in
+            OutputCoordinates(locations: clusters.map { cluster in
+                if cluster.pointCount == 1, case .point(let i) = cluster.members.first { return features[i].location }
+                return cluster.coordinate
+            }, transform: transform)
+        }
+        var out = Self.opening(coordinates, capacity: clusters.count), order = AttributeOrder()
         for (n, cluster) in clusters.enumerated() {
             out.append(literal: n == 0 ? "\n" : ",\n")
+            let position = coordinates?.positions[n]
             if cluster.pointCount == 1, case .point(let i) = cluster.members.first {
-                FeatureEncoding.appendGeoJSON(features[i], distanceMeters: nil, extra: [], order: &order, to: &out)
+                FeatureEncoding.appendGeoJSON(features[i], distanceMeters: nil, extra: [], position: position, order: &order, to: &out)
                 continue
             }
-            appendPointOpening(cluster.coordinate, id: nil, to: &out)
+            appendPointOpening(cluster.coordinate, position: position, id: nil, to: &out)
             appendClusterProperties(id: nil, count: cluster.pointCount, to: &out)
             out.append(literal: ",\"pixel_x\":")
             TextEscaping.appendJSONNumber((cluster.pixelX * 10).rounded() / 10, to: &out)
@@ -209,12 +235,12 @@ public struct ClusterWriter {
         Self.appendAbbreviated(count, to: &out)
     }
 
-    private func appendFeature(_ node: ClusterNode, order: inout AttributeOrder, to out: inout [UInt8]) {
+    private func appendFeature(_ node: ClusterNode, position: OutputPosition?, order: inout AttributeOrder, to out: inout [UInt8]) {
         switch node.content {
         case .point(let i):
-            FeatureEncoding.appendGeoJSON(features[i], distanceMeters: nil, extra: [], order: &order, to: &out)
+            FeatureEncoding.appendGeoJSON(features[i], distanceMeters: nil, extra: [], position: position, order: &order, to: &out)
         case .cluster(let id):
-            appendPointOpening(node.coordinate, id: id.rawValue + clusterIDOffset, to: &out)
+            appendPointOpening(node.coordinate, position: position, id: id.rawValue + clusterIDOffset, to: &out)
             appendClusterProperties(id: id, count: node.pointCount, to: &out)
             switch (try? index.expansionZoom(of: id)) ?? .zoom(0) {
             case .zoom(let z):
@@ -277,16 +303,16 @@ public struct ClusterWriter {
 
     /// `{"type":"Feature"[,"id":ID],"geometry":{...},"properties":{` for a point feature; the caller writes the
     /// properties and closes both braces.
-    private func appendPointOpening(_ c: Coordinate, id: UInt64?, to out: inout [UInt8]) {
+    private func appendPointOpening(_ c: Coordinate, position: OutputPosition?, id: UInt64?, to out: inout [UInt8]) {
         out.append(literal: "{\"type\":\"Feature\"")
         if let id {
             out.append(literal: ",\"id\":")
             Self.appendUInt64(id, to: &out)
         }
         out.append(literal: ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
-        TextEscaping.appendJSONNumber(c.longitude, to: &out)
+        TextEscaping.appendJSONNumber(position?.x ?? c.longitude, to: &out)
         out.append(UInt8(ascii: ","))
-        TextEscaping.appendJSONNumber(c.latitude, to: &out)
+        TextEscaping.appendJSONNumber(position?.y ?? c.latitude, to: &out)
         out.append(literal: "]},\"properties\":{")
     }
 }

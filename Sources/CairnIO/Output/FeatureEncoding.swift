@@ -23,6 +23,29 @@ public enum FeatureEncoding {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// A GeoJSON Feature whose Point is the first position of `coordinates` (an output coordinate system), with
+    /// the system named in a legacy `crs` member of the Feature (see `OutputCoordinates`).
+    /// - Complexity: O(a).
+    public static func geoJSON(_ feature: Feature, coordinates: OutputCoordinates) -> String {
+        var out: [UInt8] = [], order = AttributeOrder()
+        appendGeoJSON(feature, distanceMeters: nil, extra: [], position: coordinates.positions.first, order: &order, to: &out)
+        // `{"type":"Feature",` opens every Feature: the member goes right after it.
+        var member: [UInt8] = []
+        coordinates.appendGeoJSONMember(to: &member)
+        out.insert(contentsOf: member, at: "{\"type\":\"Feature\",".utf8.count)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The flat JSON object of `json(_:extra:)` with `x` and `y`, the first position of `coordinates`, in place of
+    /// latitude and longitude.
+    /// - Complexity: O(a).
+    public static func json(_ feature: Feature, coordinates: OutputCoordinates) -> String {
+        var out: [UInt8] = [], order = AttributeOrder()
+        appendProperties(feature, distanceMeters: nil, extra: [], includeLocation: true, position: coordinates.positions.first,
+                         order: &order, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// The properties object `geoJSON` writes: `kind`, optional `radiusMeters`, times, then attributes.
     /// - Complexity: O(a).
     public static func properties(_ feature: Feature) -> String {
@@ -47,14 +70,15 @@ public enum FeatureEncoding {
 
     /// The GeoJSON Feature with `distance_m` (when given) as the first extra property: what the result writers
     /// write per row, without an array of extras per row; `order` is the document's, reused from row to row.
+    /// `position`, when given, is written in place of the location: x and y in an output coordinate system.
     static func appendGeoJSON(_ feature: Feature, distanceMeters: Double?, extra: [(String, Double)],
-                              order: inout AttributeOrder, to out: inout [UInt8]) {
+                              position: OutputPosition? = nil, order: inout AttributeOrder, to out: inout [UInt8]) {
         out.append(literal: "{\"type\":\"Feature\",\"id\":")
         TextEscaping.appendJSONString(feature.id, to: &out)
         out.append(literal: ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
-        TextEscaping.appendJSONNumber(feature.location.longitude, to: &out)
+        TextEscaping.appendJSONNumber(position?.x ?? feature.location.longitude, to: &out)
         out.append(UInt8(ascii: ","))
-        TextEscaping.appendJSONNumber(feature.location.latitude, to: &out)
+        TextEscaping.appendJSONNumber(position?.y ?? feature.location.latitude, to: &out)
         out.append(literal: "]},\"properties\":")
         appendProperties(feature, distanceMeters: distanceMeters, extra: extra, includeLocation: false, order: &order, to: &out)
         out.append(UInt8(ascii: "}"))
@@ -62,8 +86,10 @@ public enum FeatureEncoding {
 
     /// The properties object (or with `includeLocation`, the flat object): `distance_m` and then `extra` sit after
     /// the times and before the attributes, which come in name order (`order`, reused from row to row).
+    /// With `position`, the flat object's location is `x` and `y` in an output coordinate system.
     static func appendProperties(_ feature: Feature, distanceMeters: Double?, extra: [(String, Double)],
-                                 includeLocation: Bool, order: inout AttributeOrder, to out: inout [UInt8]) {
+                                 includeLocation: Bool, position: OutputPosition? = nil,
+                                 order: inout AttributeOrder, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         if includeLocation {
             out.append(literal: "\"id\":")
@@ -73,7 +99,12 @@ public enum FeatureEncoding {
         out.append(literal: "\"kind\":\"")
         out.append(utf8: feature.kind.rawValue)
         out.append(UInt8(ascii: "\""))
-        if includeLocation {
+        if includeLocation, let position {
+            out.append(literal: ",\"x\":")
+            TextEscaping.appendJSONNumber(position.x, to: &out)
+            out.append(literal: ",\"y\":")
+            TextEscaping.appendJSONNumber(position.y, to: &out)
+        } else if includeLocation {
             out.append(literal: ",\"latitude\":")
             TextEscaping.appendJSONNumber(feature.location.latitude, to: &out)
             out.append(literal: ",\"longitude\":")
@@ -170,16 +201,27 @@ public enum FeatureEncoding {
 
     /// The CSV row with `distance_m` (when given) as an extra column: what the result writers write per row,
     /// without a dictionary of extras per row.
+    /// With `position`, the `latitude` and `longitude` columns (headed `y` and `x` by `QueryResultWriter`) hold y and x in an
+    /// output coordinate system.
     static func appendCSVRow(_ feature: Feature, columns: [String], distanceMeters: Double?, extra: [String: Double],
-                             to out: inout [UInt8]) {
+                             position: OutputPosition? = nil, to out: inout [UInt8]) {
         for (n, column) in columns.enumerated() {
             if n > 0 { out.append(UInt8(ascii: ",")) }
             if n < fixedColumnCount, fixedColumns[n] == column {
-                appendFixedColumn(n, of: feature, to: &out) // the usual header: the fixed columns come first, in order
+                // the usual header: the fixed columns come first, in order
+                if n == 2 || n == 3, let position {
+                    TextEscaping.appendJSONNumber(n == 2 ? position.y : position.x, to: &out)
+                } else {
+                    appendFixedColumn(n, of: feature, to: &out)
+                }
                 continue
             }
             if let index = fixedColumns.firstIndex(of: column) {
-                appendFixedColumn(index, of: feature, to: &out)
+                if index == 2 || index == 3, let position {
+                    TextEscaping.appendJSONNumber(index == 2 ? position.y : position.x, to: &out)
+                } else {
+                    appendFixedColumn(index, of: feature, to: &out)
+                }
             } else if let distanceMeters, column == "distance_m" {
                 TextEscaping.appendJSONNumber(distanceMeters, to: &out)
             } else if let value = extra[column] {

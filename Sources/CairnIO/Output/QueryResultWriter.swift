@@ -24,12 +24,15 @@ public struct QueryResultWriter: Sendable {
         self.format = format
     }
 
-    /// Writes `rows`, in order, to `sink` as one complete document.
+    /// Writes `rows`, in order, to `sink` as one complete document; with `coordinates` (one position per row), the
+    /// positions are written in that output system instead of longitude/latitude: GeoJSON `[x, y]` under a `crs`
+    /// member, JSON `x` and `y` members, CSV columns `x` and `y` (see `OutputCoordinates`).
     /// - Complexity: O(n·a) for n rows of a attributes (CSV first collects the attribute names of all rows).
-    public func write(_ rows: [QueryResultRow], to sink: some ByteSink) {
+    public func write(_ rows: [QueryResultRow], coordinates: OutputCoordinates? = nil, to sink: some ByteSink) {
+        precondition(coordinates.map { $0.positions.count == rows.count } ?? true, "one output position per row")
         var buffer: [UInt8] = []
         buffer.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
-        append(rows, to: &buffer) { full in
+        append(rows, coordinates: coordinates, to: &buffer) { full in
             sink.write(full)
             full.removeAll(keepingCapacity: true)
         }
@@ -54,12 +57,14 @@ public struct QueryResultWriter: Sendable {
     private func encoded(_ rows: some Collection<some QueryResult>) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64 + rows.count * 256) // a GeoNames place takes about 230 bytes of GeoJSON
-        append(rows, to: &bytes) { _ in }
+        append(rows, coordinates: nil, to: &bytes) { _ in }
         return bytes
     }
 
     /// Appends the document to `out`, calling `spill` with `out` after a row whenever it holds `chunkBytes` or more.
-    private func append(_ rows: some Collection<some QueryResult>, to out: inout [UInt8], spill: (inout [UInt8]) -> Void) {
+    private func append(_ rows: some Collection<some QueryResult>, coordinates: OutputCoordinates?, to out: inout [UInt8],
+                        spill: (inout [UInt8]) -> Void) {
+        let positions = coordinates?.positions
         var order = AttributeOrder() // reused from row to row
         switch format {
         case .ids:
@@ -69,10 +74,13 @@ public struct QueryResultWriter: Sendable {
                 if out.count >= Self.chunkBytes { spill(&out) }
             }
         case .geojson:
-            out.append(literal: "{\"type\":\"FeatureCollection\",\"features\":[")
+            out.append(literal: "{\"type\":\"FeatureCollection\",")
+            coordinates?.appendGeoJSONMember(to: &out)
+            out.append(literal: "\"features\":[")
             for (n, row) in rows.enumerated() {
                 out.append(literal: n == 0 ? "\n" : ",\n")
-                FeatureEncoding.appendGeoJSON(row.feature, distanceMeters: row.distanceMeters, extra: [], order: &order, to: &out)
+                FeatureEncoding.appendGeoJSON(row.feature, distanceMeters: row.distanceMeters, extra: [], position: positions?[n],
+                                              order: &order, to: &out)
                 if out.count >= Self.chunkBytes { spill(&out) }
             }
             out.append(literal: "\n]}\n")
@@ -81,7 +89,7 @@ public struct QueryResultWriter: Sendable {
             for (n, row) in rows.enumerated() {
                 out.append(literal: n == 0 ? "\n" : ",\n")
                 FeatureEncoding.appendProperties(row.feature, distanceMeters: row.distanceMeters, extra: [],
-                                                 includeLocation: true, order: &order, to: &out)
+                                                 includeLocation: true, position: positions?[n], order: &order, to: &out)
                 if out.count >= Self.chunkBytes { spill(&out) }
             }
             out.append(literal: "\n]\n")
@@ -92,11 +100,23 @@ public struct QueryResultWriter: Sendable {
             let columns = FeatureEncoding.csvColumns(attributeNames: names, extra: measured ? ["distance_m"] : [])
             for (n, column) in columns.enumerated() {
                 if n > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(utf8: column)
+                // In an output system the location columns are x and y (in place of longitude and latitude).
+                out.append(utf8: coordinates == nil ? column : (column == "latitude" ? "y" : (column == "longitude" ? "x" : column)))
             }
             out.append(UInt8(ascii: "\n"))
-            for row in rows {
-                FeatureEncoding.appendCSVRow(row.feature, columns: columns, distanceMeters: row.distanceMeters, extra: [:], to: &out)
+            // Two loops, so that the usual one (no output system) is compiled with the position known to be nil.
+            guard let positions else {
+                for row in rows {
+                    FeatureEncoding.appendCSVRow(row.feature, columns: columns, distanceMeters: row.distanceMeters, extra: [:],
+                                                 position: nil, to: &out)
+                    out.append(UInt8(ascii: "\n"))
+                    if out.count >= Self.chunkBytes { spill(&out) }
+                }
+                return
+            }
+            for (n, row) in rows.enumerated() {
+                FeatureEncoding.appendCSVRow(row.feature, columns: columns, distanceMeters: row.distanceMeters, extra: [:],
+                                             position: positions[n], to: &out)
                 out.append(UInt8(ascii: "\n"))
                 if out.count >= Self.chunkBytes { spill(&out) }
             }
