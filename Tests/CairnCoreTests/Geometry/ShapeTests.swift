@@ -89,6 +89,28 @@ import Testing
         #expect(throws: ShapeError.empty(kind: .multiPoint)) { try Shape(checking: ShapeParts(kind: .multiPoint)) }
     }
 
+    /// Natural Earth's Russia has a vertex at longitude 180.00000000000006: within 1e-9 degrees of the range a
+    /// coordinate is taken as the edge and counted; beyond that it is refused as before.
+    @Test func coordinatesWithinTheToleranceAreTakenAsTheEdge() throws {
+        func line(_ x: Double, _ y: Double) -> ShapeParts {
+            var parts = ShapeParts(kind: .lineString)
+            parts.append(longitude: 170, latitude: 60)
+            parts.append(longitude: x, latitude: y)
+            parts.endRing()
+            return parts
+        }
+        let russia = try Shape(checking: line(180.00000000000006, 65))
+        #expect(russia.vertex(1) == Coordinate(uncheckedLatitude: 65, longitude: 180) && russia.clampedVertexCount == 1)
+        let south = try Shape(checking: line(-180 - 1e-9, -90 - 5e-10))
+        #expect(south.vertex(1) == Coordinate(uncheckedLatitude: -90, longitude: -180) && south.clampedVertexCount == 1)
+        #expect(try Shape(checking: line(179, 65)).clampedVertexCount == 0)
+        // Equality is the geometry's: the count says how it was read, not what it is.
+        #expect(south == Shape(unchecked: south.parts))
+        #expect(throws: ShapeError.invalidPosition(path: "[1]", error: .outOfRange(field: .longitude, value: 180.000001, swapSuspected: false))) {
+            try Shape(checking: line(180.000001, 65))
+        }
+    }
+
     @Test func extentAndRepresentativePoint() throws {
         var parts = ShapeParts(kind: .polygon)
         for (x, y) in [(0.0, 0.0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2), (0, 0)] { parts.append(longitude: x, latitude: y) }

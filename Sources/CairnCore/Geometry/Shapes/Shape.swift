@@ -7,32 +7,65 @@
 public struct Shape: Hashable, Sendable {
     /// The checked parts: every position in range, every part with enough positions.
     public let parts: ShapeParts
+    /// How many positions `init(checking:)` moved onto the edge of the valid range (see there). Not part of the
+    /// value: equality, hashing and WKB ignore it; an import sums it for its summary.
+    public let clampedVertexCount: Int
+
+    /// How far outside the valid range, in degrees, a coordinate is still taken as the edge: rounding noise in real
+    /// files (Natural Earth's Russia has a vertex at longitude 180.00000000000006), far below any real distance
+    /// (1e-9 degrees is about 0.1 mm).
+    public static let edgeToleranceDegrees = 1e-9
 
     /// Checks `parts` and keeps them: this is the one place every vertex of an imported geometry passes.
     ///
     /// Checked: the structure fits the kind (one position for a point, at least 2 per line, at least 4 per ring,
-    /// at least one ring per polygon), and every position is finite and in range. Not checked here: whether rings
-    /// are closed and simple (validity is GEOS's, at import).
+    /// at least one ring per polygon), and every position is finite and in range. A latitude or longitude at most
+    /// `edgeToleranceDegrees` beyond its range is taken as the edge (±90, ±180) and counted in
+    /// `clampedVertexCount`; beyond that it is an error. Not checked here: whether rings are closed and simple
+    /// (validity is GEOS's, at import).
     /// - Throws: `ShapeError` naming the part (`[0][3]`, GeoJSON's nesting) and what was expected.
     /// - Complexity: O(n) in the number of positions.
     public init(checking parts: ShapeParts) throws(ShapeError) {
         try Shape.checkStructure(parts)
-        var ring = 0
+        var checked = parts
+        var ring = 0, clamped = 0
         for position in 0..<parts.positionCount {
             while parts.ringEnds[ring] <= position { ring += 1 }
-            let longitude = parts.positions[2 * position], latitude = parts.positions[2 * position + 1]
+            let longitude = Shape.nearEdge(parts.positions[2 * position], limit: 180)
+            let latitude = Shape.nearEdge(parts.positions[2 * position + 1], limit: 90)
             do {
                 _ = try Coordinate(latitude: latitude, longitude: longitude)
             } catch {
                 throw .invalidPosition(path: Shape.path(of: position, ring: ring, in: parts), error: error)
             }
+            if longitude != parts.positions[2 * position] || latitude != parts.positions[2 * position + 1] {
+                checked.positions[2 * position] = longitude
+                checked.positions[2 * position + 1] = latitude
+                clamped += 1
+            }
         }
-        self.parts = parts
+        self.parts = checked
+        clampedVertexCount = clamped
     }
+
+    /// `value`, or ±`limit` when it lies beyond it by at most `edgeToleranceDegrees`.
+    @inline(__always)
+    private static func nearEdge(_ value: Double, limit: Double) -> Double {
+        if value > limit, value <= limit + edgeToleranceDegrees { return limit }
+        if value < -limit, value >= -limit - edgeToleranceDegrees { return -limit }
+        return value
+    }
+
+    public static func == (a: Shape, b: Shape) -> Bool { a.parts == b.parts }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(parts) }
 
     /// A shape whose parts were checked when they were stored (a snapshot whose checksum matched).
     /// - Complexity: O(1).
-    init(unchecked parts: ShapeParts) { self.parts = parts }
+    init(unchecked parts: ShapeParts) {
+        self.parts = parts
+        clampedVertexCount = 0
+    }
 
     /// The geometry type.
     /// - Complexity: O(1).
