@@ -52,7 +52,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        // GEOS behind thin wrappers: a context per thread, its error handler, the STRtree (polygons later).
+        // GEOS behind thin wrappers: a context per thread, its error handler, the STRtree, shape validity.
         .target(name: "CairnGEOS", dependencies: ["CairnCore", "CGEOS"]),
         // The bench's workloads, seeded datasets and in-process peers, shared by `cairn bench`, `cairn generate`
         // and Benchmarks/. GRDB for its SQLite module: the R*Tree peer uses the C API directly.
@@ -66,7 +66,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "CairnCLI", dependencies: [
-            "CairnCore", "CairnIO", "CairnStore", "CairnCheckIns", "CairnBench",
+            "CairnCore", "CairnIO", "CairnStore", "CairnCheckIns", "CairnBench", "CairnGEOS",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `cairn serve` runs the `cairn-server` executable of the package in Server/, so that the CLI neither links

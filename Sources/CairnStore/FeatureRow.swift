@@ -1,4 +1,5 @@
 import CairnCore
+import Foundation
 import GRDB
 
 /// Maps a `Feature` to the columns of the `feature` table and back.
@@ -6,17 +7,17 @@ enum FeatureRow {
     /// Inserts a feature, or updates every column of the row with the same id (keeping its rowid).
     /// The `feature_rtree_after_*` triggers keep the R*Tree in step.
     static let upsertSQL = """
-        INSERT INTO feature (id, kind, latitude, longitude, radius_m, start_time, end_time, attributes)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO feature (id, kind, latitude, longitude, radius_m, start_time, end_time, attributes, geometry)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (id) DO UPDATE SET
             kind = excluded.kind, latitude = excluded.latitude, longitude = excluded.longitude,
             radius_m = excluded.radius_m, start_time = excluded.start_time, end_time = excluded.end_time,
-            attributes = excluded.attributes
+            attributes = excluded.attributes, geometry = excluded.geometry
         """
 
     /// The columns `decode` expects, in order; `prefix` qualifies them (e.g. `f.`).
     static func columns(_ prefix: String = "") -> String {
-        ["id", "kind", "latitude", "longitude", "radius_m", "start_time", "end_time", "attributes"]
+        ["id", "kind", "latitude", "longitude", "radius_m", "start_time", "end_time", "attributes", "geometry"]
             .map { prefix + $0 }.joined(separator: ", ")
     }
 
@@ -42,12 +43,17 @@ enum FeatureRow {
                 throw invalid("start_time and end_time must be both set or both NULL")
             }
             let attributes = try AttributeJSON.decode(row[first + 7] ?? "")
+            var shape: Shape?
+            if let wkb: Data = row[first + 8] { shape = try Shape(wkb: wkb) }
             return try Feature(
-                id: id, kind: kind, location: location, radiusMeters: row[first + 4], timeWindow: window, attributes: attributes)
+                id: id, kind: kind, location: location, radiusMeters: row[first + 4], timeWindow: window, attributes: attributes,
+                shape: shape)
         } catch let error as FeatureError {
             throw invalid(error.description)
         } catch let error as AttributeJSONError {
             throw invalid(error.description)
+        } catch let error as ShapeError {
+            throw invalid("geometry: \(error)")
         }
     }
 }

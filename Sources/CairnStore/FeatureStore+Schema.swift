@@ -3,7 +3,9 @@ import GRDB
 /// The store's schema, created and upgraded by a GRDB `DatabaseMigrator` (its `grdb_migrations` table records what ran).
 ///
 /// - `feature`: one row per feature. `rowid` is an explicit alias of SQLite's rowid and never changes when a feature
-///   is replaced by id; times are seconds since 1970 UTC; `attributes` is the JSON object described in `AttributeJSON`.
+///   is replaced by id; times are seconds since 1970 UTC; `attributes` is the JSON object described in `AttributeJSON`;
+///   `geometry` (v4) is the shape as WKB when the feature is more than a point (its latitude and longitude are then
+///   the shape's representative point), else NULL.
 /// - `feature_rtree`: an SQLite R*Tree with one degenerate box (min == max) per feature, same `rowid`. SQLite keeps its
 ///   coordinates as 32-bit floats rounded outwards, so it can only over-select: queries re-check the exact doubles in
 ///   `feature`.
@@ -18,6 +20,7 @@ enum StoreSchema {
         "v1: feature table, kind index, R*Tree and sync triggers",
         "v2: meta table with the store identifier and write generation",
         "v3: content id renewed by every write transaction",
+        "v4: geometry column (WKB) for shapes kept whole",
     ]
 
     static var migrator: DatabaseMigrator {
@@ -52,6 +55,11 @@ enum StoreSchema {
             // `content_id` is drawn anew by every write transaction (see `FeatureStore.contentIdentifier()`): a
             // snapshot stamped with it never matches other content, even after a restored backup repeats a generation.
             try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('content_id', lower(hex(randomblob(16))))")
+        }
+        migrator.registerMigration(migrationIdentifiers[3]) { db in
+            // A feature's whole geometry when it is more than a point, as WKB (`Shape.wkb`); NULL for a point, whose
+            // latitude and longitude say it all. Adding a nullable column rewrites no row.
+            try db.execute(sql: "ALTER TABLE feature ADD COLUMN geometry BLOB")
         }
         return migrator
     }

@@ -16,6 +16,8 @@ final class RawUpsertStatement {
     private var statement: OpaquePointer?
     /// Reused buffer for the attributes JSON.
     private var attributesBuffer: [UInt8] = []
+    /// Reused buffer for the geometry's WKB.
+    private var geometryBuffer: [UInt8] = []
     /// Where `replacedRowFunction` notes the rowid of the row an upsert replaced.
     private let replaced = ReplacedRow()
 
@@ -99,6 +101,15 @@ final class RawUpsertStatement {
         code |= bindOptional(feature.timeWindow?.end.secondsSince1970, at: 7)
         code |= attributesBuffer.withUnsafeBufferPointer {
             sqlite3_bind_text(statement, 8, $0.baseAddress, Int32($0.count), Self.transient)
+        }
+        if let shape = feature.shape {
+            geometryBuffer.removeAll(keepingCapacity: true)
+            shape.appendWKB(to: &geometryBuffer)
+            code |= geometryBuffer.withUnsafeBufferPointer {
+                sqlite3_bind_blob(statement, 9, $0.baseAddress, Int32($0.count), Self.transient)
+            }
+        } else {
+            code |= sqlite3_bind_null(statement, 9)
         }
         guard code == SQLITE_OK else {
             sqlite3_reset(statement)

@@ -71,12 +71,35 @@ struct GeoJSONFeatureDecoderTests {
     }
 
     @Test func unsupportedGeometryTypesAreNamed() throws {
-        for type in ["LineString", "MultiPoint", "MultiLineString", "GeometryCollection", "Circle"] {
+        let expected = "(expected Point, LineString, Polygon, MultiPoint, MultiLineString or MultiPolygon)"
+        for type in ["GeometryCollection", "Circle", "linestring"] {
             let text = #"{"type": "Feature", "geometry": {"type": "\#(type)", "coordinates": [[1, 2], [3, 4]], "geometries": []}}"#
-            #expect(try reason(text) == "geometry type '\(type)' is not supported (expected Point, Polygon or MultiPolygon)")
+            #expect(try reason(text) == "geometry type '\(type)' is not supported \(expected)")
         }
         #expect(try reason(#"{"type": "Feature", "geometry": {"type": "GeometryCollection", "geometries": []}}"#)?
             .contains("'GeometryCollection' is not supported") == true)
+    }
+
+    /// Lines, multi-points and polygons are kept whole as the feature's shape; the location is their
+    /// representative point; a Point is the location alone.
+    @Test func shapesAreKeptWhole() throws {
+        let line = #"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[24.9, 60.1], [25, 60.2], [25.1, 60.25]]}}"#
+        let lineFeature = try #require(try feature(line))
+        #expect(lineFeature.shape?.kind == .lineString && lineFeature.shape?.vertexCount == 3)
+        #expect(lineFeature.location == (try Coordinate(latitude: 60.2, longitude: 25)))
+        let multi = #"{"type": "Feature", "geometry": {"type": "MultiLineString", "coordinates": [[[1, 2], [3, 4]], [[5, 6], [7, 8]]]}}"#
+        #expect(try feature(multi)?.shape?.lineStrings.count == 2)
+        let points = #"{"type": "Feature", "geometry": {"type": "MultiPoint", "coordinates": [[1, 2], [3, 4]]}}"#
+        #expect(try feature(points)?.shape?.points == [try Coordinate(latitude: 2, longitude: 1), try Coordinate(latitude: 4, longitude: 3)])
+        let holed = #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0,0],[4,0],[4,4],[0,4],[0,0]], [[1,1],[1,2],[2,2],[1,1]]]}}"#
+        let polygons = try #require(try feature(holed)?.shape?.polygons)
+        #expect(polygons.count == 1 && polygons[0].holes.count == 1 && polygons[0].exterior.count == 5)
+        #expect(try feature(point("[1, 2]"))?.shape == nil)
+        #expect(try reason(#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[1, 2]]}}"#)
+            == "geometry.coordinates: a line needs at least 2 positions, got 1")
+        #expect(try reason(#"{"type": "Feature", "geometry": {"type": "MultiLineString", "coordinates": [[[1, 2], [3, 4]], [[1, 2], [3, 95]]]}}"#)?.hasPrefix("geometry.coordinates[1][1]: latitude 95 is out of range [-90, 90]") == true)
+        // A property that names a geometry column stays an attribute beside a GeoJSON geometry.
+        #expect(try feature(point("[1, 2]", properties: #"{"wkt": "x"}"#))?.attributes["wkt"] == .string("x"))
     }
 
     @Test func polygonCentroids() throws {

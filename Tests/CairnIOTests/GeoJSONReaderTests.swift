@@ -138,7 +138,7 @@ struct GeoJSONReaderTests {
         #expect(rejections[3]?.reason.hasPrefix("geometry.coordinates: latitude 95 is out of range [-90, 90]") == true)
         #expect(rejections[3]?.field == "geometry.coordinates")
         #expect(rejections[4]?.reason == "geometry is null and the properties have no latitude and longitude")
-        #expect(rejections[5]?.reason.contains("geometry type 'LineString' is not supported") == true)
+        #expect(rejections[5]?.reason.contains("geometry type 'GeometryCollection' is not supported") == true)
         #expect(rejections[6]?.reason.hasPrefix("invalid JSON at line 6, column ") == true)
         #expect(rejections[7]?.reason.hasPrefix("invalid JSON at line 7") == true)
         #expect(rejections[9]?.reason == "expected a GeoJSON Feature object, got a string")

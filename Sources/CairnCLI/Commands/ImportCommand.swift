@@ -54,6 +54,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .customLong("no-progress"), help: "Do not draw a progress bar even on a terminal.")
     var noProgress = false
 
+    @Flag(name: .customLong("make-valid"), help: "Repair an invalid polygon (GEOS's make-valid) instead of rejecting it; the summary counts the repairs.")
+    var makeValid = false
+
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
@@ -92,7 +95,8 @@ struct ImportCommand: ParsableCommand {
             strict: strict,
             reportRejection: { Terminal.printError($0.description) },
             warn: { Terminal.printError("warning: " + $0) },
-            showProgress: !noProgress && Terminal.standardErrorIsTerminal
+            showProgress: !noProgress && Terminal.standardErrorIsTerminal,
+            makeValid: makeValid
         )
         let summary: ImportSummary
         do {

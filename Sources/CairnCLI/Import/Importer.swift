@@ -1,4 +1,5 @@
 import CairnCore
+import CairnGEOS
 import CairnIO
 import CairnStore
 
@@ -12,11 +13,19 @@ struct ImportSummary: Equatable {
     var duplicateIds = 0
     /// What was done with coordinate systems, a line per file that named one (`FILE: coordinates from EPSG:2263 ...`).
     var coordinateSystemNotes: [String] = []
+    /// Invalid polygons repaired by `--make-valid`.
+    var repairedShapes = 0
+    /// Shape coordinates within `Shape.edgeToleranceDegrees` beyond the valid range, taken as its edge.
+    var clampedCoordinates = 0
 
-    /// `imported N, rejected M`, the line the CLI ends with.
+    /// `imported N, rejected M`, the line the CLI ends with (with repairs and coordinates taken as the edge, when any).
     var line: String {
         var text = "imported \(imported), rejected \(rejected)"
         if duplicateIds > 0 { text += " (\(duplicateIds) duplicate ids: the last row of each wins)" }
+        if repairedShapes > 0 { text += " (\(repairedShapes) invalid polygons repaired by --make-valid)" }
+        if clampedCoordinates > 0 {
+            text += " (\(clampedCoordinates) coordinates within 1e-9 degrees outside the valid range taken as its edge)"
+        }
         return text
     }
 }
@@ -37,6 +46,8 @@ struct Importer {
     let warn: (String) -> Void
     /// Whether to draw progress bars.
     let showProgress: Bool
+    /// Whether an invalid polygon is repaired (GEOS's make-valid) instead of rejected.
+    var makeValid = false
 
     /// Stops a strict run at the first rejected row.
     struct StrictStop: Error { let rejection: RowRejection }
@@ -59,13 +70,14 @@ struct Importer {
             imported = places
         }
         var duplicates = RunDuplicateIds(storePath: store.path)
+        var validator: ShapeValidator?
         try store.write { writer in
             imported?.attach(writer)
             defer { imported?.detach() }
             for file in files {
                 duplicates.beginFile(file)
                 try importFile(file, format: format, options: options, writer: writer, imported: imported,
-                               duplicates: &duplicates, summary: &summary)
+                               duplicates: &duplicates, validator: &validator, summary: &summary)
             }
         }
         if let warning = duplicates.warning { warn(warning) }
@@ -73,17 +85,34 @@ struct Importer {
     }
 
     private func importFile(_ file: String, format: InputFormat?, options: ImportOptions, writer: FeatureStoreWriter,
-                            imported: ImportedPlaces?, duplicates: inout RunDuplicateIds, summary: inout ImportSummary) throws {
+                            imported: ImportedPlaces?, duplicates: inout RunDuplicateIds, validator: inout ShapeValidator?,
+                            summary: inout ImportSummary) throws {
         let reader = try openFeatureReader(path: file, format: format, options: options)
         let progress = ProgressBar(label: "importing \(file)", enabled: showProgress)
         var batch: [Feature] = []
         batch.reserveCapacity(Importer.batchSize)
         var batchLines: [Int] = []
         var rows = 0
+        func reject(_ rejection: RowRejection) throws {
+            summary.rejected += 1
+            reportRejection(rejection)
+            if strict { throw StrictStop(rejection: rejection) }
+        }
         while let record = try reader.next() {
             rows += 1
             switch record {
-            case .feature(let feature, let line):
+            case .feature(var feature, let line):
+                if let shape = feature.shape {
+                    switch try checkedShape(shape, of: feature, record: rows, validator: &validator) {
+                    case .success(let checked):
+                        if checked != feature { summary.repairedShapes += 1 }
+                        feature = checked
+                        summary.clampedCoordinates += shape.clampedVertexCount
+                    case .failure(let problem):
+                        try reject(RowRejection(file: file, line: line, field: "geometry", reason: problem.reason))
+                        continue
+                    }
+                }
                 batch.append(feature)
                 batchLines.append(line)
                 imported?.record(feature)
@@ -94,9 +123,7 @@ struct Importer {
                     batchLines.removeAll(keepingCapacity: true)
                 }
             case .rejected(let rejection):
-                summary.rejected += 1
-                reportRejection(rejection)
-                if strict { throw StrictStop(rejection: rejection) }
+                try reject(rejection)
             }
             if rows & 1023 == 0 { progress.update(done: reader.bytesConsumed, total: reader.fileSizeBytes, rows: rows) }
         }
@@ -107,5 +134,32 @@ struct Importer {
         if let warning = repeated.warning { warn(warning) }
         progress.finish(rows: rows)
         if rows == 0 { warn("\(file): no data rows (the file has a header or structure but no records)") }
+    }
+
+    /// Why a shape was refused, said as a rejection's reason.
+    struct ShapeProblem: Error { let reason: String }
+
+    /// `feature` as it is when its polygons are valid (GEOS's rules), repaired with `--make-valid` (its location
+    /// moved to the repaired shape's representative point when it was the old one's), or the problem:
+    /// `record` is the record's place in its file (a feature's number in a FeatureCollection). The validator, one
+    /// GEOS context, is made at the first polygon of the run.
+    /// - Complexity: O(n log n) in the shape's positions for a polygon; O(1) for points and lines.
+    private func checkedShape(_ shape: Shape, of feature: Feature, record: Int,
+                              validator: inout ShapeValidator?) throws -> Result<Feature, ShapeProblem> {
+        guard shape.kind.isAreal else { return .success(feature) }
+        let checker = try validator ?? ShapeValidator()
+        validator = checker
+        guard let problem = checker.problem(in: shape) else { return .success(feature) }
+        let invalid = "field 'geometry': invalid \(shape.kind.name) (record \(record) of the file): \(problem)"
+        guard makeValid else { return .failure(ShapeProblem(reason: invalid + "; --make-valid repairs it")) }
+        do {
+            let repaired = try checker.repaired(shape)
+            let location = feature.location == shape.representativePoint ? repaired.representativePoint : feature.location
+            return .success(try Feature(id: feature.id, kind: feature.kind, location: location,
+                                        radiusMeters: feature.radiusMeters, timeWindow: feature.timeWindow,
+                                        attributes: feature.attributes, shape: repaired))
+        } catch {
+            return .failure(ShapeProblem(reason: invalid + "; --make-valid could not repair it: \(error)"))
+        }
     }
 }

@@ -18,7 +18,7 @@ enum CheckInColumn: Int, CaseIterable {
         case .longitude: return .longitude
         case .time: return .time
         case .accuracy: return .accuracy
-        case .kind, .radius, .startTime, .endTime, nil: return nil
+        case .kind, .radius, .startTime, .endTime, .geometry, nil: return nil
         }
     }
 

@@ -8,8 +8,11 @@ public struct Feature: Hashable, Sendable {
     public let id: String
     /// What the feature is.
     public let kind: FeatureKind
-    /// Where it is (for a polygon park, a representative point inside its bounds).
+    /// Where it is: the point itself, or for another shape its representative point (`Shape.representativePoint`),
+    /// so that every point-based query and rule keeps working.
     public let location: Coordinate
+    /// The whole geometry when it is more than a point (a park's polygon, a trail's line), else nil.
+    public let shape: Shape?
     /// The circle around `location` used by containment and check-ins, in metres (places need it).
     public let radiusMeters: Double?
     /// When it happens (events) or was seen (sightings, where start == end).
@@ -17,7 +20,7 @@ public struct Feature: Hashable, Sendable {
     /// Typed attributes by name (`fenced`, `difficulty`, `category`, ...).
     public let attributes: [String: AttributeValue]
 
-    /// Creates a validated feature.
+    /// Creates a validated feature; `shape` (a checked geometry) is kept when it is more than a point.
     /// - Throws: `FeatureError` saying which field is wrong and what was expected.
     /// - Complexity: O(a) in the number of attributes.
     public init(
@@ -26,7 +29,8 @@ public struct Feature: Hashable, Sendable {
         location: Coordinate,
         radiusMeters: Double? = nil,
         timeWindow: TimeWindow? = nil,
-        attributes: [String: AttributeValue] = [:]
+        attributes: [String: AttributeValue] = [:],
+        shape: Shape? = nil
     ) throws(FeatureError) {
         guard !id.isEmpty else { throw .emptyId }
         if let radiusMeters, !(radiusMeters.isFinite && radiusMeters > 0) { throw .invalidRadius(radiusMeters) }
@@ -35,16 +39,18 @@ public struct Feature: Hashable, Sendable {
             if let rule = Feature.enumeratedAttributes[kind]?[name] { try rule.check(name: name, value: value) }
             if case .number(let n) = value, !n.isFinite { throw .invalidAttribute(name: name, value: value.description, expected: "a finite number") }
         }
+        // A Point shape says no more than the location: kept as nil, so a point is stored one way only.
         self.init(uncheckedId: id, kind: kind, location: location, radiusMeters: radiusMeters, timeWindow: timeWindow,
-                  attributes: attributes)
+                  attributes: attributes, shape: shape?.kind == .point ? nil : shape)
     }
 
     /// A feature taken as it is, unchecked: for values that were checked when they were stored (a snapshot whose
     /// checksum matched).
     /// - Complexity: O(1).
     init(uncheckedId id: String, kind: FeatureKind, location: Coordinate, radiusMeters: Double?, timeWindow: TimeWindow?,
-         attributes: [String: AttributeValue]) {
+         attributes: [String: AttributeValue], shape: Shape? = nil) {
         self.id = id
+        self.shape = shape
         self.kind = kind
         self.location = location
         self.radiusMeters = radiusMeters

@@ -143,6 +143,13 @@ extension FeatureIndex {
         let members = try memberReader.array(of: UInt32.self, count: memberReader.byteCount / 4)
         try memberReader.expectEnd()
         let attributeTotal = attributeNames.count
+        var offsetReader = try file.reader(SnapshotFormat.tag("SHPO"))
+        let shapeOffsets = try offsetReader.array(of: UInt64.self, count: offsetReader.byteCount / 8)
+        try offsetReader.expectEnd()
+        var shapeReader = try file.reader(SnapshotFormat.tag("SHPB"))
+        let shapeBytes = try shapeReader.array(of: UInt8.self, count: shapeReader.byteCount)
+        try shapeReader.expectEnd()
+        var nextShape = 0
 
         func string(_ index: UInt32, _ what: @autoclosure () -> String, _ reader: SectionReader) throws(SnapshotError) -> String {
             guard Int(index) < strings.count else {
@@ -169,10 +176,25 @@ extension FeatureIndex {
             guard let kind = FeatureKind(snapshotCode: kindCode) else {
                 throw recordReader.invalid("feature '\(id)' has unknown kind code \(kindCode)")
             }
-            guard flags & ~3 == 0, head >> 16 == 0 else { throw recordReader.invalid("feature '\(id)' has unknown flags") }
+            guard flags & ~7 == 0, head >> 16 == 0 else { throw recordReader.invalid("feature '\(id)' has unknown flags") }
             let radius = flags & 1 == 0 ? 0 : try optionalReader.double()
             let start = flags & 2 == 0 ? 0 : try optionalReader.double()
             let end = flags & 2 == 0 ? 0 : try optionalReader.double()
+            var shape: Shape?
+            if flags & 4 != 0 {
+                let number = try optionalReader.double()
+                guard number == Double(nextShape), nextShape + 1 < shapeOffsets.count,
+                      shapeOffsets[nextShape] <= shapeOffsets[nextShape + 1],
+                      shapeOffsets[nextShape + 1] <= UInt64(shapeBytes.count) else {
+                    throw shapeReader.invalid("feature '\(id)' names shape \(number), not shape \(nextShape) of \(shapeOffsets.count - 1) within the section")
+                }
+                do {
+                    shape = try Shape(wkb: shapeBytes[Int(shapeOffsets[nextShape])..<Int(shapeOffsets[nextShape + 1])])
+                } catch {
+                    throw shapeReader.invalid("feature '\(id)': \(error)")
+                }
+                nextShape += 1
+            }
             guard firstAttribute <= attributeTotal, attributeCount <= attributeTotal - firstAttribute else {
                 throw recordReader.invalid("feature '\(id)' has attributes \(firstAttribute)..<\(firstAttribute + attributeCount) of \(attributeTotal)")
             }
@@ -219,12 +241,15 @@ extension FeatureIndex {
                 }
                 features.append(try Feature(id: id, kind: kind, location: locations[position],
                                             radiusMeters: flags & 1 == 0 ? nil : radius, timeWindow: window,
-                                            attributes: attributes))
+                                            attributes: attributes, shape: shape))
             } catch {
                 throw recordReader.invalid("feature '\(id)': \(error)")
             }
         }
         try optionalReader.expectEnd()
+        guard shapeOffsets.count == nextShape + 1, shapeOffsets.first == 0, shapeOffsets.last == UInt64(shapeBytes.count) else {
+            throw offsetReader.invalid("holds \(shapeOffsets.count) offsets for \(nextShape) shapes of \(shapeBytes.count) bytes")
+        }
         return features
     }
 }

@@ -1,5 +1,5 @@
 /// Encodes features, one at a time and in order, into a snapshot's feature table (`STRO`, `STRB`, `FEAT`, `FOPT`,
-/// `ATTN`, `ATTV`, `SETM`; see `SnapshotFormat`): the one encoder of every snapshot, whether the features come from
+/// `ATTN`, `ATTV`, `SETM`, `SHPO`, `SHPB`; see `SnapshotFormat`): the one encoder of every snapshot, whether the features come from
 /// an index in memory (`FeatureIndex.snapshotBytes`) or stream from a store (`FeatureSnapshotWriter`).
 ///
 /// A record's point position (where the point tree holds the feature) is known only once the tree is built after
@@ -11,6 +11,10 @@ struct FeatureTableEncoder {
     private var attributeNames: SectionSpool
     private var attributeValues: SectionSpool
     private var setMembers: SectionSpool
+    /// Where each shape's WKB ends in `shapeBytes` (UInt64, after a leading 0).
+    private var shapeOffsets: SectionSpool
+    private var shapeBytes: SectionSpool
+    private var shapeCount = 0
     private var optionalCount: UInt32 = 0
     private var attributeCount: UInt32 = 0
     private var memberCount: UInt32 = 0
@@ -27,12 +31,15 @@ struct FeatureTableEncoder {
         attributeNames = SectionSpool(spill: spill)
         attributeValues = SectionSpool(spill: spill)
         setMembers = SectionSpool(spill: spill)
+        shapeOffsets = SectionSpool(spill: spill)
+        shapeOffsets.append(UInt64(0))
+        shapeBytes = SectionSpool(spill: spill)
     }
 
     /// The bytes of the sections held in memory, not moved to the spill file.
     var bytesInMemory: Int {
         strings.bytesInMemory + records.bytesInMemory + optional.bytesInMemory + attributeNames.bytesInMemory
-            + attributeValues.bytesInMemory + setMembers.bytesInMemory
+            + attributeValues.bytesInMemory + setMembers.bytesInMemory + shapeOffsets.bytesInMemory + shapeBytes.bytesInMemory
     }
 
     /// Encodes the next feature.
@@ -40,7 +47,8 @@ struct FeatureTableEncoder {
     mutating func append(_ feature: Feature) {
         records.append(strings.add(feature.id, unique: true))
         records.append(feature.kind.snapshotCode)
-        records.append(UInt8((feature.radiusMeters == nil ? 0 : 1) | (feature.timeWindow == nil ? 0 : 2)))
+        records.append(UInt8((feature.radiusMeters == nil ? 0 : 1) | (feature.timeWindow == nil ? 0 : 2)
+                             | (feature.shape == nil ? 0 : 4)))
         records.append(UInt16(0))
         records.append(attributeCount)
         records.append(UInt32(feature.attributes.count))
@@ -54,6 +62,14 @@ struct FeatureTableEncoder {
             optional.append(window.start.secondsSince1970)
             optional.append(window.end.secondsSince1970)
             optionalCount += 2
+        }
+        if let shape = feature.shape {
+            // The shape's number, exact in a Double (at most 2^32 features).
+            optional.append(Double(shapeCount))
+            optionalCount += 1
+            shapeBytes.append(wkbOf: shape)
+            shapeOffsets.append(UInt64(shapeBytes.byteCount))
+            shapeCount += 1
         }
         for (name, value) in feature.attributes.sorted(by: { $0.key < $1.key }) {
             let nameIndex = strings.add(name)
@@ -79,6 +95,8 @@ struct FeatureTableEncoder {
         attributeNames.spillIfFull()
         attributeValues.spillIfFull()
         setMembers.spillIfFull()
+        shapeOffsets.spillIfFull()
+        shapeBytes.spillIfFull()
         strings.spillIfFull()
     }
 
@@ -104,6 +122,8 @@ struct FeatureTableEncoder {
         builder.add(SnapshotFormat.tag("ATTN"), .spool(attributeNames, patch: nil))
         builder.add(SnapshotFormat.tag("ATTV"), .spool(attributeValues, patch: nil))
         builder.add(SnapshotFormat.tag("SETM"), .spool(setMembers, patch: nil))
+        builder.add(SnapshotFormat.tag("SHPO"), .spool(shapeOffsets, patch: nil))
+        builder.add(SnapshotFormat.tag("SHPB"), .spool(shapeBytes, patch: nil))
         self = FeatureTableEncoder(spill: nil)
     }
 

@@ -1,5 +1,5 @@
 /// The features of a mapped snapshot, read in place and decoded one at a time (`FEAT`, `FOPT`, `ATTN`, `ATTV`,
-/// `SETM`, the string table and the point coordinates; see `SnapshotFormat`).
+/// `SETM`, `SHPO`, `SHPB`, the string table and the point coordinates; see `SnapshotFormat`).
 ///
 /// Each feature's bytes are verified against the file's block checksums when it is decoded (`SnapshotBlockVerifier`;
 /// the point coordinates were verified when the file was mapped), so a feature decodes from the bytes Cairn wrote,
@@ -17,12 +17,16 @@ struct MappedFeatureTable: Sendable {
     let setMembers: IndexBuffer<UInt32>
     let stringOffsets: IndexBuffer<UInt32>
     let stringBytes: IndexBuffer<UInt8>
+    /// Where each shape's WKB starts and ends in `shapeBytes`.
+    let shapeOffsets: IndexBuffer<UInt64>
+    let shapeBytes: IndexBuffer<UInt8>
     /// The point index's coordinates (longitude, latitude per tree position).
     let pointCoordinates: IndexBuffer<Double>
     /// Verifies the blocks a decode reads.
     let verifier: SnapshotBlockVerifier
     /// Where the sections above start in the file, for `verifier`.
     private let recordsStart, optionalStart, namesStart, valuesStart, membersStart, offsetsStart, bytesStart: Int
+    private let shapeOffsetsStart, shapeBytesStart: Int
 
     /// Words per `FEAT` record.
     static let recordWords = FeatureIndex.recordBytes / 4
@@ -40,6 +44,9 @@ struct MappedFeatureTable: Sendable {
         setMembers = try file.view(SnapshotFormat.tag("SETM"), of: UInt32.self, verifyingNow: false)
         stringOffsets = try file.view(SnapshotFormat.tag("STRO"), of: UInt32.self, verifyingNow: false)
         stringBytes = try file.view(SnapshotFormat.tag("STRB"), of: UInt8.self, verifyingNow: false)
+        shapeOffsets = try file.view(SnapshotFormat.tag("SHPO"), of: UInt64.self, verifyingNow: false)
+        shapeBytes = try file.view(SnapshotFormat.tag("SHPB"), of: UInt8.self, verifyingNow: false)
+        (shapeOffsetsStart, shapeBytesStart) = (start("SHPO"), start("SHPB"))
         (recordsStart, optionalStart, namesStart, valuesStart) = (start("FEAT"), start("FOPT"), start("ATTN"), start("ATTV"))
         (membersStart, offsetsStart, bytesStart) = (start("SETM"), start("STRO"), start("STRB"))
         verifier = file.verifier
@@ -105,7 +112,10 @@ struct MappedFeatureTable: Sendable {
         if flags & 2 != 0, let start = optionalValue(optional), let end = optionalValue(optional + 1) {
             let from = Timestamp(secondsSince1970: start)
             window = (try? TimeWindow(start: from, end: Timestamp(secondsSince1970: end))) ?? TimeWindow(instant: from)
+            optional += 2
         }
+        var shape: Shape?
+        if flags & 4 != 0, let number = optionalValue(optional) { shape = self.shape(number) }
         let location = 2 * point + 1 < pointCoordinates.count
             ? Coordinate(uncheckedLatitude: pointCoordinates[2 * point + PointIndex.Axis.latitude],
                          longitude: pointCoordinates[2 * point + PointIndex.Axis.longitude])
@@ -123,7 +133,20 @@ struct MappedFeatureTable: Sendable {
             }
         }
         return Feature(uncheckedId: id, kind: kind, location: location, radiusMeters: radius, timeWindow: window,
-                       attributes: attributes)
+                       attributes: attributes, shape: shape)
+    }
+
+    /// Shape number `number` (stored as a Double), or nil when it or its bytes are out of range or not WKB.
+    /// - Complexity: O(b) for its b bytes of WKB.
+    private func shape(_ number: Double) -> Shape? {
+        guard number >= 0, number < Double(shapeOffsets.count - 1), number == number.rounded() else { return nil }
+        let index = Int(number)
+        verify(shapeOffsetsStart, stride: 8, index..<(index + 2))
+        let start = Int(clamping: shapeOffsets[index]), end = Int(clamping: shapeOffsets[index + 1])
+        guard start <= end, end <= shapeBytes.count else { return nil }
+        verify(shapeBytesStart, stride: 1, start..<end)
+        let parts = shapeBytes.withUnsafeBufferPointer { try? ShapeParts(wkb: UnsafeBufferPointer(rebasing: $0[start..<end])) }
+        return parts.map(Shape.init(unchecked:))
     }
 
     /// An attribute's value from its type and payload (see `SnapshotFormat`, `ATTN`/`ATTV`); nil for an unknown type.

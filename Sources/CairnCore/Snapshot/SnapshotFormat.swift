@@ -32,11 +32,14 @@
 /// - `STRO`, `STRB`: the string table: UInt32 offsets[k + 1] into the UTF-8 bytes of `STRB` (ids, attribute names,
 ///   string values and set members, each distinct string once).
 /// - `FEAT`: n records of 24 bytes: id (UInt32 string), kind (UInt8, `FeatureKind` code), flags (UInt8: 1 radius,
-///   2 time window), zero (UInt16), first attribute (UInt32), attribute count (UInt32), first optional value
+///   2 time window, 4 shape), zero (UInt16), first attribute (UInt32), attribute count (UInt32), first optional value
 ///   (UInt32, a Double's index in `FOPT`), point position (UInt32: where `PIDS`/`PCRD` hold the feature's location),
 ///   so that one feature decodes without the others.
 /// - `FOPT`: the optional values, in feature order, as Doubles: the radius in metres when flag 1 is set, then the
-///   window's start and end (seconds since 1970) when flag 2 is set.
+///   window's start and end (seconds since 1970) when flag 2 is set, then the shape's number (0, 1, ... in feature
+///   order) when flag 4 is set.
+/// - `SHPO`, `SHPB`: the shapes (`Feature.shape`): UInt64 offsets[s + 1] into `SHPB`, which holds each shape's WKB
+///   (`Shape.wkb`), in feature order.
 /// - `ATTN`, `ATTV`: one entry per attribute, each feature's sorted by name: `ATTN` UInt32 name (string index, low
 ///   28 bits) | type << 28 (0 string, 1 number, 2 bool, 3 time, 4 set); `ATTV` UInt64 payload: string index,
 ///   Double bits, 0 or 1, Double bits, or first member | member count << 32 into `SETM`.
@@ -49,7 +52,7 @@
 ///   largest radius (Double, heap order); `CITM`: UInt32 feature position per circle. All derived from the features:
 ///   `FeatureIndex(snapshot:)` checks that they agree with them.
 ///
-/// Version 4 (block checksums verified on first read) replaced version 3 (one checksum of the whole file, verified
+/// Version 5 (shapes: flag 4, `SHPO`, `SHPB`) replaced version 4, which (block checksums verified on first read) replaced version 3 (one checksum of the whole file, verified
 /// at open), which (records that decode one at a time and circle arrays stored, for mapping) replaced version 2 (circles
 /// in one tree with per-node largest radii), which replaced version 1 (circles in radius tiers). Other versions are
 /// refused; a store rebuilds its snapshot.
@@ -57,7 +60,7 @@ public enum SnapshotFormat {
     /// The first 8 bytes of every snapshot.
     public static let magic: [UInt8] = Array("CAIRNSNP".utf8)
     /// The format version this build writes and reads.
-    public static let version: UInt32 = 4
+    public static let version: UInt32 = 5
     /// The byte-order mark as written by a machine of this build's byte order.
     static let byteOrderMark: UInt32 = 0x0A0B_0C0D
     /// Bytes before the section table.

@@ -86,6 +86,9 @@ struct SectionSpool {
 
     mutating func append(contentsOf text: String.UTF8View) { buffer.append(contentsOf: text) }
 
+    /// Appends a shape's WKB (`SHPB`), encoded straight into the section's buffer.
+    mutating func append(wkbOf shape: Shape) { shape.appendWKB(to: &buffer) }
+
     /// Moves the bytes held in memory to the spill file once there are `pieceBytes` of them. A failed write keeps
     /// them in memory (the spill file is then not used again).
     mutating func spillIfFull() {

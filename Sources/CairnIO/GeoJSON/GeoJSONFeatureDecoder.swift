@@ -10,13 +10,11 @@ import CairnCore
 /// - properties: each member becomes a field named as written (aliases such as `lat`/`lng` resolved by
 ///   `FieldRole`); strings are text, numbers, booleans and null stay typed, arrays of strings are string sets,
 ///   anything else is kept as its compact JSON text.
-/// - geometry: `Point` gives the location (`[lon, lat]`, extra ordinates ignored). `Polygon` and `MultiPolygon`
-///   give a representative location: the area-weighted centroid (planar shoelace on longitude/latitude degrees) of
-///   the outer ring with the largest area; for a degenerate ring, the mean of its vertices. Longitudes are unwrapped
-///   relative to the ring's first vertex (each within 180 degrees of it) before averaging and the result is wrapped
-///   back into [-180, 180], so a polygon crossing the antimeridian is centred on it, not near longitude 0. This point
-///   may fall outside a concave polygon. Every position is checked. A null or missing geometry falls back to
-///   latitude/longitude properties.
+/// - geometry: `Point` gives the location (`[lon, lat]`, extra ordinates ignored). The other five types
+///   (LineString, Polygon, MultiPoint, MultiLineString, MultiPolygon) are kept whole as the feature's `shape`, and
+///   give a representative location (`Shape.representativePoint`: for polygons the area-weighted centroid of the
+///   largest outer ring, as before). Every position is checked by `Shape(checking:)`. A null or missing geometry
+///   falls back to latitude/longitude properties.
 ///
 /// Coordinate systems: with a `transform`, every position of the geometry (or a flat record's longitude and
 /// latitude) is transformed into WGS84 degrees first (`GeoJSONPositions`), in one PROJ call per feature.
@@ -67,7 +65,8 @@ struct GeoJSONFeatureDecoder {
         case nil, .null?:
             let hasLatitude = fields.contains { $0.role == .latitude && $0.value != .null }
             let hasLongitude = fields.contains { $0.role == .longitude && $0.value != .null }
-            guard hasLatitude && hasLongitude else {
+            let hasGeometry = fields.contains { $0.role == .geometry && $0.value != .null }
+            guard hasLatitude && hasLongitude || hasGeometry else {
                 return reject(line, "geometry", "geometry is null and the properties have no latitude and longitude")
             }
             return builder.build(fields, line: line, column: column, featureNumber: featureNumber)
@@ -79,9 +78,10 @@ struct GeoJSONFeatureDecoder {
                 case .failure(let position): return reject(line, "geometry.coordinates", Self.untransformable((position.x, position.y), transform.system))
                 }
             }
-            switch location(of: geometry) {
-            case .success(let location):
-                return builder.build(fields, line: line, column: column, featureNumber: featureNumber, location: location)
+            switch shape(of: geometry) {
+            case .success(let shape):
+                return builder.build(fields, line: line, column: column, featureNumber: featureNumber,
+                                     location: shape.representativePoint, shape: shape)
             case .failure(let failure): return reject(line, failure.field, failure.reason)
             }
         case let other?:
@@ -160,7 +160,8 @@ struct GeoJSONFeatureDecoder {
         var reason: String
     }
 
-    private func location(of geometry: JSONValue) -> Result<Coordinate, GeometryFailure> {
+    /// The geometry, read into `ShapeParts` and checked by `Shape(checking:)`: the one place its vertices pass.
+    private func shape(of geometry: JSONValue) -> Result<Shape, GeometryFailure> {
         do throws(GeometryFailure) {
             let type: String
             switch geometry["type"] {
@@ -168,33 +169,44 @@ struct GeoJSONFeatureDecoder {
             case nil: throw GeometryFailure(field: "geometry.type", reason: "geometry.type: missing")
             case let other?: throw GeometryFailure(field: "geometry.type", reason: "geometry.type: expected a string, got \(other.kindPhrase)")
             }
+            // Exact GeoJSON spelling (RFC 7946 names the types case-sensitively).
+            guard let kind = ShapeKind.allCases.first(where: { $0.name == type }) else { throw unsupported(type) }
             guard let coordinates = geometry["coordinates"] else {
-                if type == "GeometryCollection" || !["Point", "Polygon", "MultiPolygon"].contains(type) {
-                    throw unsupported(type)
-                }
                 throw GeometryFailure(field: "geometry.coordinates", reason: "geometry.coordinates: missing")
             }
-            switch type {
-            case "Point":
-                return .success(try position(coordinates, path: "geometry.coordinates"))
-            case "Polygon":
-                let rings = try array(coordinates, path: "geometry.coordinates", what: "an array of linear rings")
-                return .success(try polygonCentroid(rings, path: "geometry.coordinates").point)
-            case "MultiPolygon":
-                let polygons = try array(coordinates, path: "geometry.coordinates", what: "an array of polygons")
+            var parts = ShapeParts(kind: kind)
+            let root = "geometry.coordinates"
+            switch kind {
+            case .point:
+                try position(coordinates, path: root, into: &parts)
+                parts.endRing()
+            case .multiPoint, .lineString:
+                let positions = try array(coordinates, path: root, what: "an array of positions")
+                guard !positions.isEmpty else { throw GeometryFailure(field: root, reason: "\(root): a \(type) needs at least one position") }
+                for (index, value) in positions.enumerated() {
+                    try position(value, path: "\(root)[\(index)]", into: &parts)
+                    if kind == .multiPoint { parts.endRing() }
+                }
+                if kind == .lineString { parts.endRing() }
+            case .multiLineString:
+                let lines = try array(coordinates, path: root, what: "an array of lines")
+                guard !lines.isEmpty else { throw GeometryFailure(field: root, reason: "\(root): a MultiLineString needs at least one line") }
+                for (index, line) in lines.enumerated() {
+                    try ring(line, path: "\(root)[\(index)]", what: "an array of positions", into: &parts)
+                }
+            case .polygon:
+                try polygon(coordinates, path: root, into: &parts)
+            case .multiPolygon:
+                let polygons = try array(coordinates, path: root, what: "an array of polygons")
                 guard !polygons.isEmpty else {
-                    throw GeometryFailure(field: "geometry.coordinates", reason: "geometry.coordinates: a MultiPolygon needs at least one polygon")
+                    throw GeometryFailure(field: root, reason: "\(root): a MultiPolygon needs at least one polygon")
                 }
-                var best: (point: Coordinate, area: Double)?
-                for (index, polygon) in polygons.enumerated() {
-                    let path = "geometry.coordinates[\(index)]"
-                    let candidate = try polygonCentroid(try array(polygon, path: path, what: "an array of linear rings"), path: path)
-                    if best == nil || candidate.area > (best?.area ?? 0) { best = candidate }
-                }
-                guard let best else { throw GeometryFailure(field: "geometry.coordinates", reason: "geometry.coordinates: empty") }
-                return .success(best.point)
-            default:
-                throw unsupported(type)
+                for (index, value) in polygons.enumerated() { try polygon(value, path: "\(root)[\(index)]", into: &parts) }
+            }
+            do {
+                return .success(try Shape(checking: parts))
+            } catch {
+                throw GeometryFailure(field: root, reason: error.message(at: root))
             }
         } catch {
             return .failure(error)
@@ -203,7 +215,7 @@ struct GeoJSONFeatureDecoder {
 
     private func unsupported(_ type: String) -> GeometryFailure {
         GeometryFailure(field: "geometry.type",
-                        reason: "geometry type '\(type)' is not supported (expected Point, Polygon or MultiPolygon)")
+                        reason: "geometry type '\(type)' is not supported (expected Point, LineString, Polygon, MultiPoint, MultiLineString or MultiPolygon)")
     }
 
     private func array(_ value: JSONValue, path: @autoclosure () -> String, what: String) throws(GeometryFailure) -> [JSONValue] {
@@ -213,84 +225,34 @@ struct GeoJSONFeatureDecoder {
         return values
     }
 
-    /// A checked `[lon, lat, ...]` position.
+    /// A `[lon, lat, ...]` position appended to `parts` as read (range checks are `Shape(checking:)`'s).
     /// (`path` is built only for a message: the hot loop over a polygon's positions must not format strings.)
-    private func position(_ value: JSONValue, path: @autoclosure () -> String) throws(GeometryFailure) -> Coordinate {
+    private func position(_ value: JSONValue, path: @autoclosure () -> String, into parts: inout ShapeParts) throws(GeometryFailure) {
         guard case .array(let values) = value, values.count >= 2,
               case .number(let longitude) = values[0], case .number(let latitude) = values[1] else {
             throw GeometryFailure(field: "geometry.coordinates", reason: "\(path()): expected a position [longitude, latitude], got \(value.jsonText.prefix(60))")
         }
-        do {
-            return try Coordinate(latitude: latitude, longitude: longitude)
-        } catch {
-            throw GeometryFailure(field: "geometry.coordinates", reason: "\(path()): \(error)")
-        }
+        parts.append(longitude: longitude, latitude: latitude)
     }
 
-    /// The area-weighted centroid of a polygon's outer ring (rings[0]), with the ring's absolute planar area.
-    private func polygonCentroid(_ rings: [JSONValue], path: String) throws(GeometryFailure) -> (point: Coordinate, area: Double) {
+    /// A ring or line: an array of positions, ended in `parts`.
+    private func ring(_ value: JSONValue, path: @autoclosure () -> String, what: String, into parts: inout ShapeParts) throws(GeometryFailure) {
+        let positions = try array(value, path: path(), what: what)
+        for (index, position) in positions.enumerated() {
+            try self.position(position, path: "\(path())[\(index)]", into: &parts)
+        }
+        parts.endRing()
+    }
+
+    /// A polygon: an array of linear rings, the outer one first.
+    private func polygon(_ value: JSONValue, path: String, into parts: inout ShapeParts) throws(GeometryFailure) {
+        let rings = try array(value, path: path, what: "an array of linear rings")
         guard !rings.isEmpty else {
             throw GeometryFailure(field: "geometry.coordinates", reason: "\(path): a polygon needs at least one linear ring")
         }
-        var outerPoints: [Coordinate] = []
-        for (ringIndex, ring) in rings.enumerated() {
-            let positions = try array(ring, path: "\(path)[\(ringIndex)]", what: "an array of positions")
-            guard positions.count >= 4 else {
-                throw GeometryFailure(field: "geometry.coordinates", reason: "\(path)[\(ringIndex)]: a linear ring needs at least 4 positions, got \(positions.count)")
-            }
-            var points: [Coordinate] = []
-            if ringIndex == 0 { points.reserveCapacity(positions.count) }
-            for (index, value) in positions.enumerated() {
-                let point = try position(value, path: "\(path)[\(ringIndex)][\(index)]")
-                if ringIndex == 0 { points.append(point) }
-            }
-            if ringIndex == 0 { outerPoints = points }
+        for (index, ring) in rings.enumerated() {
+            try self.ring(ring, path: "\(path)[\(index)]", what: "an array of positions", into: &parts)
         }
-        // Longitudes unwrapped edge by edge (each edge the short way round), relative to the first vertex: a ring
-        // across the antimeridian stays whole, and a wide ring with short edges keeps its real extent.
-        let x0 = outerPoints[0].longitude, y0 = outerPoints[0].latitude
-        var unwrapped = [Double](repeating: 0, count: outerPoints.count)
-        for index in 1..<outerPoints.count {
-            unwrapped[index] = unwrapped[index - 1] + Self.wrapped(outerPoints[index].longitude - outerPoints[index - 1].longitude)
-        }
-        // Shoelace over every edge, wrapping from the last position to the first (a zero-length edge when the
-        // ring is closed as GeoJSON requires, the missing closing edge when it is not), relative to the first vertex.
-        var twiceArea = 0.0, sumX = 0.0, sumY = 0.0
-        for index in 0..<outerPoints.count {
-            let next = index + 1 == outerPoints.count ? 0 : index + 1
-            let xa = unwrapped[index], ya = outerPoints[index].latitude - y0
-            let xb = unwrapped[next], yb = outerPoints[next].latitude - y0
-            let cross = xa * yb - xb * ya
-            twiceArea += cross
-            sumX += (xa + xb) * cross
-            sumY += (ya + yb) * cross
-        }
-        let point: Coordinate
-        if abs(twiceArea) > 1e-18 {
-            let longitude = Self.wrapped(x0 + sumX / (3 * twiceArea)), latitude = y0 + sumY / (3 * twiceArea)
-            do {
-                point = try Coordinate(latitude: min(90, max(-90, latitude)), longitude: longitude)
-            } catch {
-                throw GeometryFailure(field: "geometry.coordinates", reason: "\(path): \(error)")
-            }
-        } else {
-            let count = Double(outerPoints.count - 1)
-            let latitude = outerPoints.dropLast().reduce(0) { $0 + $1.latitude }
-            let longitudeOffset = unwrapped.dropLast().reduce(0, +)
-            do {
-                point = try Coordinate(latitude: latitude / count, longitude: Self.wrapped(x0 + longitudeOffset / count))
-            } catch {
-                throw GeometryFailure(field: "geometry.coordinates", reason: "\(path): \(error)")
-            }
-        }
-        return (point, abs(twiceArea) / 2)
-    }
-
-    /// An angle in degrees brought into [-180, 180]: a longitude difference the short way round, or an unwrapped
-    /// longitude (any number of turns away) back on the map.
-    private static func wrapped(_ degrees: Double) -> Double {
-        if degrees >= -180, degrees <= 180 { return degrees }
-        let turned = degrees.truncatingRemainder(dividingBy: 360)
-        return turned > 180 ? turned - 360 : (turned < -180 ? turned + 360 : turned)
+        parts.endPolygon()
     }
 }

@@ -48,7 +48,7 @@ public struct FeatureRecordBuilder: Sendable {
     /// - Complexity: O(n).
     public func missingRequiredFields(in roles: [FieldRole]) -> [String] {
         var missing: [String] = []
-        let locatedByPlace = options.placeLookup != nil && roles.contains { role in
+        let locatedByPlace = roles.contains(.geometry) || options.placeLookup != nil && roles.contains { role in
             if case .attribute(let name) = role { return Self.isPlaceReference(name) }
             return false
         }
@@ -59,23 +59,24 @@ public struct FeatureRecordBuilder: Sendable {
     }
 
     /// Builds the feature for one record starting at `line`.
-    /// `location` is given by readers that take the position from elsewhere (a GeoJSON geometry).
+    /// `location` is given by readers that take the position from elsewhere (a GeoJSON geometry), with the whole
+    /// `shape` when there is one.
     /// - Complexity: O(n) in the number of fields.
     /// `column` (1-based), when given, makes derived ids `FILE:LINE:COLUMN`: records that share a line (a minified
     /// GeoJSON file) still get distinct ids. `featureNumber` (1-based), the record's place in a GeoJSON
     /// FeatureCollection, is named by a message about its id, where a line alone does not find it.
     public func build(_ fields: [RawField], line: Int, column: Int? = nil, featureNumber: Int? = nil,
-                      location presetLocation: Coordinate? = nil) -> ImportRecord {
+                      location presetLocation: Coordinate? = nil, shape presetShape: Shape? = nil) -> ImportRecord {
         do {
             return .feature(try makeFeature(fields, line: line, column: column, featureNumber: featureNumber,
-                                            presetLocation: presetLocation), line: line)
+                                            presetLocation: presetLocation, presetShape: presetShape), line: line)
         } catch {
             return .rejected(error)
         }
     }
 
     private func makeFeature(_ fields: [RawField], line: Int, column: Int?, featureNumber: Int?,
-                             presetLocation: Coordinate?) throws(RowRejection) -> Feature {
+                             presetLocation: Coordinate?, presetShape: Shape?) throws(RowRejection) -> Feature {
         func reject(_ field: String?, _ reason: String) -> RowRejection {
             RowRejection(file: file, line: line, field: field, reason: reason)
         }
@@ -87,6 +88,7 @@ public struct FeatureRecordBuilder: Sendable {
         var start: Timestamp?, end: Timestamp?, instant: Timestamp?
         var instantField: RawField?
         var placeReference: String?
+        var shape = presetShape
         var attributes: [String: AttributeValue] = [:]
         attributes.reserveCapacity(fields.count)
 
@@ -110,6 +112,13 @@ public struct FeatureRecordBuilder: Sendable {
             case .time:
                 instant = try time(field, line: line)
                 instantField = field
+            case .geometry:
+                // Beside a GeoJSON geometry, a property of that name is an ordinary attribute, as it always was.
+                if presetShape == nil && presetLocation == nil {
+                    shape = try geometry(field, line: line)
+                } else if let value = try attribute(field, line: line) {
+                    attributes[field.name] = value
+                }
             case .attribute(let name):
                 if Self.isPlaceReference(name) { placeReference = try text(field, line: line) }
                 if let value = try attribute(field, line: line) { attributes[name] = value }
@@ -131,6 +140,8 @@ public struct FeatureRecordBuilder: Sendable {
         let location: Coordinate
         if let presetLocation {
             location = presetLocation
+        } else if latitude == nil, longitude == nil, let shape {
+            location = shape.representativePoint
         } else if latitude == nil, longitude == nil, let lookup = options.placeLookup, let placeReference, !placeReference.isEmpty {
             guard let place = lookup(placeReference) else {
                 throw reject("placeId", "field 'placeId': the row has no latitude/longitude and place '\(placeReference)' is not in the store (import places first)")
@@ -184,7 +195,7 @@ public struct FeatureRecordBuilder: Sendable {
         }
         do {
             return try Feature(id: resolvedId, kind: kind, location: location, radiusMeters: radiusMeters,
-                               timeWindow: timeWindow, attributes: attributes)
+                               timeWindow: timeWindow, attributes: attributes, shape: shape)
         } catch {
             throw reject(nil, error.description)
         }
@@ -225,6 +236,30 @@ public struct FeatureRecordBuilder: Sendable {
             throw RowRejection(file: file, line: line, field: field.role.name, reason: "field '\(field.role.name)': expected \(expected), got '\(raw)'")
         default:
             throw RowRejection(file: file, line: line, field: field.role.name, reason: "field '\(field.role.name)': expected \(expected)")
+        }
+    }
+
+    /// A geometry field: WKT or hexadecimal WKB, checked (`Shape(checking:)`, the one place its vertices pass).
+    private func geometry(_ field: RawField, line: Int) throws(RowRejection) -> Shape? {
+        let text: String
+        switch field.value {
+        case .text(let raw): text = raw.trimmed
+        case .null: return nil
+        default:
+            throw RowRejection(file: file, line: line, field: field.name,
+                               reason: "field '\(field.name)': expected WKT or hexadecimal WKB text")
+        }
+        if text.isEmpty { return nil }
+        let parts: ShapeParts
+        do {
+            parts = try ShapeText.parts(text)
+        } catch {
+            throw RowRejection(file: file, line: line, field: field.name, reason: "field '\(field.name)': \(error.reason)")
+        }
+        do {
+            return try Shape(checking: parts)
+        } catch {
+            throw RowRejection(file: file, line: line, field: field.name, reason: "field '\(field.name)': \(error)")
         }
     }
 

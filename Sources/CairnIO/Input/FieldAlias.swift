@@ -27,6 +27,8 @@ public enum FieldAlias: CaseIterable, Hashable, Sendable {
     case place
     /// A GPS accuracy, metres.
     case accuracy
+    /// A whole geometry in one field: WKT, or WKB in hexadecimal digits.
+    case geometry
 
     /// The accepted names, lower-case, the canonical one first.
     /// - Complexity: O(1).
@@ -45,6 +47,7 @@ public enum FieldAlias: CaseIterable, Hashable, Sendable {
         case .event: ["eventid", "event", "event_id"]
         case .place: ["placeid", "place", "place_id", "park", "parkid", "park_id"]
         case .accuracy: ["accuracy", "accuracym", "accuracy_m", "accuracymeters", "accuracy_meters", "horizontal_accuracy"]
+        case .geometry: ["geometry", "geom", "the_geom", "wkt", "wkb"]
         }
     }
 

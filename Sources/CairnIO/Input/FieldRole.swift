@@ -18,6 +18,8 @@ public enum FieldRole: Hashable, Sendable {
     case endTime
     /// A sighting's instant.
     case time
+    /// A whole geometry: WKT or hexadecimal WKB.
+    case geometry
     /// Anything else: kept as a typed attribute under this name.
     case attribute(String)
 
@@ -32,6 +34,7 @@ public enum FieldRole: Hashable, Sendable {
         case .startTime: "startTime"
         case .endTime: "endTime"
         case .time: "time"
+        case .geometry: "geometry"
         case .attribute(let name): name
         }
     }
@@ -52,6 +55,7 @@ public enum FieldRole: Hashable, Sendable {
         case .endTime: return .endTime
         case .time: return .time
         case .kind: return .kind
+        case .geometry: return .geometry
         // Ids of users, events, places, accuracies: attributes of a feature.
         case .checkInId, .user, .event, .place, .accuracy, nil: break
         }

@@ -3,10 +3,13 @@ import CairnCore
 /// Text forms of a feature for output: GeoJSON, a flat JSON object, and CSV.
 ///
 /// Every form carries the id, kind, latitude/longitude, radius, times and all attributes, with attributes
-/// in name order so the output is deterministic. Each form is written once, as UTF-8 appended to a byte buffer
+/// in name order so the output is deterministic. A feature with a shape (`Feature.shape`) carries it whole: as the
+/// GeoJSON geometry, as a `geometry` member (a GeoJSON geometry object) of the flat JSON object, and as a `geometry`
+/// column in WKT in CSV; latitude/longitude stay its representative point. Each form is written once, as UTF-8 appended to a byte buffer
 /// (the `append…` functions the writers use, no `String` per feature); the `String` forms wrap them.
 public enum FeatureEncoding {
-    /// A GeoJSON Feature (`[lon, lat]` Point geometry); `extra` properties (such as `distance_m`) come first.
+    /// A GeoJSON Feature (its shape, or a `[lon, lat]` Point geometry); `extra` properties (such as `distance_m`)
+    /// come first.
     /// - Complexity: O(a) in the number of attributes.
     public static func geoJSON(_ feature: Feature, extra: [(String, Double)] = []) -> String {
         var out: [UInt8] = []
@@ -14,8 +17,8 @@ public enum FeatureEncoding {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// A flat JSON object: `id`, `kind`, `latitude`, `longitude`, optional `radiusMeters`, `startTime`, `endTime`,
-    /// then `extra`, then attributes.
+    /// A flat JSON object: `id`, `kind`, `latitude`, `longitude`, optional `geometry` (a shape as a GeoJSON
+    /// geometry object), `radiusMeters`, `startTime`, `endTime`, then `extra`, then attributes.
     /// - Complexity: O(a).
     public static func json(_ feature: Feature, extra: [(String, Double)] = []) -> String {
         var out: [UInt8] = []
@@ -75,11 +78,18 @@ public enum FeatureEncoding {
                               position: OutputPosition? = nil, order: inout AttributeOrder, to out: inout [UInt8]) {
         out.append(literal: "{\"type\":\"Feature\",\"id\":")
         TextEscaping.appendJSONString(feature.id, to: &out)
-        out.append(literal: ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
-        TextEscaping.appendJSONNumber(position?.x ?? feature.location.longitude, to: &out)
-        out.append(UInt8(ascii: ","))
-        TextEscaping.appendJSONNumber(position?.y ?? feature.location.latitude, to: &out)
-        out.append(literal: "]},\"properties\":")
+        // A shape in another output system is not transformed yet: it is written as its representative point there.
+        if let shape = feature.shape, position == nil {
+            out.append(literal: ",\"geometry\":")
+            ShapeOutput.appendGeoJSON(shape, to: &out)
+            out.append(literal: ",\"properties\":")
+        } else {
+            out.append(literal: ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
+            TextEscaping.appendJSONNumber(position?.x ?? feature.location.longitude, to: &out)
+            out.append(UInt8(ascii: ","))
+            TextEscaping.appendJSONNumber(position?.y ?? feature.location.latitude, to: &out)
+            out.append(literal: "]},\"properties\":")
+        }
         appendProperties(feature, distanceMeters: distanceMeters, extra: extra, includeLocation: false, order: &order, to: &out)
         out.append(UInt8(ascii: "}"))
     }
@@ -109,6 +119,10 @@ public enum FeatureEncoding {
             TextEscaping.appendJSONNumber(feature.location.latitude, to: &out)
             out.append(literal: ",\"longitude\":")
             TextEscaping.appendJSONNumber(feature.location.longitude, to: &out)
+            if let shape = feature.shape {
+                out.append(literal: ",\"geometry\":")
+                ShapeOutput.appendGeoJSON(shape, to: &out)
+            }
         }
         if let radius = feature.radiusMeters {
             out.append(literal: ",\"radiusMeters\":")
@@ -172,13 +186,18 @@ public enum FeatureEncoding {
         }
     }
 
-    /// The CSV header for `features`: the fixed columns, then `extra`, then every attribute name found, sorted.
+    /// The CSV header for `features`: the fixed columns, then `extra`, then `geometry` when a feature has a shape,
+    /// then every attribute name found, sorted.
     /// - Complexity: O(n·a).
     public static func csvColumns(for features: [Feature], extra: [String] = []) -> [String] {
         var names = Set<String>()
         for feature in features { names.formUnion(feature.attributes.keys) }
-        return csvColumns(attributeNames: names, extra: extra)
+        let shaped = features.contains { $0.shape != nil }
+        return csvColumns(attributeNames: names, extra: extra + (shaped ? [geometryColumn] : []))
     }
+
+    /// The CSV column that holds a shape, in WKT.
+    static let geometryColumn = "geometry"
 
     /// The CSV header for attributes named `names`: the fixed columns, then `extra`, then `names`, sorted.
     static func csvColumns(attributeNames names: Set<String>, extra: [String]) -> [String] {
@@ -226,6 +245,8 @@ public enum FeatureEncoding {
                 TextEscaping.appendJSONNumber(distanceMeters, to: &out)
             } else if let value = extra[column] {
                 TextEscaping.appendJSONNumber(value, to: &out)
+            } else if column == geometryColumn, feature.attributes[column] == nil {
+                if let shape = feature.shape { TextEscaping.appendCSVField(ShapeOutput.wkt(shape), to: &out) }
             } else if let value = feature.attributes[column] {
                 TextEscaping.appendCSVField(value.description, to: &out)
             }

@@ -5,8 +5,8 @@ import CairnCore
 /// - `geojson`: `{"type":"FeatureCollection","features":[`, then one Feature per line (`FeatureEncoding.geoJSON`),
 ///   then `]}`; a measured result carries `distance_m` first among its properties.
 /// - `json`: an array of flat objects (`FeatureEncoding.json`), one per line.
-/// - `csv`: a header of the fixed columns, `distance_m` when any row is measured, then every attribute name of the
-///   results, sorted; one row per result.
+/// - `csv`: a header of the fixed columns, `distance_m` when any row is measured, `geometry` (WKT) when any row has
+///   a shape, then every attribute name of the results, sorted; one row per result.
 /// - `ids`: one id per line.
 ///
 /// The document is written as UTF-8 into one growing byte buffer (no `String` per row); `write(_:to:)` hands it to
@@ -95,9 +95,11 @@ public struct QueryResultWriter: Sendable {
             out.append(literal: "\n]\n")
         case .csv:
             let measured = rows.contains { $0.distanceMeters != nil }
+            let shaped = rows.contains { $0.feature.shape != nil }
             var names = Set<String>()
             for row in rows { names.formUnion(row.feature.attributes.keys) }
-            let columns = FeatureEncoding.csvColumns(attributeNames: names, extra: measured ? ["distance_m"] : [])
+            let columns = FeatureEncoding.csvColumns(
+                attributeNames: names, extra: (measured ? ["distance_m"] : []) + (shaped ? [FeatureEncoding.geometryColumn] : []))
             for (n, column) in columns.enumerated() {
                 if n > 0 { out.append(UInt8(ascii: ",")) }
                 // In an output system the location columns are x and y (in place of longitude and latitude).

@@ -144,7 +144,7 @@ import Testing
     }
 }
 
-/// The snapshot writer as it was before the streaming writer (version 4, commit e0e3382), transcribed with plain
+/// The snapshot writer as it was before the streaming writer (version 4, commit e0e3382; version 5 adds shapes), transcribed with plain
 /// arrays: the oracle the new writer's bytes are compared with.
 enum LegacySnapshot {
     private struct Sink {
@@ -185,10 +185,13 @@ enum LegacySnapshot {
         for p in index.points.ids.indices { pointPositions[Int(index.points.ids[p])] = UInt32(p) }
         var records = Sink(), optional = Sink(), names = Sink(), values = Sink(), members = Sink()
         var optionalCount: UInt32 = 0, attributeCount: UInt32 = 0, memberCount: UInt32 = 0
+        var shapeOffsets = Sink(), shapeBytes: [UInt8] = [], shapeCount = 0
+        shapeOffsets.append(UInt64(0))
         for (position, feature) in index.features.enumerated() {
             records.append(add(feature.id, unique: true))
             records.append(feature.kind.snapshotCode)
-            records.append(UInt8((feature.radiusMeters == nil ? 0 : 1) | (feature.timeWindow == nil ? 0 : 2)))
+            records.append(UInt8((feature.radiusMeters == nil ? 0 : 1) | (feature.timeWindow == nil ? 0 : 2)
+                                 | (feature.shape == nil ? 0 : 4)))
             records.append(UInt16(0))
             records.append(attributeCount)
             records.append(UInt32(feature.attributes.count))
@@ -202,6 +205,13 @@ enum LegacySnapshot {
                 optional.append(window.start.secondsSince1970)
                 optional.append(window.end.secondsSince1970)
                 optionalCount += 2
+            }
+            if let shape = feature.shape {
+                optional.append(Double(shapeCount))
+                optionalCount += 1
+                shapeBytes += shape.wkb
+                shapeOffsets.append(UInt64(shapeBytes.count))
+                shapeCount += 1
             }
             for (name, value) in feature.attributes.sorted(by: { $0.key < $1.key }) {
                 let nameIndex = add(name)
@@ -222,7 +232,8 @@ enum LegacySnapshot {
             attributeCount += UInt32(feature.attributes.count)
         }
         sections += [("STRO", offsets.bytes), ("STRB", heap), ("FEAT", records.bytes), ("FOPT", optional.bytes),
-                     ("ATTN", names.bytes), ("ATTV", values.bytes), ("SETM", members.bytes)]
+                     ("ATTN", names.bytes), ("ATTV", values.bytes), ("SETM", members.bytes),
+                     ("SHPO", shapeOffsets.bytes), ("SHPB", shapeBytes)]
         var pointHeader = Sink(), pointIds = Sink(), pointCoordinates = Sink()
         pointHeader.append(UInt32(index.points.count))
         pointHeader.append(UInt32(index.points.bucketSize))
@@ -257,7 +268,7 @@ enum LegacySnapshot {
         var file = Sink()
         file.bytes.append(contentsOf: Array("CAIRNSNP".utf8))
         file.append(UInt32(0x0A0B_0C0D))
-        file.append(UInt32(4))
+        file.append(UInt32(5))
         file.append(UInt64(end + 8 * blocks))
         file.append(UInt64(0))
         file.append(UInt32(sections.count + 1))

@@ -1,3 +1,4 @@
+import CairnTestSupport
 import Foundation
 import Testing
 @testable import CairnCore
@@ -5,7 +6,7 @@ import Testing
 /// Snapshots: round trips that keep every feature and every query answer, and damaged or crafted files refused
 /// with the right error and no crash.
 @Suite struct SnapshotTests {
-    /// Features of every kind with every attribute type, time windows, radii, exact duplicates and awkward places.
+    /// Features of every kind with every attribute type, time windows, radii, shapes, exact duplicates and awkward places.
     static func richFeatures(count: Int, seed: UInt64) throws -> [Feature] {
         var random = SeededRandom(seed: seed)
         var features: [Feature] = []
@@ -39,8 +40,14 @@ import Testing
             default: random.chance(0.1) ? TimeWindow(instant: start) : nil
             }
             let radius: Double? = kind == .place || random.chance(0.3) ? random.uniform(0.5...2_000_000) : nil
+            // Every third feature has a shape of its own seed (the stream above is left as it was).
+            var shape: Shape?
+            if n % 3 == 1 {
+                var shapeRandom = SeededRandom(seed: UInt64(n))
+                shape = try SyntheticShapes.shape(ShapeKind.allCases[(n / 3) % 6], around: location, random: &shapeRandom)
+            }
             features.append(try Feature(id: "f\(n)", kind: kind, location: location, radiusMeters: radius,
-                                        timeWindow: window, attributes: attributes))
+                                        timeWindow: window, attributes: attributes, shape: shape))
         }
         return features
     }
