@@ -14,7 +14,9 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "CairnServer", targets: ["CairnServer"]),
+        .library(name: "CairnPostgres", targets: ["CairnPostgres"]),
         .executable(name: "cairn-server", targets: ["cairn-server"]),
+        .executable(name: "cairn-postgres", targets: ["cairn-postgres"]),
     ],
     // Exact versions, for the reason the root's Package.swift gives.
     dependencies: [
@@ -28,10 +30,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        // PostgreSQL's wire protocol on NIO (COPY, LISTEN/NOTIFY), for CairnPostgres.
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // The store's index and clusters kept in memory, served over HTTP by Hummingbird.
         .target(name: "CairnServer", dependencies: [
+            "CairnPostgres",
             .product(name: "CairnCore", package: cairn),
             .product(name: "CairnIO", package: cairn),
             .product(name: "CairnStore", package: cairn),
@@ -43,6 +48,24 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
+        // The PostgreSQL/PostGIS store: migrations, COPY imports, writes, and the change feed replicas follow.
+        // Here, not in the root package, so that the root builds no NIO (docs/ARCHITECTURE.md, "PostgreSQL").
+        .target(name: "CairnPostgres", dependencies: [
+            .product(name: "CairnCore", package: cairn),
+            .product(name: "CairnIO", package: cairn),
+            .product(name: "CairnStore", package: cairn),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // `cairn import --db postgres://…` (which `cairn import` runs): CairnIO's readers into a COPY.
+        .executableTarget(name: "cairn-postgres", dependencies: [
+            "CairnPostgres",
+            .product(name: "CairnCore", package: cairn),
+            .product(name: "CairnIO", package: cairn),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `cairn serve`'s options, parsed as the CLI parses its own.
         .executableTarget(name: "cairn-server", dependencies: [
@@ -58,6 +81,15 @@ let package = Package(
             .product(name: "CairnTestSupport", package: cairn),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+        // Run against a PostgreSQL server named by CAIRN_TEST_POSTGRES_URL (scripts/postgres-local starts one);
+        // without it they are skipped, and say so.
+        .testTarget(name: "CairnPostgresTests", dependencies: [
+            "CairnPostgres",
+            .product(name: "CairnCore", package: cairn),
+            .product(name: "CairnStore", package: cairn),
+            .product(name: "CairnTestSupport", package: cairn),
+            .product(name: "Logging", package: "swift-log"),
         ]),
     ]
 )

@@ -16,13 +16,13 @@ import CairnIO
 /// through CairnIO's one JSON escaper and one JSON reader (`TextEscaping`, `JSONParser`): non-ASCII text is raw
 /// UTF-8, only `"`, `\` and control characters are escaped; the reader accepts any standard JSON spelling of these
 /// shapes (escapes, `\u` surrogate pairs, whitespace) and refuses every other shape.
-enum AttributeJSON {
+public enum AttributeJSON {
     /// The key of the one-member object that marks a time.
     static let timeKey = "time"
 
     /// Encodes attributes as described above.
     /// - Complexity: O(a log a + n): sorting the a names, then linear in the encoded size n.
-    static func encode(_ attributes: [String: AttributeValue]) -> String {
+    public static func encode(_ attributes: [String: AttributeValue]) -> String {
         if attributes.isEmpty { return "{}" }
         var out: [UInt8] = []
         out.reserveCapacity(32 * attributes.count)
@@ -70,7 +70,7 @@ enum AttributeJSON {
     /// value.
     /// - Throws: `AttributeJSONError` saying where and what was expected.
     /// - Complexity: O(n) in the length of the text.
-    static func decode(_ text: String) throws(AttributeJSONError) -> [String: AttributeValue] {
+    public static func decode(_ text: String) throws(AttributeJSONError) -> [String: AttributeValue] {
         if text == "{}" { return [:] }
         let value: JSONValue
         do {
@@ -121,9 +121,9 @@ enum AttributeJSON {
 }
 
 /// Why an `attributes` text could not be read back.
-struct AttributeJSONError: Error, CustomStringConvertible {
+public struct AttributeJSONError: Error, CustomStringConvertible {
     /// Where reading stopped and what was expected there.
     let detail: String
 
-    var description: String { "attributes JSON: \(detail)" }
+    public var description: String { "attributes JSON: \(detail)" }
 }

@@ -1,4 +1,5 @@
 import CairnCore
+import CairnPostgres
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,6 +30,24 @@ public enum CairnServer {
     public static func makeApplication(configuration: ServerConfiguration, logger: Logger = Logger(label: "cairn")) throws -> some ApplicationProtocol {
         let served = try ServedStore(path: configuration.storePath, clusterOptions: configuration.clusterOptions,
                                      answerCacheBytes: configuration.answerCacheBytes)
+        let follower = StoreFollower(served: served, intervalSeconds: configuration.reloadIntervalSeconds, logger: logger)
+        return try makeApplication(served: served, follower: follower, configuration: configuration, logger: logger)
+    }
+
+    /// The server for `configuration` whose `storePath` is a PostgreSQL store URL (`postgres://…`): a replica that
+    /// loads the table, then follows the store's change feed. Loads before returning.
+    /// - Throws: `PostgresStoreError`, `ServerError`.
+    /// - Complexity: O(n log n) for n features.
+    public static func makeReplicaApplication(configuration: ServerConfiguration, logger: Logger = Logger(label: "cairn")) async throws -> some ApplicationProtocol {
+        let url = try PostgresStoreURL(configuration.storePath)
+        let served = try await ServedStore.replica(of: url, clusterOptions: configuration.clusterOptions,
+                                                   answerCacheBytes: configuration.answerCacheBytes, logger: logger)
+        let follower = PostgresFollower(served: served, url: url, logger: logger)
+        return try makeApplication(served: served, follower: follower, configuration: configuration, logger: logger)
+    }
+
+    static func makeApplication(served: ServedStore, follower: some Service, configuration: ServerConfiguration,
+                                        logger: Logger) throws -> some ApplicationProtocol {
         let registry = Self.registry
         let routes = ServerRoutes(served: served, configuration: configuration,
                                   limits: ServerLimits(configuration: configuration, registry: registry),
@@ -40,7 +59,7 @@ public enum CairnServer {
         router.get("features") { request, _ in try routes.features(request) }
         router.get("features/:id") { request, context in try routes.feature(request, id: try context.parameters.require("id")) }
         router.put("features/:id") { request, context in try await routes.putFeature(request, id: try context.parameters.require("id")) }
-        router.delete("features/:id") { request, context in try routes.deleteFeature(request, id: try context.parameters.require("id")) }
+        router.delete("features/:id") { request, context in try await routes.deleteFeature(request, id: try context.parameters.require("id")) }
         router.post("features") { request, _ in try await routes.postFeatures(request) }
         router.get("nearest") { request, _ in try routes.nearest(request) }
         router.get("containing") { request, _ in try routes.containing(request) }
@@ -68,7 +87,6 @@ public enum CairnServer {
         router.get("metrics") { request, _ in routes.metrics(request, registry: registry) }
 
         let loaded = served.state
-        let follower = StoreFollower(served: served, intervalSeconds: configuration.reloadIntervalSeconds, logger: logger)
         return Application(
             router: router,
             server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))),
@@ -88,6 +106,10 @@ public enum CairnServer {
     /// Runs the server until SIGTERM or SIGINT, then lets the requests in flight finish and returns.
     /// - Throws: what `makeApplication` throws, or an error binding the address.
     public static func run(configuration: ServerConfiguration, logger: Logger = Logger(label: "cairn")) async throws {
+        if PostgresStoreURL.isPostgres(configuration.storePath) {
+            try await makeReplicaApplication(configuration: configuration, logger: logger).runService()
+            return
+        }
         try await makeApplication(configuration: configuration, logger: logger).runService()
     }
 }

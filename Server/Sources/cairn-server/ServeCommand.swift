@@ -20,7 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
         version: CairnVersion.current
     )
 
-    @Option(name: .customLong("db"), help: ArgumentHelp("The store file (SQLite).", valueName: "path"))
+    @Option(name: .customLong("db"), help: ArgumentHelp("The store: an SQLite file, or postgres://user@host:port/database, a PostgreSQL store this server is then a replica of (it follows the store's changes as they commit).", valueName: "path|url"))
     var storePath: String = "cairn.sqlite"
 
     @Option(help: "The address to listen on (loopback by default).")

@@ -63,6 +63,10 @@ struct CheckInValidateCommand: ParsableCommand {
     @Flag(name: .customLong("fail-on-invalid"), help: "Exit with status 2 when any check-in is invalid.")
     var failOnInvalid = false
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Judge only the check-ins whose user falls in shard I of N: XXH64 of the user id's bytes (seed 0) mod N, plus 1. Runs 1/N to N/N over the same input give together one run's rows.", valueName: "I/N"))
+    var shard: String?
+
     @Option(parsing: .unconditional, help: "Worker threads, 1 to 256 (default: the number of cores).")
     var threads: Int?
 
@@ -81,6 +85,9 @@ struct CheckInValidateCommand: ParsableCommand {
             throw ValidationError("--radius expects a distance above 0 like 150, 150m or 1.2km, got '\(defaultRadius)'")
         }
         if let threads { try OptionRange.check("--threads", threads, in: 1...256) }
+        if let shard, CheckInUserShard(shard) == nil {
+            throw ValidationError("--shard expects I/N, whole numbers with 1 <= I <= N like 2/4, got '\(shard)'")
+        }
         try OptionRange.check("--batch-bytes", batchBytes, atLeast: 1)
         try OptionRange.check("--max-record-mib", maxRecordMiB, in: 1...(1 << 20))
     }
@@ -115,6 +122,7 @@ struct CheckInValidateCommand: ParsableCommand {
         let format = try inputFormat ?? CheckInInputFormat.detect(fileAt: checkInFile)
         let batch = CheckInBatchValidator(validator: validator, inputFormat: format, outputFormat: self.format,
                                           countsVisits: countsVisits, workers: workers)
+        batch.userShard = shard.flatMap { CheckInUserShard($0) }
         try batch.run(input: try CheckInBatchInput(path: checkInFile, batchBytes: batchBytes, maxRecordBytes: maxRecordMiB << 20), output: output)
         let finished = ContinuousClock.now
 

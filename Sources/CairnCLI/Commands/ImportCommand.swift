@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import CairnCore
 import CairnIO
 import CairnStore
@@ -14,7 +15,9 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             Every rejected row is reported on stderr as FILE:LINE: reason. The run ends with one line, \
             'imported N, rejected M'. Exit status: 0 when every row was imported, 3 when some rows were rejected \
-            (the good rows are kept), 1 when the run failed (then nothing is written).
+            (the good rows are kept), 1 when the run failed (then nothing is written). \
+            With --db postgres://user@host:port/database the rows go to a PostgreSQL/PostGIS store instead, in one \
+            COPY transaction (the Server package's cairn-postgres does it; docs/SERVER.md).
             """
     )
 
@@ -86,6 +89,11 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
+        if PostgresImport.isStoreURL(store.path) {
+            // The arguments as given, after `cairn import`.
+            let given = CommandLine.arguments.drop(while: { $0 != "import" }).dropFirst()
+            try PostgresImport.exec(arguments: Array(given), environment: ProcessInfo.processInfo.environment)
+        }
         let opened = try store.open(create: true)
         let options = ImportOptions(kind: kind, idColumn: idColumn, defaultRadiusMeters: radius.flatMap { DistanceText.meters(from: $0) },
                                     placeLookup: { id in try? opened.feature(id: id) }, maxRecordBytes: maxRecordMiB << 20,

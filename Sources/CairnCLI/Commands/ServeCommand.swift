@@ -59,12 +59,16 @@ struct ServeCommand: ParsableCommand {
     /// Where `cairn-server` may be beside the `cairn` at `cairnPath`, in order: in the same folder (symbolic links
     /// resolved); in `Server/` under the same build folder when `cairnPath` lies in a SwiftPM build folder
     /// (`ROOT/.build/release/cairn` gives `ROOT/Server/.build/release/cairn-server`, `.build-NAME` alike).
-    static func serverCandidates(cairnPath: String) -> [String] {
+    static func serverCandidates(cairnPath: String) -> [String] { companionCandidates("cairn-server", cairnPath: cairnPath) }
+
+    /// Where an executable of the Server package (`cairn-server`, `cairn-postgres`) is looked for: beside `cairn`, then
+    /// in `Server/` under the same build folder.
+    static func companionCandidates(_ name: String, cairnPath: String) -> [String] {
         let folder = URL(fileURLWithPath: cairnPath).resolvingSymlinksInPath().deletingLastPathComponent()
-        var candidates = [folder.appendingPathComponent("cairn-server").path]
+        var candidates = [folder.appendingPathComponent(name).path]
         let parts = folder.pathComponents
         if let build = parts.lastIndex(where: { $0 == ".build" || $0.hasPrefix(".build-") || $0.hasPrefix(".build_") }) {
-            let twin = parts[..<build] + ["Server"] + parts[build...] + ["cairn-server"]
+            let twin = parts[..<build] + ["Server"] + parts[build...] + [name]
             candidates.append(NSString.path(withComponents: Array(twin)))
         }
         return candidates

@@ -35,6 +35,9 @@ public final class CheckInBatchValidator {
     /// Asked before each batch (about 8 MB of input): true stops the run with a `CheckInError`, the rows of the
     /// batches before it written. A server stops the work of a client that went or ran out of time; the CLI never.
     public var shouldStop: () -> Bool = { false }
+    /// When set, only the check-ins whose user falls in this shard are judged and written (`cairn checkins validate
+    /// --shard`); the others are read and skipped, so N runs over the same input give together one run's rows.
+    public var userShard: CheckInUserShard?
     /// Wall seconds per phase: judge, settle, render, waiting for the writer, copying between phases; and
     /// reading (`run`).
     public private(set) var phaseSeconds = [Double](repeating: 0, count: 6)
@@ -170,6 +173,8 @@ public final class CheckInBatchValidator {
     /// The verdict for a record skipped for its length: `malformed_row`, with the id read from its first bytes
     /// when they hold one whole (CSV: the first field; JSON lines: the id member).
     private func writeOverlong(_ record: CheckInOverlongRecord, line: Int, limit: Int, sink: CheckInWriteBox) {
+        // Its user is not read: it counts as the empty user id (`CheckInUserShard`).
+        if let userShard, !userShard.contains(user: UnsafeRawBufferPointer(start: nil, count: 0)) { return }
         var output: [UInt8] = []
         record.head.withUnsafeBufferPointer { head in
             var id = CheckInField.empty
@@ -215,12 +220,13 @@ public final class CheckInBatchValidator {
         let batch = BatchPointer(base: base)
         let shardCount = shards.count
         let countsVisits = shards.first?.ledger.countsVisits ?? false
+        let userShard = self.userShard
         let parallel = workers > 1 && ranges.count > 1
 
         // Phase 1: parse and judge.
         let judgeRange = { @Sendable (k: Int) in
             Self.judgePiece(pieces[k], base: batch.base, range: ranges[k], layout: layout, format: inputFormat, validator: validator,
-                            shardCount: shardCount, countsVisits: countsVisits)
+                            shardCount: shardCount, countsVisits: countsVisits, userShard: userShard)
         }
         var clock = ContinuousClock.now
         if parallel { DispatchQueue.concurrentPerform(iterations: ranges.count, execute: judgeRange) } else { for k in ranges.indices { judgeRange(k) } }
@@ -379,7 +385,7 @@ public final class CheckInBatchValidator {
     /// Phase 1 for one piece.
     private static func judgePiece(_ piece: CheckInPiece, base: UnsafePointer<UInt8>, range: Range<Int>,
                                    layout: CheckInCSVLayout?, format: CheckInInputFormat, validator: CheckInValidator,
-                                   shardCount: Int, countsVisits: Bool) {
+                                   shardCount: Int, countsVisits: Bool, userShard: CheckInUserShard?) {
         if piece.shardRows.count != shardCount {
             piece.shardRows = Array(repeating: [], count: shardCount)
         }
@@ -445,6 +451,8 @@ public final class CheckInBatchValidator {
                     if blank { continue }
                     (fields, problem) = json.parse(base, start: start, end: contentEnd)
                 }
+                // Another shard's row: read (its lines counted), not judged, not written.
+                if let userShard, !userShard.contains(user: fields.user.raw) { continue }
                 block.append((fields, recordLine, problem))
             }
             for i in block.indices {

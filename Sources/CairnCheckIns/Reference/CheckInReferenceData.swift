@@ -219,16 +219,26 @@ public struct CheckInReferenceData: Sendable {
             throw CheckInError("no store at '\(path)'; import places and events first (cairn import FILE --db \(path))")
         }
         let store = try FeatureStore(path: path)
-        try store.forEachFeature(kind: nil) { feature in
-            if feature.kind == .event {
-                addEvent(feature, source: path)
-                return
-            }
-            let fallback = feature.kind == .place || feature.kind == .park ? defaultRadiusMeters : nil
-            guard let radius = feature.radiusMeters ?? fallback,
-                  let circle = try? Circle(center: feature.location, radiusMeters: radius) else { return }
-            places.append(CheckInPlace(id: feature.id, circle: circle))
+        try store.forEachFeature(kind: nil) { feature in add(feature, source: path) }
+    }
+
+    /// Adds a store's features as the store's are loaded (`loadStore`): events as events, features with a radius
+    /// (or places and parks, given `defaultRadiusMeters`) as places. For a store read elsewhere (PostgreSQL).
+    /// - Parameter source: named in messages about the features (the store's path or URL).
+    /// - Complexity: O(n).
+    public mutating func loadFeatures(_ features: some Sequence<Feature>, source: String) {
+        for feature in features { add(feature, source: source) }
+    }
+
+    private mutating func add(_ feature: Feature, source: String) {
+        if feature.kind == .event {
+            addEvent(feature, source: source)
+            return
         }
+        let fallback = feature.kind == .place || feature.kind == .park ? defaultRadiusMeters : nil
+        guard let radius = feature.radiusMeters ?? fallback,
+              let circle = try? Circle(center: feature.location, radiusMeters: radius) else { return }
+        places.append(CheckInPlace(id: feature.id, circle: circle))
     }
 
     // MARK: - Reading

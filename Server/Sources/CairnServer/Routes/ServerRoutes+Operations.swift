@@ -8,7 +8,7 @@ extension ServerRoutes {
     /// the reason when the last check of the store failed (the server still answers from what it has).
     func health(_ request: Request) -> Response {
         let state = served.state
-        let failure = served.followFailure.withLock { $0 }
+        let failure = served.followFailure.withLock { $0 } ?? served.postgresFollowFailure
         var body = "{\"status\":\(failure == nil ? "\"ok\"" : "\"degraded\""),\"generation\":\(state.generation),\"features\":\(state.index.count)"
         if let failure { body += ",\"error\":\(TextEscaping.jsonString(failure))" }
         body += "}\n"
@@ -25,6 +25,12 @@ extension ServerRoutes {
         registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "cairn_store_generation", unitName: "", helpText: "The store generation served.")).set(state.generation)
         registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "cairn_pending_edits", unitName: "", helpText: "Edits held in the index's delta since its last compaction."))
             .set(Int64(state.index.pendingEdits))
+        if let status = served.postgresFeed.withLock({ $0 })?.status {
+            registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "cairn_store_connected", unitName: "",
+                                                                helpText: "1 while the replica follows its PostgreSQL store's changes, 0 while it cannot.")).set(Int64(status.connected ? 1 : 0))
+            registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "cairn_store_reconnects", unitName: "",
+                                                                helpText: "Connections to the store's change feed after the first.")).set(Int64(status.reconnects))
+        }
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
         return Answer.ok(bytes, contentType: "text/plain; version=0.0.4; charset=utf-8", entityTag: nil)

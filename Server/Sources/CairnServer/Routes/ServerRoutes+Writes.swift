@@ -13,14 +13,14 @@ extension ServerRoutes {
         guard feature.id == id else {
             throw RequestError(.badRequest, "the feature's id '\(feature.id)' is not the id of the path, '\(id)'", parameter: "id")
         }
-        let (_, state) = try served.write(upserting: [feature], deleting: [])
+        let (_, state) = try await served.write(upserting: [feature], deleting: [])
         return written(["\"upserted\":1"], state)
     }
 
     /// `DELETE /features/{id}`: 200 when it was there, 404 when not.
-    func deleteFeature(_ request: Request, id: String) throws -> Response {
+    func deleteFeature(_ request: Request, id: String) async throws -> Response {
         try authorize(request)
-        let (deleted, state) = try served.write(upserting: [], deleting: [id])
+        let (deleted, state) = try await served.write(upserting: [], deleting: [id])
         guard !deleted.isEmpty else { throw RequestError(.notFound, "no feature with id '\(id)'", parameter: "id") }
         return written(["\"deleted\":1"], state)
     }
@@ -36,7 +36,7 @@ extension ServerRoutes {
             else if type.contains("csv") { .csv }
             else { .geojson }
         let features = try await readFeatures(request, format: format)
-        let (_, state) = try served.write(upserting: features, deleting: [])
+        let (_, state) = try await served.write(upserting: features, deleting: [])
         return written(["\"upserted\":\(features.count)"], state)
     }
 

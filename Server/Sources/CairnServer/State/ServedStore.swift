@@ -1,5 +1,6 @@
 import CairnCheckIns
 import CairnCore
+import CairnPostgres
 import CairnStore
 #if canImport(Glibc)
 import Glibc
@@ -18,26 +19,45 @@ import Darwin
 /// store's generation after the write is not the one before plus one, another writer came in between and the state
 /// is reloaded from the store instead.
 final class ServedStore: Sendable {
-    let store: FeatureStore
+    /// Where the features live: an SQLite file, or a PostgreSQL store this server is a replica of.
+    enum Backend: Sendable {
+        case sqlite(FeatureStore)
+        case postgres(PostgresFeatureStore, storeID: String)
+    }
+    let backend: Backend
     let clusterOptions: ClusterOptions
     /// The bytes of answers each state keeps (`AnswerCache`).
     let answerCacheBytes: Int
-    private let current: Locked<ServedState>
-    private let writing = Locked<Void>(())
+    let current: Locked<ServedState>
+    let writing = Locked<Void>(())
     /// Why the last check of the store for another process's writes failed, until one succeeds (for `/healthz`).
     let followFailure = Locked<String?>(nil)
+    /// The change feed a PostgreSQL replica follows (`PostgresFollower`), for `/healthz` and `/metrics`.
+    let postgresFeed = Locked<PostgresChangeFeed?>(nil)
     /// The check-in validator and the content id of the store it was loaded from.
     private let validators = Locked<(contentID: String, validator: CheckInValidator)?>(nil)
 
     /// Opens the store and loads its features (from its snapshot when current).
     /// - Throws: `StoreError` when the store cannot be read, `ServerError` when it is too large to cluster.
     /// - Complexity: O(n log n).
-    init(path: String, clusterOptions: ClusterOptions, answerCacheBytes: Int) throws {
+    convenience init(path: String, clusterOptions: ClusterOptions, answerCacheBytes: Int) throws {
         guard access(path, F_OK) == 0 else { throw ServerError.noStore(path) }
-        store = try FeatureStore(path: path)
+        let store = try FeatureStore(path: path)
+        self.init(backend: .sqlite(store), clusterOptions: clusterOptions, answerCacheBytes: answerCacheBytes,
+                  state: try ServedStore.load(store, clusterOptions: clusterOptions, epoch: 0, answerCacheBytes: answerCacheBytes))
+    }
+
+    init(backend: Backend, clusterOptions: ClusterOptions, answerCacheBytes: Int, state: ServedState) {
+        self.backend = backend
         self.clusterOptions = clusterOptions
         self.answerCacheBytes = answerCacheBytes
-        current = Locked(try Self.load(store, clusterOptions: clusterOptions, epoch: 0, answerCacheBytes: answerCacheBytes))
+        current = Locked(state)
+    }
+
+    /// The SQLite store, when that is what is served.
+    var store: FeatureStore? {
+        if case .sqlite(let store) = backend { return store }
+        return nil
     }
 
     /// The state to answer from now.
@@ -49,7 +69,8 @@ final class ServedStore: Sendable {
     /// - Complexity: O(1) to read the store's stamp; O(n log n) to reload.
     @discardableResult
     func reloadIfChanged() throws -> Bool {
-        try writing.withLock { _ in
+        guard let store else { return false }
+        return try writing.withLock { _ in
             let served = state
             guard try store.contentIdentifier() != served.contentID else { return false }
             let reloaded = try Self.load(store, clusterOptions: clusterOptions, epoch: Self.next(served.epoch), answerCacheBytes: answerCacheBytes)
@@ -64,7 +85,14 @@ final class ServedStore: Sendable {
     /// - Returns: the ids of `deletedIDs` that were stored.
     /// - Complexity: O(m log N) in the store, plus per edit O(n) to find the cluster point and its splice.
     @discardableResult
-    func write(upserting features: [Feature], deleting deletedIDs: [String]) throws -> (deleted: [String], state: ServedState) {
+    func write(upserting features: [Feature], deleting deletedIDs: [String]) async throws -> (deleted: [String], state: ServedState) {
+        switch backend {
+        case .sqlite(let store): try write(store, upserting: features, deleting: deletedIDs)
+        case .postgres(let store, _): try await write(store, upserting: features, deleting: deletedIDs)
+        }
+    }
+
+    private func write(_ store: FeatureStore, upserting features: [Feature], deleting deletedIDs: [String]) throws -> (deleted: [String], state: ServedState) {
         let upserts = Self.lastOfEachID(features)
         return try writing.withLock { _ in
             let before = state
@@ -112,7 +140,7 @@ final class ServedStore: Sendable {
                            rowids: rowids, generation: generation, contentID: contentID, epoch: epoch, answerCacheBytes: answerCacheBytes)
     }
 
-    private static func next(_ epoch: UInt64) -> UInt64 { (epoch + 1) % ServedState.epochLimit }
+    static func next(_ epoch: UInt64) -> UInt64 { (epoch + 1) % ServedState.epochLimit }
 
     /// The last version of each id, in the order of those last versions (as upserting them one by one leaves them).
     static func lastOfEachID(_ features: [Feature]) -> [Feature] {
@@ -131,7 +159,10 @@ extension ServedStore {
         let contentID = state.contentID
         if let kept = validators.withLock({ $0 }), kept.contentID == contentID { return kept.validator }
         var data = CheckInReferenceData(defaultRadiusMeters: nil)
-        try data.loadStore(path: store.path)
+        switch backend {
+        case .sqlite(let store): try data.loadStore(path: store.path)
+        case .postgres(let store, _): data.loadFeatures(state.clusters.features, source: store.url.description)
+        }
         let validator = data.makeValidator()
         validators.withLock { $0 = (contentID, validator) }
         return validator

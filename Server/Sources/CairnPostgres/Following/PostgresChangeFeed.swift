@@ -1,0 +1,90 @@
+import Logging
+import NIOConcurrencyHelpers
+import PostgresNIO
+
+/// Follows a PostgreSQL store's edits for a replica: `LISTEN cairn_change` on a connection of its own, and at every
+/// notification the changes since the last generation applied (`PostgresFeatureStore.changes(since:)`) handed to
+/// `apply`. On connection loss it keeps the replica as it is, says so in `status`, reconnects (every
+/// `retryMilliseconds`), and catches up from the last generation applied: the change log holds every id after it,
+/// so nothing is missed and nothing is reloaded (unless the log says a `TRUNCATE` happened).
+///
+/// It listens before it reads the changes, so a write committed between the two is both read and notified (the
+/// second read finds nothing new): never lost.
+public final class PostgresChangeFeed: Sendable {
+    public let url: PostgresStoreURL
+    private let logger: Logger
+    private let retryMilliseconds: Int
+    private let state: NIOLockedValueBox<PostgresFollowStatus>
+    /// Takes each change set in generation order; a set with `reloadNeeded` means: load everything again
+    /// (`PostgresFeatureStore.load()`), and return that snapshot's generation, which the feed goes on from.
+    private let apply: @Sendable (PostgresChanges) async throws -> Int64
+
+    /// A feed for a replica that holds the store as of `generation`.
+    /// - Parameter apply: applies a change set and returns the generation the replica now holds (the set's, or
+    ///   after a reload the loaded one's); a throw is kept in `status` and the same changes are read again later.
+    /// - Complexity: O(1).
+    public init(url: PostgresStoreURL, generation: Int64, retryMilliseconds: Int = 250, logger: Logger = Logger(label: "cairn.postgres.feed"),
+                apply: @escaping @Sendable (PostgresChanges) async throws -> Int64) {
+        self.url = url
+        self.logger = logger
+        self.retryMilliseconds = retryMilliseconds
+        self.state = NIOLockedValueBox(PostgresFollowStatus(generation: generation))
+        self.apply = apply
+    }
+
+    /// How following stands now.
+    /// - Complexity: O(1).
+    public var status: PostgresFollowStatus { state.withLockedValue { $0 } }
+
+    /// Follows until the task is cancelled.
+    /// - Complexity: per notification, O(c log n) for c changed ids.
+    public func run() async {
+        var first = true
+        while !Task.isCancelled {
+            var opened: PostgresSession?
+            do {
+                let session = try await PostgresSession.open(url, logger: logger)
+                opened = session
+                if !first { state.withLockedValue { $0.reconnects += 1 } }
+                first = false
+                try await session.connection.listen(on: PostgresSchema.channel) { notifications in
+                    state.withLockedValue { $0.connected = true }
+                    try await catchUp(session)
+                    for try await _ in notifications {
+                        try await catchUp(session)
+                    }
+                }
+                // The sequence ended without an error: the connection closed.
+                throw PostgresStoreError.failed(action: "following the store", message: "the connection closed")
+            } catch {
+                await opened?.close()
+                if Task.isCancelled { break }
+                let message = PostgresSession.message(error)
+                let changed = state.withLockedValue { status in
+                    defer { status.connected = false; status.failure = message }
+                    return status.failure != message || status.connected
+                }
+                if changed { logger.error("lost the store's change feed, retrying: \(message)") }
+                guard (try? await Task.sleep(for: .milliseconds(retryMilliseconds))) != nil else { break }
+            }
+        }
+        state.withLockedValue { $0.connected = false }
+    }
+
+    /// Reads and applies what changed after the last generation applied.
+    private func catchUp(_ session: PostgresSession) async throws {
+        let since = state.withLockedValue { $0.generation }
+        let changes = try await PostgresFeatureStore.changes(session, since: since)
+        guard changes.generation != since || changes.reloadNeeded else {
+            state.withLockedValue { $0.failure = nil }
+            return
+        }
+        let reached = try await apply(changes)
+        state.withLockedValue { status in
+            status.generation = reached
+            status.failure = nil
+            status.applied += 1
+            if changes.reloadNeeded { status.reloads += 1 }
+        }
+    }
+}

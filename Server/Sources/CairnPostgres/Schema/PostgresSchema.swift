@@ -1,0 +1,129 @@
+import PostgresNIO
+
+/// The PostgreSQL store's schema, created and upgraded by versioned migrations that Cairn runs on connecting
+/// (`cairn_schema_version` records what ran). Every name starts with `cairn_`, so the store can share a database.
+///
+/// - `cairn_feature`: one row per feature. `location` is a PostGIS `geography(Point, 4326)` (the WGS84 model
+///   Cairn's distances use) with a GiST index; `position` orders the features as the in-memory index does (a
+///   written row takes the next value, so an edited feature moves to the end, in the table as in every replica);
+///   times are seconds since 1970 UTC; `attributes` is `jsonb` in the shapes of `AttributeJSON`. Checks refuse
+///   rows that are no feature (an unknown kind, a radius <= 0, half a time window), also from plain SQL.
+/// - `cairn_generation`: one row, `generation` (incremented by every transaction that changes features) and
+///   `store_id` (random, chosen at creation).
+/// - `cairn_change`: (generation, id) for every feature a transaction inserted, updated or deleted; the id `''`
+///   (never a feature's) marks a `TRUNCATE`. Replicas catch up from it (`changes(since:)`), so nothing is missed
+///   between notifications.
+/// - Triggers: `cairn_record_change` takes the next generation at a transaction's first change (the row lock on
+///   `cairn_generation` orders committing writers, so generations commit in order), logs each changed id, and
+///   `NOTIFY cairn_change, '<generation>'` once per transaction (delivered at commit). The ids travel in the table,
+///   not the payload: a payload holds at most 8000 bytes, and an import changes many thousands of rows.
+enum PostgresSchema {
+    /// The notification channel replicas listen on.
+    static let channel = "cairn_change"
+
+    /// The migrations this version knows, oldest first: a version, a description and its statements.
+    static let migrations: [(version: Int, description: String, statements: [String])] = [
+        (1, "features with a geography column and GiST index, generation, change log, triggers", [
+            "CREATE EXTENSION IF NOT EXISTS postgis",
+            "CREATE SEQUENCE cairn_feature_order",
+            """
+            CREATE TABLE cairn_feature (
+                id text PRIMARY KEY CHECK (id <> ''),
+                position bigint NOT NULL DEFAULT nextval('cairn_feature_order'),
+                kind text NOT NULL CHECK (kind IN ('park', 'trailhead', 'place', 'event', 'user', 'sighting')),
+                location geography(Point, 4326) NOT NULL,
+                radius_m double precision CHECK (radius_m > 0 AND radius_m < 'Infinity'),
+                start_time double precision CHECK (start_time > '-Infinity' AND start_time < 'Infinity'),
+                end_time double precision CHECK (end_time > '-Infinity' AND end_time < 'Infinity'),
+                attributes jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(attributes) = 'object'),
+                CHECK ((start_time IS NULL) = (end_time IS NULL)),
+                CHECK (start_time <= end_time),
+                CHECK (kind NOT IN ('event', 'sighting') OR start_time IS NOT NULL)
+            )
+            """,
+            "CREATE INDEX cairn_feature_location ON cairn_feature USING gist (location)",
+            "CREATE INDEX cairn_feature_position ON cairn_feature (position)",
+            "CREATE INDEX cairn_feature_kind ON cairn_feature (kind)",
+            """
+            CREATE TABLE cairn_generation (
+                only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+                generation bigint NOT NULL,
+                store_id text NOT NULL
+            )
+            """,
+            "INSERT INTO cairn_generation (generation, store_id) VALUES (0, md5(random()::text || clock_timestamp()::text))",
+            "CREATE TABLE cairn_change (generation bigint NOT NULL, id text NOT NULL, PRIMARY KEY (generation, id))",
+            """
+            CREATE FUNCTION cairn_feature_moves() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                NEW.position := nextval('cairn_feature_order');
+                RETURN NEW;
+            END $$
+            """,
+            """
+            CREATE FUNCTION cairn_record_change() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                g bigint := nullif(current_setting('cairn.generation', true), '')::bigint;
+            BEGIN
+                IF g IS NULL THEN
+                    UPDATE cairn_generation SET generation = generation + 1 RETURNING generation INTO g;
+                    PERFORM set_config('cairn.generation', g::text, true);
+                    PERFORM pg_notify('cairn_change', g::text);
+                END IF;
+                IF TG_OP = 'TRUNCATE' THEN
+                    INSERT INTO cairn_change VALUES (g, '') ON CONFLICT DO NOTHING;
+                ELSIF TG_OP = 'DELETE' THEN
+                    INSERT INTO cairn_change VALUES (g, OLD.id) ON CONFLICT DO NOTHING;
+                ELSE
+                    INSERT INTO cairn_change VALUES (g, NEW.id) ON CONFLICT DO NOTHING;
+                    IF TG_OP = 'UPDATE' AND OLD.id <> NEW.id THEN
+                        INSERT INTO cairn_change VALUES (g, OLD.id) ON CONFLICT DO NOTHING;
+                    END IF;
+                END IF;
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE TRIGGER cairn_feature_moves BEFORE UPDATE ON cairn_feature
+            FOR EACH ROW EXECUTE FUNCTION cairn_feature_moves()
+            """,
+            """
+            CREATE TRIGGER cairn_feature_change AFTER INSERT OR UPDATE OR DELETE ON cairn_feature
+            FOR EACH ROW EXECUTE FUNCTION cairn_record_change()
+            """,
+            """
+            CREATE TRIGGER cairn_feature_truncate AFTER TRUNCATE ON cairn_feature
+            FOR EACH STATEMENT EXECUTE FUNCTION cairn_record_change()
+            """,
+        ]),
+    ]
+
+    /// The newest version this Cairn knows.
+    static var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// Brings the database up to date in one transaction, safely when several replicas start at once (an advisory
+    /// lock makes the others wait, then find nothing left to do).
+    /// - Throws: `PostgresStoreError.newerSchema` for a schema from a newer Cairn, `.failed` for a statement.
+    /// - Complexity: O(1) for an up-to-date database.
+    static func migrate(_ session: PostgresSession) async throws(PostgresStoreError) {
+        try await session.transaction("migrating the schema") { () throws(PostgresStoreError) in
+            // The key is arbitrary but fixed: Cairn's migrations exclude each other and nothing else.
+            try await session.execute("SELECT pg_advisory_xact_lock(7316235411)", action: "waiting for another migration")
+            try await session.execute("""
+                CREATE TABLE IF NOT EXISTS cairn_schema_version (
+                    version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
+                """, action: "creating cairn_schema_version")
+            let applied = try await session.rows("SELECT coalesce(max(version), 0) FROM cairn_schema_version",
+                                                 action: "reading the schema version") { try $0.decode(Int.self) }.first ?? 0
+            guard applied <= latestVersion else { throw .newerSchema(version: applied, known: latestVersion) }
+            for migration in migrations where migration.version > applied {
+                for statement in migration.statements {
+                    try await session.execute(PostgresQuery(unsafeSQL: statement), action: "migration \(migration.version)")
+                }
+                try await session.execute("""
+                    INSERT INTO cairn_schema_version (version, description) VALUES (\(migration.version), \(migration.description))
+                    """, action: "recording migration \(migration.version)")
+            }
+        }
+    }
+}
