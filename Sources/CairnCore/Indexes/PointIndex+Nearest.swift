@@ -90,11 +90,6 @@ struct NearestSearch {
     let limit: Double
     let bounds: DistanceBounds
     let model: DistanceModel
-    /// The query point for the chord bound (used under `.wgs84` only).
-    let chord: GeodesicChord
-    /// Highest over lowest metres per radian of the bounds: a queued item whose key times this (plus the
-    /// margins) is within the threshold is surely wanted, so the chord bound is not tried on it.
-    let bandRatio: Double
     let isIncluded: ((Int) -> Bool)?
     var queue: NearestQueue
     var frames: ContiguousArray<Frame>
@@ -117,8 +112,6 @@ struct NearestSearch {
         self.limit = limit
         self.bounds = bounds
         self.model = model
-        chord = GeodesicChord(latitude: point.latitude, longitude: point.longitude)
-        bandRatio = bounds.highRadiusMeters / bounds.lowRadiusMeters * (1 + 1e-6)
         self.isIncluded = isIncluded
         queue = NearestQueue()
         frames = []
@@ -158,11 +151,9 @@ struct NearestSearch {
                 expand(frames[entry.payload])
             case .boundedItem:
                 let p = entry.payload
-                let itemLatitude = coordinates[2 * p + Axis.latitude], itemLongitude = coordinates[2 * p + Axis.longitude]
-                if model == .wgs84, entry.key * bandRatio + 1e-3 > threshold,
-                   chordExceedsThreshold(itemLatitude, itemLongitude) { continue }
                 stats.exactChecks += 1
-                let distance = measure(model, latitude, longitude, itemLatitude, itemLongitude)
+                let distance = measure(model, latitude, longitude,
+                                       coordinates[2 * p + Axis.latitude], coordinates[2 * p + Axis.longitude])
                 if distance <= threshold {
                     queue.push(QueueEntry(key: distance, kind: .exactItem, payload: Int(ids[p])))
                 }
@@ -171,19 +162,6 @@ struct NearestSearch {
                 if results.count - start >= count { return }
             }
         }
-    }
-
-    /// Whether the chord bound proves an item farther than the threshold (so it needs no exact distance): for
-    /// items whose spherical bounds straddle the threshold, the chord's are micrometres to metres wide.
-    @inline(__always)
-    func chordExceedsThreshold(_ itemLatitude: Double, _ itemLongitude: Double) -> Bool {
-        let cosItem = cos(itemLatitude * Spherical.radiansPerDegree)
-        let sinHalfDLat = sin((itemLatitude - latitude) * (Spherical.radiansPerDegree / 2))
-        let sinHalfDLon = sin((itemLongitude - longitude) * (Spherical.radiansPerDegree / 2))
-        let h = sinHalfDLat * sinHalfDLat + cosLatitude * cosItem * sinHalfDLon * sinHalfDLon
-        guard h <= GeodesicChord.maximumHaversine else { return false }
-        let meters = chord.chordMeters(itemLatitude, itemLongitude, cosLatitude: cosItem)
-        return GeodesicChord.lowerBoundMeters(chord: meters) > threshold
     }
 
     /// Queues a node's items (a leaf) or its middle item and its two halves.
