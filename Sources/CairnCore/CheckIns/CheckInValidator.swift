@@ -241,8 +241,10 @@ public struct CheckInValidator: Sendable {
         data.append(test.cosLatitude)
         data.append(test.acceptHaversine)
         data.append(test.rejectHaversine)
-        data.append(test.chord.axisDistanceMeters)
-        data.append(test.chord.heightMeters)
+        let (axisDistance, height) = GeodesicChord.meridianPlaneMeters(latitude: circle.center.latitude,
+                                                                       cosLatitude: test.cosLatitude)
+        data.append(axisDistance)
+        data.append(height)
     }
 
     /// This validator, with `outside_radius` distances that are exact to the printed millimetre only (see

@@ -24,8 +24,6 @@ struct CircleTest {
     let north: Double
     /// Longitude bracket.
     let longitudes: LongitudeRanges
-    /// The centre for the chord bound (used under `.wgs84` only).
-    let chord: GeodesicChord
 
     init(latitude: Double, longitude: Double, radiusMeters: Double, model: DistanceModel) {
         self.latitude = latitude
@@ -33,7 +31,6 @@ struct CircleTest {
         self.cosLatitude = cos(latitude * Spherical.radiansPerDegree)
         self.radiusMeters = radiusMeters
         self.model = model
-        self.chord = GeodesicChord(latitude: latitude, longitude: longitude)
         // Global bounds give the band every relevant path stays in; the band's own radii give tighter bounds.
         let globalOuterDegrees = Spherical.latitudeReachDegrees(angle: DistanceBounds(model).outerAngle(radiusMeters: radiusMeters))
         let bounds = DistanceBounds(model, south: latitude - globalOuterDegrees, north: latitude + globalOuterDegrees)
@@ -98,7 +95,10 @@ struct CircleTest {
     @inline(__always)
     func chordDecision(_ lat: Double, _ lon: Double, haversine h: Double) -> Bool? {
         guard model == .wgs84, h <= GeodesicChord.maximumHaversine else { return nil }
-        let meters = chord.chordMeters(lat, lon, cosLatitude: cos(lat * Spherical.radiansPerDegree))
+        // The centre's chord coordinates are computed here, not per query: few points ever get this far.
+        let (axisDistance, height) = GeodesicChord.meridianPlaneMeters(latitude: latitude, cosLatitude: cosLatitude)
+        let meters = GeodesicChord.chordMeters(axisDistance, height, longitude, lat, lon,
+                                               cosLatitude: cos(lat * Spherical.radiansPerDegree))
         if GeodesicChord.upperBoundMeters(chord: meters) <= radiusMeters { return true }
         if GeodesicChord.lowerBoundMeters(chord: meters) > radiusMeters { return false }
         return nil

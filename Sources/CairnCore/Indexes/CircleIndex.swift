@@ -179,8 +179,6 @@ struct ContainmentWalk {
     let radii: UnsafeBufferPointer<Double>
     /// Bounds valid for every circle that can contain the point (the band of the largest radius around it).
     let bounds: DistanceBounds
-    /// The point for the chord bound (used under `.wgs84` only).
-    let chord: GeodesicChord
     /// Radians of outer angle per metre of radius, and the angle added for the margin: σ(r) = (r + m) · scale.
     let outerAnglePerMeter: Double
     let outerAngleOffset: Double
@@ -203,7 +201,6 @@ struct ContainmentWalk {
         self.coordinates = coordinates
         self.circles = circles
         self.radii = radii
-        chord = GeodesicChord(latitude: point.latitude, longitude: point.longitude)
         let global = DistanceBounds(model)
         outerAnglePerMeter = 1 / (global.lowRadiusMeters * (1 - DistanceBounds.relativeMargin))
         outerAngleOffset = DistanceBounds.absoluteMarginMeters * outerAnglePerMeter
@@ -264,7 +261,10 @@ struct ContainmentWalk {
         }
         // Near the edge, the chord bound (micrometres wide for small circles) settles almost every case left.
         if model == .wgs84, h <= GeodesicChord.maximumHaversine {
-            let meters = chord.chordMeters(centerLatitude, centerLongitude, cosLatitude: cos(centerLatitude * Spherical.radiansPerDegree))
+            // The point's chord coordinates are computed here, not per query: few circles ever get this far.
+            let (axisDistance, height) = GeodesicChord.meridianPlaneMeters(latitude: latitude, cosLatitude: cosLatitude)
+            let meters = GeodesicChord.chordMeters(axisDistance, height, longitude, centerLatitude, centerLongitude,
+                                                   cosLatitude: cos(centerLatitude * Spherical.radiansPerDegree))
             if GeodesicChord.lowerBoundMeters(chord: meters) > reach + spare { return }
             if GeodesicChord.upperBoundMeters(chord: meters) <= reach - spare {
                 results.append(item)
