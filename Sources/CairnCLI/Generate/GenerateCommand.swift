@@ -13,7 +13,11 @@ struct GenerateCommand: ParsableCommand {
             Writes parks.csv, trailheads.csv, places.csv, events.csv, users.csv, checkins.csv and \
             checkins-expected.csv (the verdict each check-in was built to get) into the output folder. \
             With --places-from-towns the places are the real towns themselves (the first --places of them, \
-            with their GeoNames ids and names and a seeded radius of 30-300 m).
+            with their GeoNames ids and names and a seeded radius of 30-300 m). \
+            With --edge-load it writes the hard check-in load instead (places.csv, events.csv, checkins.csv): \
+            every town a place with a radius of 50-2,000 m, --events events of 30 min to 4 h across 2026 and \
+            --checkins check-ins within 1.5 radii of the place's centre (most near the edge), 1 % naming an \
+            unknown event; issue #20 uses --events 1000000 --checkins 3000000.
             """
     )
 
@@ -36,9 +40,16 @@ struct GenerateCommand: ParsableCommand {
     @Flag(name: .customLong("places-from-towns"), help: "Use the real towns themselves as the places (each with a seeded radius).")
     var placesFromTowns = false
 
+    @Flag(name: .customLong("edge-load"), help: "Write the hard check-in load (every town a place; --events, --checkins) instead.")
+    var edgeLoad = false
+
     func validate() throws {
         for (name, value) in [("parks", parks), ("trailheads", trailheads), ("places", places), ("events", events), ("users", users), ("checkins", checkIns)] where value < 0 {
             throw ValidationError("--\(name) must be 0 or more, got \(value)")
+        }
+        if edgeLoad {
+            if checkIns > 0, events == 0 { throw ValidationError("--edge-load --checkins \(checkIns) needs --events 1 or more (give --checkins 0 for none)") }
+            return
         }
         // Check-ins are made for users, at events (which need places) and in parks: without them there would
         // be none, silently.
@@ -58,18 +69,30 @@ struct GenerateCommand: ParsableCommand {
         }
         var guarded = OutputPathCheck()
         guarded.input(towns, option: "--towns")
+        if edgeLoad {
+            for name in EdgeCheckInLoad.fileNames { try guarded.check(out + "/" + name, option: "--out") }
+            let load = EdgeCheckInLoad(towns: try Self.readTowns(path: towns), seed: seed, events: events, checkIns: checkIns)
+            return try write(EdgeCheckInLoad.fileNames) { load.generate(write: $0) }
+        }
         for name in SyntheticDataset.fileNames { try guarded.check(out + "/" + name, option: "--out") }
         let towns = try Self.readTowns(path: towns)
         if placesFromTowns, places > towns.count {
             throw CLIError("--places-from-towns: --places \(places) is more than the \(towns.count) towns in \(self.towns)")
         }
         let sizes = SyntheticSizes(parks: parks, trailheads: trailheads, places: places, events: events, users: users, checkIns: checkIns)
+        try write(SyntheticDataset.fileNames) {
+            SyntheticDataset(towns: towns, seed: seed, sizes: sizes, placesAreTowns: placesFromTowns).generate(write: $0)
+        }
+    }
+
+    /// Creates the output folder, streams each named file to its own sink as `generate` hands out its pieces,
+    /// and prints the rows written per file.
+    private func write(_ names: [String], generate: ((String, String) -> Void) -> Void) throws {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        // Every file is streamed to its own sink; the check-ins are written block by block as they are made.
         var sinks: [String: OutputSink] = [:]
         var lines: [String: Int] = [:]
         var failure: Error?
-        SyntheticDataset(towns: towns, seed: seed, sizes: sizes, placesAreTowns: placesFromTowns).generate { name, text in
+        generate { name, text in
             guard failure == nil else { return }
             if sinks[name] == nil {
                 do { sinks[name] = try OutputSink(path: out + "/" + name) } catch { failure = error; return }
@@ -78,7 +101,7 @@ struct GenerateCommand: ParsableCommand {
             lines[name, default: 0] += text.utf8.reduce(0) { $1 == 10 ? $0 + 1 : $0 }
         }
         if let failure { throw failure }
-        for name in SyntheticDataset.fileNames {
+        for name in names {
             try sinks[name]?.close()
             print("wrote \(out)/\(name) (\(Terminal.grouped(max(0, (lines[name] ?? 0) - 1))) rows)")
         }

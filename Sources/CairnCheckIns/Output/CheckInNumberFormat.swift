@@ -1,3 +1,4 @@
+import CairnCore
 import CairnIO
 
 /// The check-ins' one number rule of their own: distances rounded up to the millimetre. Whole numbers and radii use
@@ -9,14 +10,10 @@ enum CheckInNumberFormat {
     /// - Complexity: O(digits).
     @inline(__always)
     static func appendMillimetresUp(_ meters: Double, to out: inout [UInt8]) {
-        let millimetres = (meters * 1000).rounded(.up)
-        guard millimetres.isFinite, millimetres >= 0, millimetres < 9e18 else {
+        guard let whole = CheckInMillimetres.ceiling(meters) else {
             out.append(contentsOf: String(meters).utf8)
             return
         }
-        var whole = UInt64(millimetres)
-        // Rounding the product may land a hair below the exact value's ceiling; never print less than `meters`.
-        if Double(whole) / 1000 < meters { whole += 1 }
         TextEscaping.appendInteger(Int64(whole / 1000), to: &out)
         out.append(0x2E)
         let fraction = whole % 1000

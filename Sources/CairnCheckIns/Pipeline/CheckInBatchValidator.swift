@@ -214,7 +214,8 @@ public final class CheckInBatchValidator {
         guard count > 0 else { return firstLine }
         let ranges = CSVBoundaries.split(base, count: count, pieces: pieces.count)
         let pieces = self.pieces
-        let validator = self.validator
+        // Verdicts here are only printed, so distances need be exact only to the printed millimetre.
+        let validator = self.validator.printingDistances()
         let layout = self.layout
         let inputFormat = self.inputFormat
         let batch = BatchPointer(base: base)

@@ -16,8 +16,9 @@ import Darwin
 /// (`duplicate`) need input order and live in a `CheckInLedger`; `validate(_:)` does both.
 ///
 /// Distances are decided exactly: a haversine with the place's cached cosine and spherical bounds
-/// (`DistanceBounds`) settle almost every point, the model's full geodesic the ones near the edge, so the
-/// verdict equals `distanceMeters(from: centre, to: point, model:) <= radius` bit for bit.
+/// (`DistanceBounds`) settle most points, the chord bound (`GeodesicChord`, micrometres wide) nearly all the
+/// ones near the edge, the model's full geodesic the rest, so the verdict equals
+/// `distanceMeters(from: centre, to: point, model:) <= radius` bit for bit.
 ///
 /// Immutable after `init` and `Sendable`: many threads may judge with one validator.
 public struct CheckInValidator: Sendable {
@@ -31,8 +32,8 @@ public struct CheckInValidator: Sendable {
     let bounds: DistanceBounds
     /// Place ids, numbered in input order (first occurrence wins).
     package let placeKeys: KeyTable
-    /// Per place, `Self.placeStride` doubles: latitude, longitude, radius, cos(latitude), accept and reject
-    /// haversine thresholds.
+    /// Per place, `Self.placeStride` doubles (one cache line): latitude, longitude, radius, cos(latitude),
+    /// accept and reject haversine thresholds, and the centre's `GeodesicChord` coordinates (N cos φ, N (1 − e²) sin φ).
     let placeData: ContiguousArray<Double>
     /// Event ids, numbered in input order (first occurrence wins).
     package let eventKeys: KeyTable
@@ -48,8 +49,12 @@ public struct CheckInValidator: Sendable {
     /// Users named in joins, and the joined (event, user) pairs.
     let joinUsers: KeyTable
     let joinPairs: PairSet
+    /// Whether an `outside_radius` distance may be any value with the same millimetre ceiling as the exact one
+    /// (`CheckInMillimetres.ceiling`) instead of the exact one: set by `printingDistances()` for the batch
+    /// pipeline, which prints no more than that; the public API keeps the exact distance.
+    package private(set) var distancesForPrinting = false
 
-    static let placeStride = 6
+    static let placeStride = 8
 
     /// Rows dropped while building: places or events whose id was already taken (the first wins), and joins
     /// naming an unknown event.
@@ -226,7 +231,7 @@ public struct CheckInValidator: Sendable {
     }
 
     /// Appends a place's `placeStride` doubles to `data`: latitude, longitude, radius, cos(latitude), accept
-    /// and reject haversine thresholds.
+    /// and reject haversine thresholds, the chord bound's two coordinates.
     static func appendRecord(of circle: Circle, model: DistanceModel, to data: inout ContiguousArray<Double>) {
         let test = CircleTest(latitude: circle.center.latitude, longitude: circle.center.longitude,
                               radiusMeters: circle.radiusMeters, model: model)
@@ -236,6 +241,19 @@ public struct CheckInValidator: Sendable {
         data.append(test.cosLatitude)
         data.append(test.acceptHaversine)
         data.append(test.rejectHaversine)
+        let (axisDistance, height) = GeodesicChord.meridianPlaneMeters(latitude: circle.center.latitude,
+                                                                       cosLatitude: test.cosLatitude)
+        data.append(axisDistance)
+        data.append(height)
+    }
+
+    /// This validator, with `outside_radius` distances that are exact to the printed millimetre only (see
+    /// `distancesForPrinting`): most such distances then need no geodesic.
+    /// - Complexity: O(1) (the tables are shared).
+    package func printingDistances() -> CheckInValidator {
+        var copy = self
+        copy.distancesForPrinting = true
+        return copy
     }
 
     // MARK: - Looking things up
@@ -471,7 +489,8 @@ public struct CheckInValidator: Sendable {
     }
 
     /// NaN when the point is inside the place's circle (with the accuracy policy), otherwise the exact
-    /// model distance from the centre.
+    /// model distance from the centre (with `distancesForPrinting`, possibly another with the same millimetre
+    /// ceiling).
     @inline(__always)
     func outsideDistance(place: Int, latitude: Double, longitude: Double, accuracyMeters: Double) -> Double {
         placeData.withUnsafeBufferPointer { data in
@@ -479,10 +498,24 @@ public struct CheckInValidator: Sendable {
             let centerLatitude = data[base], centerLongitude = data[base + 1], radius = data[base + 2]
             let sinHalfDLat = sin((latitude - centerLatitude) * (Spherical.radiansPerDegree / 2))
             let sinHalfDLon = sin((longitude - centerLongitude) * (Spherical.radiansPerDegree / 2))
-            let h = sinHalfDLat * sinHalfDLat
-                + data[base + 3] * cos(latitude * Spherical.radiansPerDegree) * sinHalfDLon * sinHalfDLon
+            let cosLatitude = cos(latitude * Spherical.radiansPerDegree)
+            let h = sinHalfDLat * sinHalfDLat + data[base + 3] * cosLatitude * sinHalfDLon * sinHalfDLon
             if accuracyPolicy == .ignore || accuracyMeters == 0 {
                 if h <= data[base + 4] { return .nan }
+                // The chord bound: inside when its upper end is within the radius; outside when its lower end is
+                // beyond, and then, for printing, its upper end stands for the distance if both ends print alike
+                // (the millimetre ceiling is monotone, so the exact distance between them prints the same too).
+                if model == .wgs84, h <= GeodesicChord.maximumHaversine {
+                    let chord = GeodesicChord.chordMeters(data[base + 6], data[base + 7], centerLongitude,
+                                                          latitude, longitude, cosLatitude: cosLatitude)
+                    let upper = GeodesicChord.upperBoundMeters(chord: chord)
+                    if upper <= radius { return .nan }
+                    if distancesForPrinting, GeodesicChord.lowerBoundMeters(chord: chord) > radius,
+                       let printed = CheckInMillimetres.ceiling(upper),
+                       CheckInMillimetres.ceiling(GeodesicChord.lowerBoundMeters(chord: chord)) == printed {
+                        return upper
+                    }
+                }
                 if h > data[base + 5] { return measure(model, centerLatitude, centerLongitude, latitude, longitude) }
                 let distance = measure(model, centerLatitude, centerLongitude, latitude, longitude)
                 return distance <= radius ? .nan : distance

@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// A circle query's pre-computed tests: a latitude/longitude bracket that holds every point of the circle,
-/// and haversine thresholds that decide most candidates without the exact distance.
+/// and haversine thresholds that decide most candidates without the exact distance; under `.wgs84`, the chord
+/// bound (`GeodesicChord`) decides almost all of the rest.
 struct CircleTest {
     let latitude: Double
     let longitude: Double
@@ -83,7 +84,23 @@ struct CircleTest {
         let h = haversine(lat, lon)
         if h <= acceptHaversine { return true }
         if h > rejectHaversine { return false }
+        if let within = chordDecision(lat, lon, haversine: h) { return within }
         exactChecks += 1
         return measure(model, latitude, longitude, lat, lon) <= radiusMeters
+    }
+
+    /// Whether the chord bound proves the point (whose hav σ from the centre is `h`) within the radius (true) or
+    /// beyond it (false); nil when it cannot (the radius falls inside the bound, or the model is not `.wgs84`,
+    /// or σ > π/2).
+    @inline(__always)
+    func chordDecision(_ lat: Double, _ lon: Double, haversine h: Double) -> Bool? {
+        guard model == .wgs84, h <= GeodesicChord.maximumHaversine else { return nil }
+        // The centre's chord coordinates are computed here, not per query: few points ever get this far.
+        let (axisDistance, height) = GeodesicChord.meridianPlaneMeters(latitude: latitude, cosLatitude: cosLatitude)
+        let meters = GeodesicChord.chordMeters(axisDistance, height, longitude, lat, lon,
+                                               cosLatitude: cos(lat * Spherical.radiansPerDegree))
+        if GeodesicChord.upperBoundMeters(chord: meters) <= radiusMeters { return true }
+        if GeodesicChord.lowerBoundMeters(chord: meters) > radiusMeters { return false }
+        return nil
     }
 }

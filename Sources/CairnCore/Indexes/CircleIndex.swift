@@ -259,6 +259,18 @@ struct ContainmentWalk {
             results.append(item)
             return
         }
+        // Near the edge, the chord bound (micrometres wide for small circles) settles almost every case left.
+        if model == .wgs84, h <= GeodesicChord.maximumHaversine {
+            // The point's chord coordinates are computed here, not per query: few circles ever get this far.
+            let (axisDistance, height) = GeodesicChord.meridianPlaneMeters(latitude: latitude, cosLatitude: cosLatitude)
+            let meters = GeodesicChord.chordMeters(axisDistance, height, longitude, centerLatitude, centerLongitude,
+                                                   cosLatitude: cos(centerLatitude * Spherical.radiansPerDegree))
+            if GeodesicChord.lowerBoundMeters(chord: meters) > reach + spare { return }
+            if GeodesicChord.upperBoundMeters(chord: meters) <= reach - spare {
+                results.append(item)
+                return
+            }
+        }
         stats.exactChecks += 1
         // From the circle's centre to the point: the direction `Circle.contains` measures.
         if measure(model, centerLatitude, centerLongitude, latitude, longitude) - accuracyMeters <= radius { results.append(item) }

@@ -5,8 +5,8 @@ extension PointIndex {
     ///
     /// Within means `distanceMeters(from: center, to: item, model: model) <= radiusMeters`, exactly.
     /// - Complexity: O(√n + k log k) for k results on typical data; most candidates are decided by spherical
-    ///   bounds (see `DistanceBounds`) and only those within about ±0.5 % of the radius (WGS84) get a
-    ///   `geod_inverse` call.
+    ///   bounds (see `DistanceBounds`), nearly all the rest by the chord bound (`GeodesicChord`, WGS84), and
+    ///   only those within its few micrometres (small circles) of the radius get an exact geodesic.
     public func within(radiusMeters: Double, of center: Coordinate, model: DistanceModel = .wgs84) -> [Int] {
         var results: [Int] = []
         within(radiusMeters: radiusMeters, of: center, model: model, into: &results)
@@ -99,7 +99,10 @@ struct CollectNeighborsWithinCircle: PointVisitor {
 
     @inline(__always)
     mutating func visit(item: UInt32, longitude: Double, latitude: Double, stats: inout QueryStats) {
-        if test.haversine(latitude, longitude) > test.rejectHaversine { return }
+        let h = test.haversine(latitude, longitude)
+        if h > test.rejectHaversine { return }
+        // Only near the edge can the chord bound rule an item out before its exact distance is needed.
+        if h > test.acceptHaversine, test.chordDecision(latitude, longitude, haversine: h) == false { return }
         stats.exactChecks += 1
         let distance = measure(test.model, test.latitude, test.longitude, latitude, longitude)
         if distance <= test.radiusMeters { results.append(Neighbor(item: Int(item), distanceMeters: distance)) }
