@@ -26,7 +26,8 @@ extension ServedStore {
         rowids.reserveCapacity(snapshot.features.count)
         for (feature, position) in zip(snapshot.features, snapshot.positions) { rowids[feature.id] = position }
         return ServedState(index: DynamicFeatureIndex(snapshot.features),
-                           clusters: ServedClusters(features: snapshot.features, options: clusterOptions), rowids: rowids,
+                           clusters: ServedClusters(features: snapshot.features, options: clusterOptions,
+                                                    fragmentLimitBytes: answerCacheBytes / 4), rowids: rowids,
                            generation: snapshot.generation, contentID: contentID(snapshot.storeID, snapshot.generation),
                            epoch: epoch, answerCacheBytes: answerCacheBytes)
     }
