@@ -95,7 +95,8 @@ public struct QueryResultWriter: Sendable {
             out.append(literal: "\n]\n")
         case .csv:
             let measured = rows.contains { $0.distanceMeters != nil }
-            let shaped = rows.contains { $0.feature.shape != nil }
+            // Shapes are not transformed yet: in an output system each row is its representative point (as in GeoJSON).
+            let shaped = coordinates == nil && rows.contains { $0.feature.shape != nil }
             var names = Set<String>()
             for row in rows { names.formUnion(row.feature.attributes.keys) }
             let columns = FeatureEncoding.csvColumns(
