@@ -6,14 +6,22 @@ import GRDB
 enum FeatureRow {
     /// Inserts a feature, or updates every column of the row with the same id (keeping its rowid).
     /// The `feature_rtree_after_*` triggers keep the R*Tree in step.
-    static let upsertSQL = """
-        INSERT INTO feature (id, kind, latitude, longitude, radius_m, start_time, end_time, attributes, geometry)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    static let upsertSQL = upsertSQL(withGeometry: true)
+
+    /// `upsertSQL` for a feature without a shape: the geometry column is left out of the insert (so NULL) and set to
+    /// NULL by an update. Why a second statement: a point-only import then binds and stores one column less a row.
+    static let pointUpsertSQL = upsertSQL(withGeometry: false)
+
+    private static func upsertSQL(withGeometry: Bool) -> String {
+        """
+        INSERT INTO feature (id, kind, latitude, longitude, radius_m, start_time, end_time, attributes\(withGeometry ? ", geometry" : ""))
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?\(withGeometry ? ", ?" : ""))
         ON CONFLICT (id) DO UPDATE SET
             kind = excluded.kind, latitude = excluded.latitude, longitude = excluded.longitude,
             radius_m = excluded.radius_m, start_time = excluded.start_time, end_time = excluded.end_time,
-            attributes = excluded.attributes, geometry = excluded.geometry
+            attributes = excluded.attributes, geometry = \(withGeometry ? "excluded.geometry" : "NULL")
         """
+    }
 
     /// The columns `decode` expects, in order; `prefix` qualifies them (e.g. `f.`).
     static func columns(_ prefix: String = "") -> String {

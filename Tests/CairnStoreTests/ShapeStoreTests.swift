@@ -53,6 +53,36 @@ import Testing
         }
     }
 
+    /// Points and shapes go through two statements (the point one leaves the geometry column out): mixed in one
+    /// batch, each replacing the other, every row keeps its rowid, the right geometry and the right outcome.
+    @Test func pointsAndShapesReplaceEachOtherInOneBatch() throws {
+        try withTemporaryStore { store, _ in
+            let shaped = try Self.shapedFeatures().filter { $0.shape != nil }
+            let first = try #require(shaped.first), second = try #require(shaped.last)
+            let point = try Feature(id: "p", kind: .park, location: first.location)
+            // A point over a shape, a shape over a point, in one transaction and then over stored rows.
+            let firstAsPoint = try Feature(id: first.id, kind: .park, location: first.location)
+            let pointAsShape = try Feature(id: "p", kind: second.kind, location: second.location,
+                                           attributes: second.attributes, shape: second.shape)
+            var changes: [FeatureStoreWriter.UpsertedRow.Change] = []
+            try store.write { writer in
+                try writer.upsert([first, point, firstAsPoint, pointAsShape]) { _, row in changes.append(row.change) }
+            }
+            #expect(changes == [.inserted, .inserted, .replacedRowOfThisTransaction, .replacedRowOfThisTransaction])
+            #expect(try store.feature(id: first.id) == firstAsPoint)
+            #expect(try store.feature(id: "p") == pointAsShape)
+            changes = []
+            try store.write { writer in
+                try writer.upsert([first, point]) { _, row in changes.append(row.change) }
+            }
+            #expect(changes == [.replacedStoredRow, .replacedStoredRow])
+            #expect(try store.feature(id: first.id) == first)
+            #expect(try store.feature(id: "p") == point)
+            let rowids = try store.pool.read { db in try Int64.fetchAll(db, sql: "SELECT rowid FROM feature ORDER BY rowid") }
+            #expect(rowids == [1, 2])
+        }
+    }
+
     @Test func damagedGeometryIsReportedWithTheId() throws {
         try withTemporaryStore { store, _ in
             try store.upsert(try Self.shapedFeatures())

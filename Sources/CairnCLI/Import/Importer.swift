@@ -102,16 +102,10 @@ struct Importer {
             rows += 1
             switch record {
             case .feature(var feature, let line):
-                if let shape = feature.shape {
-                    switch try checkedShape(shape, of: feature, record: rows, validator: &validator) {
-                    case .success(let checked):
-                        if checked != feature { summary.repairedShapes += 1 }
-                        feature = checked
-                        summary.clampedCoordinates += shape.clampedVertexCount
-                    case .failure(let problem):
-                        try reject(RowRejection(file: file, line: line, field: "geometry", reason: problem.reason))
-                        continue
-                    }
+                if feature.shape != nil,
+                   let problem = try checkShape(of: &feature, record: rows, validator: &validator, summary: &summary) {
+                    try reject(RowRejection(file: file, line: line, field: "geometry", reason: problem.reason))
+                    continue
                 }
                 batch.append(feature)
                 batchLines.append(line)
@@ -134,6 +128,24 @@ struct Importer {
         if let warning = repeated.warning { warn(warning) }
         progress.finish(rows: rows)
         if rows == 0 { warn("\(file): no data rows (the file has a header or structure but no records)") }
+    }
+
+    /// Replaces `feature` by `checkedShape(...)`'s feature and counts what it changed, or returns the problem.
+    /// Not inlined: kept out of the loop, the shape's copies of the feature (over 128 bytes, so memcpy calls) do not
+    /// reach the point-only path.
+    @inline(never)
+    private func checkShape(of feature: inout Feature, record: Int, validator: inout ShapeValidator?,
+                            summary: inout ImportSummary) throws -> ShapeProblem? {
+        guard let shape = feature.shape else { return nil }
+        switch try checkedShape(shape, of: feature, record: record, validator: &validator) {
+        case .success(let checked):
+            if checked != feature { summary.repairedShapes += 1 }
+            feature = checked
+            summary.clampedCoordinates += shape.clampedVertexCount
+            return nil
+        case .failure(let problem):
+            return problem
+        }
     }
 
     /// Why a shape was refused, said as a rejection's reason.
