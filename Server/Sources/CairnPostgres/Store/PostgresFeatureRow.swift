@@ -95,4 +95,13 @@ enum PostgresFeatureRow {
             buffer.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start...]))
         }
     }
+
+    /// Refuses a feature with a shape (a line or a polygon): the table's `location` is a point, and a shape dropped on
+    /// the way in would be data lost without a word.
+    /// - Throws: `PostgresStoreError.failed` naming the feature, its shape and what to do instead.
+    static func checkStorable(_ feature: Feature, action: String) throws(PostgresStoreError) {
+        guard let shape = feature.shape else { return }
+        throw .failed(action: action, message: "feature '\(feature.id)' is a \(shape.kind): a PostgreSQL store keeps "
+                      + "points only for now; keep shapes in a SQLite store (--db FILE.sqlite)")
+    }
 }

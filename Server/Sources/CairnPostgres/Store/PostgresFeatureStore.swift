@@ -145,6 +145,7 @@ public final class PostgresFeatureStore: Sendable {
     }
 
     private static func upsert(_ feature: Feature, _ session: PostgresSession) async throws(PostgresStoreError) {
+        try PostgresFeatureRow.checkStorable(feature, action: "writing feature '\(feature.id)'")
         let location = "SRID=4326;POINT(\(feature.location.longitude.description) \(feature.location.latitude.description))"
         let attributes = AttributeJSON.encode(feature.attributes)
         try await session.execute("""
@@ -177,6 +178,7 @@ public final class PostgresFeatureStore: Sendable {
                     var buffer = ByteBufferAllocator().buffer(capacity: 1 << 18)
                     do {
                         while buffer.readableBytes < (1 << 18) - 4096, let feature = try next() {
+                            try PostgresFeatureRow.checkStorable(feature, action: "importing features")
                             PostgresFeatureRow.appendCopyLine(feature, to: &buffer)
                             copied += 1
                         }
