@@ -224,7 +224,9 @@ public struct CheckInReferenceData: Sendable {
 
     /// Adds a store's features as the store's are loaded (`loadStore`): events as events, features with a radius
     /// (or places and parks, given `defaultRadiusMeters`) as places. For a store read elsewhere (PostgreSQL).
-    /// - Parameter source: named in messages about the features (the store's path or URL).
+    /// - Parameters:
+    ///   - features: the store's features, in any order.
+    ///   - source: named in messages about the features (the store's path or URL).
     /// - Complexity: O(n).
     public mutating func loadFeatures(_ features: some Sequence<Feature>, source: String) {
         for feature in features { add(feature, source: source) }
