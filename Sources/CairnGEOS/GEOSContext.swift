@@ -40,8 +40,8 @@ public final class GEOSContext {
         }
         self.handle = handle
         // The handler receives a formatted message and the userdata given here: this object, unretained, since
-        // the context is finished in deinit, before the object goes away.
-        geos.setErrorMessageHandler(handle, { message, userdata in
+        // the context is finished in deinit, before the object goes away. The previous handler it returns is none.
+        _ = geos.setErrorMessageHandler(handle, { message, userdata in
             guard let message, let userdata else { return }
             Unmanaged<GEOSContext>.fromOpaque(userdata).takeUnretainedValue().pendingMessage = String(cString: message)
         }, Unmanaged.passUnretained(self).toOpaque())
