@@ -27,9 +27,11 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
-        // C libraries from Debian, found with pkg-config. PROJ's headers only: libproj is opened at run time.
+        // C libraries from Debian, found with pkg-config. PROJ's and GEOS's headers only: both are opened at run
+        // time, and no pkgConfig for them since pkg-config's `--libs` would link them (their headers are in
+        // /usr/include).
         .systemLibrary(name: "CPROJ", providers: [.apt(["libproj-dev", "proj-data"])]),
-        .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(name: "CGEOS", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // What Swift has no spelling for: a prefetch hint and a spin pause (header-only).

@@ -10,10 +10,10 @@ extension GEOSContext {
     @inline(__always)
     func withRectangle<Result>(_ envelope: Envelope, _ body: (OpaquePointer) -> Result) throws(GEOSError) -> Result {
         // GEOSGeom_createRectangle_r returns a new geometry the caller destroys, or NULL on exception.
-        guard let geometry = GEOSGeom_createRectangle_r(handle, envelope.minX, envelope.minY, envelope.maxX, envelope.maxY) else {
+        guard let geometry = geos.createRectangle(handle, envelope.minX, envelope.minY, envelope.maxX, envelope.maxY) else {
             throw error(in: "GEOSGeom_createRectangle_r")
         }
-        defer { GEOSGeom_destroy_r(handle, geometry) }
+        defer { geos.destroyGeometry(handle, geometry) }
         return body(geometry)
     }
 
@@ -25,10 +25,10 @@ extension GEOSContext {
     func withGeometry<Result>(wkb bytes: [UInt8], _ body: (OpaquePointer) -> Result) throws(GEOSError) -> Result {
         // GEOSGeomFromWKB_buf_r returns a new geometry the caller destroys, or NULL on exception.
         let made = bytes.withUnsafeBufferPointer { buffer in
-            GEOSGeomFromWKB_buf_r(handle, buffer.baseAddress, buffer.count)
+            geos.geometryFromWKB(handle, buffer.baseAddress, buffer.count)
         }
         guard let geometry = made else { throw error(in: "GEOSGeomFromWKB_buf_r") }
-        defer { GEOSGeom_destroy_r(handle, geometry) }
+        defer { geos.destroyGeometry(handle, geometry) }
         return body(geometry)
     }
 }

@@ -8,32 +8,40 @@ import CGEOS
 public final class GEOSContext {
     /// The C handle; only this module's thin wrappers use it.
     let handle: OpaquePointer
+    /// GEOS's functions, copied from `GEOSLibrary.shared` so that a call is one load from the context.
+    let geos: GEOSLibrary
     /// The message of the last error GEOS reported and nobody took yet. Every wrapper takes what its call left
     /// (`error(in:)`), so it is nil between calls. Unchecked exclusivity: it is read once per tree insert or
     /// query, and only GEOS's handler, inside a C call and never during a Swift access, writes it.
     @exclusivity(unchecked) private var pendingMessage: String?
 
-    /// The GEOS library's version: `3.11.1-CAPI-1.17.1`.
+    /// The GEOS library's version: `3.11.1-CAPI-1.17.1`, or `unavailable (<why>)` when libgeos_c cannot be opened.
     /// Corresponding C function: `GEOSversion`.
-    /// - Complexity: O(1).
+    /// - Complexity: O(1) once the library is open.
     public static var version: String {
-        // GEOSversion returns a static string.
-        String(cString: GEOSversion())
+        switch GEOSLibrary.shared {
+        // GEOSversion returns a static string (never NULL; the fallback only spares an unwrap).
+        case .success(let geos): geos.version().map { String(cString: $0) } ?? "unknown"
+        case .failure(let error): "unavailable (\(error))"
+        }
     }
 
     /// Starts a context.
     /// Corresponding C function: `GEOS_init_r`.
-    /// - Throws: `GEOSError` when GEOS returns no handle (out of memory).
-    /// - Complexity: O(1).
+    /// - Throws: `GEOSError` when libgeos_c cannot be opened (or lacks a function), or GEOS returns no handle
+    ///   (out of memory).
+    /// - Complexity: O(1) (the first context of a process also opens libgeos_c).
     public init() throws(GEOSError) {
+        let geos = try GEOSLibrary.shared.get()
+        self.geos = geos
         // GEOS_init_r returns a new context handle, or NULL when out of memory.
-        guard let handle = GEOS_init_r() else {
+        guard let handle = geos.initialize() else {
             throw GEOSError(function: "GEOS_init_r", message: "GEOS could not start a context (out of memory)")
         }
         self.handle = handle
         // The handler receives a formatted message and the userdata given here: this object, unretained, since
-        // the context is finished in deinit, before the object goes away.
-        GEOSContext_setErrorMessageHandler_r(handle, { message, userdata in
+        // the context is finished in deinit, before the object goes away. The previous handler it returns is none.
+        _ = geos.setErrorMessageHandler(handle, { message, userdata in
             guard let message, let userdata else { return }
             Unmanaged<GEOSContext>.fromOpaque(userdata).takeUnretainedValue().pendingMessage = String(cString: message)
         }, Unmanaged.passUnretained(self).toOpaque())
@@ -41,7 +49,7 @@ public final class GEOSContext {
 
     deinit {
         // GEOS_finish_r frees the context; geometries and trees made with it must be gone (they hold the context).
-        GEOS_finish_r(handle)
+        geos.finish(handle)
     }
 
     /// Whether GEOS reported an error that no wrapper took yet: checked after a C function that reports failure

@@ -18,7 +18,7 @@ public final class GEOSSTRtree {
         precondition(nodeCapacity >= 2, "an STRtree node needs room for at least 2 children, not \(nodeCapacity)")
         self.context = context
         // GEOSSTRtree_create_r returns the tree, or NULL on exception.
-        guard let tree = GEOSSTRtree_create_r(context.handle, nodeCapacity) else {
+        guard let tree = context.geos.createTree(context.handle, nodeCapacity) else {
             throw context.error(in: "GEOSSTRtree_create_r")
         }
         self.tree = tree
@@ -26,7 +26,7 @@ public final class GEOSSTRtree {
 
     deinit {
         // GEOSSTRtree_destroy_r frees the tree (not the items, which are plain numbers here).
-        GEOSSTRtree_destroy_r(context.handle, tree)
+        context.geos.destroyTree(context.handle, tree)
     }
 
     /// Inserts the point (`x`, `y`) under `item`.
@@ -38,11 +38,11 @@ public final class GEOSSTRtree {
         // Direct calls rather than a closure wrapper such as `withRectangle`: a build inserts every item, and
         // the closure and its error plumbing cost about 6 % of a GEOS build's instructions.
         // GEOSGeom_createPointFromXY_r returns a new geometry the caller destroys, or NULL on exception.
-        guard let geometry = GEOSGeom_createPointFromXY_r(context.handle, x, y) else {
+        guard let geometry = context.geos.createPoint(context.handle, x, y) else {
             throw context.error(in: "GEOSGeom_createPointFromXY_r")
         }
         insert(geometry, item: item)
-        GEOSGeom_destroy_r(context.handle, geometry)
+        context.geos.destroyGeometry(context.handle, geometry)
         if context.hasError { throw context.error(in: "GEOSSTRtree_insert_r") }
     }
 
@@ -54,11 +54,11 @@ public final class GEOSSTRtree {
     public func insert(_ envelope: Envelope, item: Int) throws(GEOSError) {
         // Direct calls, as for a point.
         // GEOSGeom_createRectangle_r returns a new geometry the caller destroys, or NULL on exception.
-        guard let geometry = GEOSGeom_createRectangle_r(context.handle, envelope.minX, envelope.minY, envelope.maxX, envelope.maxY) else {
+        guard let geometry = context.geos.createRectangle(context.handle, envelope.minX, envelope.minY, envelope.maxX, envelope.maxY) else {
             throw context.error(in: "GEOSGeom_createRectangle_r")
         }
         insert(geometry, item: item)
-        GEOSGeom_destroy_r(context.handle, geometry)
+        context.geos.destroyGeometry(context.handle, geometry)
         if context.hasError { throw context.error(in: "GEOSSTRtree_insert_r") }
     }
 
@@ -82,7 +82,7 @@ public final class GEOSSTRtree {
             withUnsafeMutablePointer(to: &items) { buffer in
                 // GEOSSTRtree_query_r returns nothing; it calls back with each item and the userdata (here the
                 // array), and reports an exception only through the message handler.
-                GEOSSTRtree_query_r(context.handle, tree, geometry, { item, userdata in
+                context.geos.queryTree(context.handle, tree, geometry, { item, userdata in
                     guard let userdata else { return }
                     userdata.assumingMemoryBound(to: [Int].self).pointee.append(Int(bitPattern: item) - 1)
                 }, buffer)
@@ -108,6 +108,6 @@ public final class GEOSSTRtree {
         precondition(item >= 0 && item < Int.max, "an STRtree item is a number from 0, not \(item)")
         // GEOSSTRtree_insert_r returns nothing and reports an exception only through the message handler. The
         // item is a pointer-sized value the tree hands back; item + 1 keeps it non-null.
-        GEOSSTRtree_insert_r(context.handle, tree, geometry, UnsafeMutableRawPointer(bitPattern: item + 1))
+        context.geos.insertIntoTree(context.handle, tree, geometry, UnsafeMutableRawPointer(bitPattern: item + 1))
     }
 }

@@ -26,13 +26,13 @@ public final class ShapeValidator {
         do {
             return try context.withGeometry(wkb: shape.wkb) { geometry -> String? in
                 // GEOSisValid_r returns 1 valid, 0 invalid, 2 on exception.
-                let valid = GEOSisValid_r(context.handle, geometry)
+                let valid = context.geos.isValid(context.handle, geometry)
                 if valid == 1 { return nil }
                 // GEOSisValidReason_r returns a string the caller frees with GEOSFree_r, or NULL on exception.
-                guard let reason = GEOSisValidReason_r(context.handle, geometry) else {
+                guard let reason = context.geos.isValidReason(context.handle, geometry) else {
                     return context.error(in: "GEOSisValidReason_r").message
                 }
-                defer { GEOSFree_r(context.handle, reason) }
+                defer { context.geos.free(context.handle, reason) }
                 return String(cString: reason)
             }
         } catch {
@@ -62,27 +62,27 @@ public final class ShapeValidator {
         do {
             made = try context.withGeometry(wkb: wkb) { geometry -> Result<[UInt8], GEOSError> in
                 // GEOSMakeValidParams_create_r returns parameters the caller destroys, or NULL on exception.
-                guard let parameters = GEOSMakeValidParams_create_r(context.handle) else {
+                guard let parameters = context.geos.createMakeValidParameters(context.handle) else {
                     return .failure(context.error(in: "GEOSMakeValidParams_create_r"))
                 }
-                defer { GEOSMakeValidParams_destroy_r(context.handle, parameters) }
+                defer { context.geos.destroyMakeValidParameters(context.handle, parameters) }
                 // Both setters return 1 on success, 0 on exception.
-                guard GEOSMakeValidParams_setMethod_r(context.handle, parameters, GEOS_MAKE_VALID_STRUCTURE) == 1,
-                      GEOSMakeValidParams_setKeepCollapsed_r(context.handle, parameters, 0) == 1 else {
+                guard context.geos.setMakeValidMethod(context.handle, parameters, GEOS_MAKE_VALID_STRUCTURE) == 1,
+                      context.geos.setMakeValidKeepCollapsed(context.handle, parameters, 0) == 1 else {
                     return .failure(context.error(in: "GEOSMakeValidParams_setMethod_r"))
                 }
                 // GEOSMakeValidWithParams_r returns a new geometry the caller destroys, or NULL on exception.
-                guard let valid = GEOSMakeValidWithParams_r(context.handle, geometry, parameters) else {
+                guard let valid = context.geos.makeValid(context.handle, geometry, parameters) else {
                     return .failure(context.error(in: "GEOSMakeValidWithParams_r"))
                 }
-                defer { GEOSGeom_destroy_r(context.handle, valid) }
+                defer { context.geos.destroyGeometry(context.handle, valid) }
                 var size = 0
                 // GEOSGeomToWKB_buf_r returns a buffer the caller frees with GEOSFree_r, or NULL on exception;
                 // 2D, in the machine's byte order (the reader takes either).
-                guard let buffer = GEOSGeomToWKB_buf_r(context.handle, valid, &size) else {
+                guard let buffer = context.geos.geometryToWKB(context.handle, valid, &size) else {
                     return .failure(context.error(in: "GEOSGeomToWKB_buf_r"))
                 }
-                defer { GEOSFree_r(context.handle, buffer) }
+                defer { context.geos.free(context.handle, buffer) }
                 return .success(Array(UnsafeBufferPointer(start: buffer, count: size)))
             }
         } catch {
