@@ -41,9 +41,11 @@ let package = Package(
             .product(name: "Atomics", package: "swift-atomics"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        // GRDB for the MBTiles writer (an archive is an SQLite file; the server will write archives too).
+        // GRDB for the MBTiles writer (an archive is an SQLite file; the server will write archives too); Atomics for
+        // the cluster fragments' lock-free slots.
         .target(name: "CairnIO", dependencies: [
             "CairnCore", "CZlib",
+            .product(name: "Atomics", package: "swift-atomics"),
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),

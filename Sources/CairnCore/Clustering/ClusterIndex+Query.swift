@@ -32,6 +32,22 @@ extension ClusterIndex {
         for s in slots(in: box, zoom: zoom) { body(node(atSlot: Int(s))) }
     }
 
+    /// How many entries (points and clusters) the hierarchy holds: every entry number `forEachEntry` gives is below it.
+    /// - Complexity: O(1).
+    public var entryCount: Int { hierarchy.entryCount }
+
+    /// Calls `body` with each cluster or point `clusters(in:zoom:)` returns, in the same order, and its entry number:
+    /// a dense number in `0..<entryCount` naming the entry within this index value (a point's is its input
+    /// position), so that a caller can keep data per entry in an array rather than a table keyed by id. An edit
+    /// gives another index value, whose numbers mean other entries.
+    /// - Complexity: O(log e + k) for k results among e entries.
+    public func forEachEntry(in box: BoundingBox, zoom: Int, _ body: (_ entry: Int, _ node: ClusterNode) -> Void) {
+        for s in slots(in: box, zoom: zoom) {
+            let e = hierarchy.tree.entry(atSlot: Int(s))
+            body(e, node(atSlot: Int(s), entry: e))
+        }
+    }
+
     /// The tree slots of the entries shown at `zoom` inside `box`, in the tree's search order. Finding them first and building
     /// the nodes after lets the nodes' scattered reads overlap.
     private func slots(in box: BoundingBox, zoom: Int) -> [UInt32] {
@@ -47,8 +63,13 @@ extension ClusterIndex {
     /// The node of the entry in tree slot `s`, its coordinate read from the tree's cache when it has one.
     @inline(__always)
     private func node(atSlot s: Int) -> ClusterNode {
+        node(atSlot: s, entry: hierarchy.tree.entry(atSlot: s))
+    }
+
+    /// The node of entry `e`, which tree slot `s` holds.
+    @inline(__always)
+    private func node(atSlot s: Int, entry e: Int) -> ClusterNode {
         let h = hierarchy
-        let e = h.tree.entry(atSlot: s)
         if e < h.leafCount {
             return ClusterNode(content: .point(e), coordinate: points.coordinates[e], pointCount: 1)
         }

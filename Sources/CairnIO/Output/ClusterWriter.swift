@@ -15,13 +15,13 @@ public struct ClusterWriter {
     /// Added to every cluster id written: 0 for the CLI (ids as `ClusterID` gives them); the server adds its
     /// hierarchy's epoch in the bits above 32, so that an id from before an edit is told from every id after it.
     public let clusterIDOffset: UInt64
-    /// Where `encodeCollection` finds and keeps the features it writes (nil: encode every one).
-    public let cache: (any ClusterFeatureCache)?
+    /// Where `encodeClusters` finds and keeps the features it writes (nil: encode every one).
+    public let cache: ClusterFeatureFragments?
 
     /// A writer for results of `index`, built from `features`, writing cluster ids plus `clusterIDOffset`, reusing
     /// the features kept in `cache` (which must belong to this index and offset).
     /// - Complexity: O(1).
-    public init(index: ClusterIndex, features: [Feature], clusterIDOffset: UInt64 = 0, cache: (any ClusterFeatureCache)? = nil) {
+    public init(index: ClusterIndex, features: [Feature], clusterIDOffset: UInt64 = 0, cache: ClusterFeatureFragments? = nil) {
         self.index = index
         self.features = features
         self.clusterIDOffset = clusterIDOffset
@@ -57,37 +57,33 @@ public struct ClusterWriter {
     }
 
     /// The bytes `writeCollection(_:transform:to:)` writes.
-    /// - Complexity: O(n·a); O(total bytes) for the features found in `cache`.
+    /// - Complexity: O(n·a).
     public func encodeCollection(_ nodes: [ClusterNode], transform: CoordinateTransform? = nil) -> [UInt8] {
         let coordinates = transform.map { OutputCoordinates(locations: nodes.map(location), transform: $0) }
         var out = Self.opening(coordinates, capacity: nodes.count), order = AttributeOrder()
-        // Kept features are written in WGS84: an answer in another system encodes every entry.
-        if let cache, coordinates == nil {
-            appendFeatures(nodes, reusing: cache, order: &order, to: &out)
-        } else {
-            for (n, node) in nodes.enumerated() {
-                out.append(literal: n == 0 ? "\n" : ",\n")
-                appendFeature(node, position: coordinates?.positions[n], order: &order, to: &out)
-            }
+        for (n, node) in nodes.enumerated() {
+            out.append(literal: n == 0 ? "\n" : ",\n")
+            appendFeature(node, position: coordinates?.positions[n], order: &order, to: &out)
         }
         out.append(literal: Self.closing)
         return out
     }
 
-    /// The features of `nodes`, one per line, those `cache` holds copied from it and the others kept in it (the cache
-    /// opened once: an existential is copied at every use).
-    private func appendFeatures(_ nodes: [ClusterNode], reusing cache: some ClusterFeatureCache, order: inout AttributeOrder,
-                                to out: inout [UInt8]) {
-        for (n, node) in nodes.enumerated() {
+    /// The bytes of `encodeCollection(index.clusters(in: box, zoom: zoom))`, each entry copied from `cache` when it
+    /// holds it, else encoded and offered to it (a map's answers repeat most entries of the answers before them).
+    /// - Complexity: O(log e + k·a) for k results; O(log e + total bytes) for the entries found in `cache`.
+    public func encodeClusters(in box: BoundingBox, zoom: Int) -> [UInt8] {
+        var out = Self.opening(Self.collectionOpening, capacity: 256), order = AttributeOrder(), n = 0
+        index.forEachEntry(in: box, zoom: zoom) { entry, node in
             out.append(literal: n == 0 ? "\n" : ",\n")
-            if let kept = cache.feature(for: node.content) {
-                out.append(contentsOf: kept)
-            } else {
-                let start = out.count
-                appendFeature(node, position: nil, order: &order, to: &out)
-                cache.keep(out[start...], for: node.content)
-            }
+            n += 1
+            if let cache, cache.withFeature(ofEntry: entry, { out.append(contentsOf: $0) }) { return }
+            let start = out.count
+            appendFeature(node, position: nil, order: &order, to: &out)
+            cache?.keep(out[start...], ofEntry: entry)
         }
+        out.append(literal: Self.closing)
+        return out
     }
 
     /// Where a node is written: a point at its feature's location, a cluster at its own.

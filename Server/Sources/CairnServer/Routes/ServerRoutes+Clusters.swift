@@ -18,8 +18,8 @@ extension ServerRoutes {
         if let notModified = notModified(request, state) { return notModified }
         let clusters = try await hierarchy(state, parameters)
         return try read(request, from: state) { state in
-            let nodes = clusters.index.clusters(in: box, zoom: Int(zoom.rounded(.down)))
-            return AnswerCache.Entry(body: writer(clusters, state).encodeCollection(nodes), contentType: "application/geo+json")
+            AnswerCache.Entry(body: writer(clusters, state).encodeClusters(in: box, zoom: Int(zoom.rounded(.down))),
+                              contentType: "application/geo+json")
         }
     }
 

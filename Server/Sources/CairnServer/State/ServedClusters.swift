@@ -1,4 +1,5 @@
 import CairnCore
+import CairnIO
 
 /// The cluster hierarchies of one state of the served features: the one over every feature, kept up to date by
 /// edits (spliced, not rebuilt), and those for a `kind`/`where` filter, built at their first request and kept until
@@ -10,6 +11,7 @@ final class ServedClusters: Sendable {
     let features: [Feature]
     /// The features `/clusters` wrote for `all`'s entries (filtered hierarchies keep none: they come and go).
     private let fragments: ClusterFeatureFragments
+    private let fragmentLimitBytes: Int
     /// The hierarchies built for filters, by the filter's canonical text; cleared when it reaches `filteredLimit`.
     private let filtered = Locked<[String: Clusters]>([:])
     /// How many filtered hierarchies are kept at once.
@@ -29,17 +31,18 @@ final class ServedClusters: Sendable {
         filtered.withLock { $0[key] }
     }
 
-    /// Clusters every feature with `options`, keeping up to `fragmentLimitBytes` of the features its answers write.
+    /// Clusters every feature with `options`, for a server keeping `answerCacheBytes` of whole answers: it keeps a
+    /// quarter as much of the features its answers write (the answers' parts, which every answer of a zoom shares).
     /// - Complexity: O(n log n).
-    convenience init(features: [Feature], options: ClusterOptions, fragmentLimitBytes: Int) {
-        self.init(all: ClusterIndex(features: features, options: options), features: features,
-                  fragments: ClusterFeatureFragments(limitBytes: fragmentLimitBytes))
+    convenience init(features: [Feature], options: ClusterOptions, answerCacheBytes: Int) {
+        self.init(all: ClusterIndex(features: features, options: options), features: features, fragmentLimitBytes: answerCacheBytes / 4)
     }
 
-    private init(all: ClusterIndex, features: [Feature], fragments: ClusterFeatureFragments) {
+    private init(all: ClusterIndex, features: [Feature], fragmentLimitBytes: Int) {
         self.all = all
         self.features = features
-        self.fragments = fragments
+        self.fragmentLimitBytes = fragmentLimitBytes
+        fragments = ClusterFeatureFragments(for: all, limitBytes: fragmentLimitBytes)
     }
 
     /// The hierarchy for `filter`: `all` when it accepts everything, else one over the features that pass it.
@@ -74,6 +77,6 @@ final class ServedClusters: Sendable {
             edits.append(.insertFeature(feature))
         }
         try index.apply(edits)
-        return ServedClusters(all: index, features: features, fragments: ClusterFeatureFragments(limitBytes: fragments.limitBytes))
+        return ServedClusters(all: index, features: features, fragmentLimitBytes: fragmentLimitBytes)
     }
 }

@@ -27,7 +27,7 @@ extension ServedStore {
         for (feature, position) in zip(snapshot.features, snapshot.positions) { rowids[feature.id] = position }
         return ServedState(index: DynamicFeatureIndex(snapshot.features),
                            clusters: ServedClusters(features: snapshot.features, options: clusterOptions,
-                                                    fragmentLimitBytes: answerCacheBytes / 4), rowids: rowids,
+                                                    answerCacheBytes: answerCacheBytes), rowids: rowids,
                            generation: snapshot.generation, contentID: contentID(snapshot.storeID, snapshot.generation),
                            epoch: epoch, answerCacheBytes: answerCacheBytes)
     }

@@ -136,7 +136,7 @@ final class ServedStore: Sendable {
         rowids.reserveCapacity(features.count)
         try store.forEachRowID { id, rowid in rowids[id] = rowid }
         return ServedState(index: DynamicFeatureIndex(features), clusters: ServedClusters(features: features, options: clusterOptions,
-                                                                              fragmentLimitBytes: answerCacheBytes / 4),
+                                                                              answerCacheBytes: answerCacheBytes),
                            rowids: rowids, generation: generation, contentID: contentID, epoch: epoch, answerCacheBytes: answerCacheBytes)
     }
 
