@@ -15,10 +15,11 @@ import Darwin
 /// antimeridian (GeoJSON splits such shapes at ±180); an edge along a pole's line is the pole itself.
 ///
 /// Method: branch and bound over t, with the best distance found so far shared by every edge.
-/// 1. Edges are ordered by a lower bound: the central angle from the point to the edge's lon/lat box
-///    (`Spherical.minimumHaversine`; an edge lies in the box of its ends) times the smallest radius of curvature
-///    (`DistanceBounds`: s ≥ a(1 − e²) σ). Edges whose bound is not below the best minus the tolerance are skipped,
-///    and so is every later edge.
+/// 1. The two edges at the vertex nearest in an equirectangular view are searched first (a good best early);
+///    then every other edge is skipped when a lower bound is not below the best minus the tolerance: the central
+///    angle from the point to the edge's lon/lat box (an edge lies in the box of its ends), first the latitude gap
+///    alone (no trigonometry), then the box's (`Spherical.minimumHaversine`), times the smallest radius of
+///    curvature (`DistanceBounds`: s ≥ a(1 − e²) σ).
 /// 2. An edge's interval [t_a, t_b] holds f(t_a), f(t_b) (Karney at its ends). Two lower bounds on f over it,
 ///    the larger of which is used:
 ///    - Lipschitz: f changes no faster than arc length, and the arc is at most ℓ = (t_b − t_a) S, with S the
@@ -55,7 +56,7 @@ public enum ShapeBoundaryDistance {
     static let quadraticReachMeters = 19_000_000.0
 
     /// The geodesic distance in metres from `point` to the nearest point of `shape`'s boundary (see the type).
-    /// - Complexity: O(n log n) for n edges to order them by their box bound, then per edge not pruned
+    /// - Complexity: O(n) for n edges to bound them, then per edge not pruned
     ///   O(log(ℓ / tolerance)) geodesics (ℓ its length); nearly antipodal to every edge (beyond 19 000 km)
     ///   O(√(d / tolerance)).
     public static func meters(from point: Coordinate, to shape: Shape) -> Double {
@@ -78,32 +79,45 @@ public enum ShapeBoundaryDistance {
         }
         let cosLatitude = cos(point.latitude * Spherical.radiansPerDegree)
         let bounds = DistanceBounds(.wgs84)
-        var edges: [(bound: Double, start: Int)] = []
-        edges.reserveCapacity(shape.vertexCount)
+        // Seed: the edges at the vertex nearest in an equirectangular view (no trigonometry per vertex), so that
+        // the best is small before the pass that prunes with it.
+        var seed = 0, seedScore = Double.infinity
+        for position in 0..<parts.positionCount {
+            let dx = Spherical.angularGapDegrees(parts.positions[2 * position], point.longitude) * cosLatitude
+            let dy = parts.positions[2 * position + 1] - point.latitude
+            let score = dx * dx + dy * dy
+            if score < seedScore { seed = position; seedScore = score }
+        }
+        let seedRing = parts.positionRange(ofRing: parts.ringEnds.firstIndex { $0 > seed } ?? 0)
+        // The edges ending and starting at the seed (-1: none).
+        let seededBefore = seed > seedRing.lowerBound ? seed - 1 : -1
+        let seededAfter = seed + 1 < seedRing.upperBound ? seed : -1
+        func search(_ start: Int) {
+            let edge = EdgeSearch(point: point,
+                                  from: Coordinate(uncheckedLatitude: parts.positions[2 * start + 1], longitude: parts.positions[2 * start]),
+                                  to: Coordinate(uncheckedLatitude: parts.positions[2 * start + 3], longitude: parts.positions[2 * start + 2]))
+            edge.run(best: &best)
+        }
+        if seededBefore >= 0 { search(seededBefore) }
+        if seededAfter >= 0 { search(seededAfter) }
         for ring in parts.ringEnds.indices {
             let range = parts.positionRange(ofRing: ring)
-            for start in range.lowerBound..<(range.upperBound - 1) {
+            for start in range.lowerBound..<(range.upperBound - 1) where start != seededBefore && start != seededAfter {
+                if best.meters == 0 { return best }
                 let lon0 = parts.positions[2 * start], lat0 = parts.positions[2 * start + 1]
                 let lon1 = parts.positions[2 * start + 2], lat1 = parts.positions[2 * start + 3]
+                let south = min(lat0, lat1), north = max(lat0, lat1)
+                // First without trigonometry: σ is at least the latitude gap (latitude is 1-Lipschitz on the sphere).
+                let gap = max(0, south - point.latitude, point.latitude - north) * Spherical.radiansPerDegree
+                let prune = best.meters - toleranceMeters
+                guard bounds.lowRadiusMeters * gap * (1 - DistanceBounds.relativeMargin) - DistanceBounds.absoluteMarginMeters < prune
+                else { continue }
                 let haversine = Spherical.minimumHaversine(
                     latitude: point.latitude, longitude: point.longitude, cosLatitude: cosLatitude,
-                    minLongitude: min(lon0, lon1), minLatitude: min(lat0, lat1),
-                    maxLongitude: max(lon0, lon1), maxLatitude: max(lat0, lat1))
-                edges.append((bounds.lowerBoundMeters(haversine: haversine), start))
+                    minLongitude: min(lon0, lon1), minLatitude: south, maxLongitude: max(lon0, lon1), maxLatitude: north)
+                guard bounds.lowerBoundMeters(haversine: haversine) < prune else { continue }
+                search(start)
             }
-        }
-        // Nearest boxes first, so that the best is small early and prunes the rest.
-        edges.sort { $0.bound < $1.bound || ($0.bound == $1.bound && $0.start < $1.start) }
-        for edge in edges {
-            guard edge.bound < best.meters - toleranceMeters else { break }
-            let start = edge.start
-            let search = EdgeSearch(point: point,
-                                    from: Coordinate(uncheckedLatitude: parts.positions[2 * start + 1],
-                                                     longitude: parts.positions[2 * start]),
-                                    to: Coordinate(uncheckedLatitude: parts.positions[2 * start + 3],
-                                                   longitude: parts.positions[2 * start + 2]))
-            search.run(best: &best)
-            if best.meters == 0 { break }
         }
         return best
     }
