@@ -42,7 +42,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// The fast path of `seconds(iso8601Bytes:)` for 20 bytes: nil when they are not `YYYY-MM-DDTHH:MM:SSZ`
-    /// with a day up to 28 (the general parser then decides).
+    /// with a day of the month (the general parser then decides, and words the error).
     /// - Complexity: O(1).
     @inlinable
     static func secondsOfPlainUTC(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
@@ -59,7 +59,10 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         let year = d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3)
         let month = d(5) * 10 + d(6), day = d(8) * 10 + d(9)
         let hour = d(11) * 10 + d(12), minute = d(14) * 10 + d(15), second = d(17) * 10 + d(18)
-        guard month >= 1, month <= 12, day >= 1, day <= 28, hour < 24, minute < 60, second < 61 else { return nil }
+        guard month >= 1, month <= 12, day >= 1, hour < 24, minute < 60, second < 61 else { return nil }
+        // The month's length: 31 for odd months to July and even ones from August, February's by the Gregorian rule.
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        guard day <= (month == 2 ? (isLeap ? 29 : 28) : 30 + ((month + month >> 3) & 1)) else { return nil }
         // Hinnant's days_from_civil, as `days(fromYear:month:day:)`; every term is an exact double.
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

@@ -23,4 +23,24 @@ import Testing
         }
         #expect(fast > 8000)
     }
+
+    /// Every day of every month of a common year, a leap year, a century that is not leap and one that is: the
+    /// fast path takes each valid date, refuses the others (April 31st, February 29th of 2023 and 1900), and agrees
+    /// with the general parser on all.
+    @Test(arguments: [1900, 2000, 2023, 2024])
+    func everyDayOfTheYearAgreesWithTheGeneralParser(year: Int) {
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        var taken = 0
+        for month in 1...12 {
+            for day in 1...31 {
+                let bytes = Array("\(year)-\(two(month))-\(two(day))T23:59:59Z".utf8)
+                let fast = bytes.withUnsafeBufferPointer { Timestamp.secondsOfPlainUTC($0) }
+                let general = bytes.withUnsafeBufferPointer { Timestamp.parse($0) }
+                #expect(fast == nil || fast == general, "\(String(decoding: bytes, as: UTF8.self))")
+                #expect((fast != nil) == (general != nil), "\(String(decoding: bytes, as: UTF8.self))")
+                if fast != nil { taken += 1 }
+            }
+        }
+        #expect(taken == (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 366 : 365))
+    }
 }
