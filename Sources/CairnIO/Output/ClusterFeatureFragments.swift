@@ -39,14 +39,13 @@ public final class ClusterFeatureFragments: @unchecked Sendable {
         slots.deallocate()
     }
 
-    /// Calls `body` with the bytes kept for `entry` and returns true, or returns false when none are kept.
-    /// - Complexity: O(1) plus `body`.
+    /// The bytes kept for `entry`, or nil; they stay valid, unchanged, as long as the fragments do.
+    /// - Complexity: O(1).
     @inline(__always)
-    func withFeature(ofEntry entry: Int, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+    func feature(ofEntry entry: Int) -> UnsafeRawBufferPointer? {
         guard entry < slotCount,
-              let kept = UnsafeRawPointer(bitPattern: UnsafeAtomic(at: slots + entry).load(ordering: .acquiring)) else { return false }
-        body(UnsafeRawBufferPointer(start: kept + Self.headerBytes, count: kept.load(as: Int.self)))
-        return true
+              let kept = UnsafeRawPointer(bitPattern: UnsafeAtomic(at: slots + entry).load(ordering: .acquiring)) else { return nil }
+        return UnsafeRawBufferPointer(start: kept + Self.headerBytes, count: kept.load(as: Int.self))
     }
 
     /// Keeps a copy of `bytes` as the feature of `entry`, unless one is kept already or the budget is spent.

@@ -71,19 +71,58 @@ public struct ClusterWriter {
 
     /// The bytes of `encodeCollection(index.clusters(in: box, zoom: zoom))`, each entry copied from `cache` when it
     /// holds it, else encoded and offered to it (a map's answers repeat most entries of the answers before them).
+    ///
+    /// Assembled in two passes, the entries' bytes found (or made) first and then copied once into a buffer of the
+    /// answer's exact size: an answer of a zoom-5 viewport is about 800 entries and 120 KB, and appending them one
+    /// by one to a growing array cost more than finding them (a generic append per entry, and the regrowth copies).
     /// - Complexity: O(log e + k·a) for k results; O(log e + total bytes) for the entries found in `cache`.
     public func encodeClusters(in box: BoundingBox, zoom: Int) -> [UInt8] {
-        var out = Self.opening(Self.collectionOpening, capacity: 256), order = AttributeOrder(), n = 0
+        guard let cache else { return encodeCollection(index.clusters(in: box, zoom: zoom)) }
+        // Each entry's bytes: kept in `cache` (which outlives this call: `self` holds it), or encoded into `made`
+        // when the cache declined them (its budget spent), as a range since `made` may move while it grows.
+        var kept: [UnsafeRawBufferPointer] = [], madeRanges: [(position: Int, bytes: Range<Int>)] = []
+        var made: [UInt8] = [], order = AttributeOrder()
         index.forEachEntry(in: box, zoom: zoom) { entry, node in
-            out.append(literal: n == 0 ? "\n" : ",\n")
-            n += 1
-            if let cache, cache.withFeature(ofEntry: entry, { out.append(contentsOf: $0) }) { return }
-            let start = out.count
-            appendFeature(node, position: nil, order: &order, to: &out)
-            cache?.keep(out[start...], ofEntry: entry)
+            if let bytes = cache.feature(ofEntry: entry) { return kept.append(bytes) }
+            let start = made.count
+            appendFeature(node, position: nil, order: &order, to: &made)
+            cache.keep(made[start...], ofEntry: entry)
+            if let bytes = cache.feature(ofEntry: entry) {
+                made.removeSubrange(start...)
+                kept.append(bytes)
+            } else {
+                madeRanges.append((kept.count, start..<made.count))
+                kept.append(UnsafeRawBufferPointer(start: nil, count: 0))
+            }
         }
-        out.append(literal: Self.closing)
-        return out
+        let count = kept.count
+        let separators = count == 0 ? 0 : 2 * count - 1  // "\n" before the first, ",\n" before the others
+        let total = Self.collectionOpening.utf8CodeUnitCount + separators + Self.closing.utf8CodeUnitCount
+            + kept.reduce(0) { $0 + $1.count } + madeRanges.reduce(0) { $0 + $1.bytes.count }
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            var at = buffer.baseAddress!
+            func copy(_ bytes: UnsafeRawBufferPointer) {
+                guard let source = bytes.baseAddress else { return }
+                UnsafeMutableRawPointer(at).copyMemory(from: source, byteCount: bytes.count)
+                at += bytes.count
+            }
+            copy(UnsafeRawBufferPointer(start: Self.collectionOpening.utf8Start, count: Self.collectionOpening.utf8CodeUnitCount))
+            made.withUnsafeBytes { made in
+                var nextMade = 0
+                for n in 0..<count {
+                    if n > 0 { at.pointee = UInt8(ascii: ","); at += 1 }
+                    at.pointee = UInt8(ascii: "\n"); at += 1
+                    if nextMade < madeRanges.count, madeRanges[nextMade].position == n {
+                        copy(UnsafeRawBufferPointer(rebasing: made[madeRanges[nextMade].bytes]))
+                        nextMade += 1
+                    } else {
+                        copy(kept[n])
+                    }
+                }
+            }
+            copy(UnsafeRawBufferPointer(start: Self.closing.utf8Start, count: Self.closing.utf8CodeUnitCount))
+            initialized = total
+        }
     }
 
     /// Where a node is written: a point at its feature's location, a cluster at its own.
