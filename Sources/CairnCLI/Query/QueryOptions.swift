@@ -44,11 +44,15 @@ struct QueryOptions: ParsableArguments {
     /// otherwise built from the store's features (and saved as the new snapshot); with `--no-snapshot`, always built
     /// from the store. The store chooses, maps and refreshes its snapshot.
     func loadIndexExplained() throws -> LoadedIndex {
+        if store.isPostgres { return LoadedIndex(index: FeatureIndex(try store.postgresFeatures()), note: Self.postgresNote) }
         let storeIndex = StoreIndex(store: try store.open(create: false))
         if noSnapshot { return LoadedIndex(index: try storeIndex.build(), note: StoreIndex.Source.builtIgnoringSnapshot.note) }
         let loaded = try storeIndex.current()
         return LoadedIndex(index: loaded.index, note: loaded.source.note)
     }
+
+    /// The `--explain` note for an index built from a PostgreSQL store (the URL left out: it may hold a password).
+    static let postgresNote = "built from the PostgreSQL store (no snapshot)"
 
     /// Runs `query` on the store's index and prints its results (and, with `--explain`, how it ran). The results
     /// are decoded before anything is printed, so that an answer read from a damaged snapshot is replaced by one
@@ -71,12 +75,17 @@ struct QueryOptions: ParsableArguments {
             queryEnd = clock.now
             return hits.map { QueryResultRow(feature: index.features[$0.item], distanceMeters: $0.distanceMeters) }
         }
-        let storeIndex = StoreIndex(store: try store.open(create: false))
         let rows: [QueryResultRow], loaded: LoadedIndex
-        if noSnapshot {
+        if store.isPostgres {
+            // The same index built from the same features in the same order as from SQLite: the same answer.
+            let index = FeatureIndex(try store.postgresFeatures())
+            (rows, loaded) = (try answer(index), LoadedIndex(index: index, note: Self.postgresNote))
+        } else if noSnapshot {
+            let storeIndex = StoreIndex(store: try store.open(create: false))
             let index = try storeIndex.build()
             (rows, loaded) = (try answer(index), LoadedIndex(index: index, note: StoreIndex.Source.builtIgnoringSnapshot.note))
         } else {
+            let storeIndex = StoreIndex(store: try store.open(create: false))
             let answered = try storeIndex.answer(answer)
             (rows, loaded) = (answered.answer, LoadedIndex(index: answered.loaded.index, note: answered.loaded.source.note))
             // A snapshot refused (damaged, truncated, another version) is replaced silently otherwise: say so.

@@ -69,6 +69,21 @@ public final class PostgresFeatureStore: Sendable {
         }
     }
 
+    /// The feature `id`, nil when the store has none.
+    /// - Throws: `PostgresStoreError` (`.invalidRow` for a row that is no valid feature).
+    /// - Complexity: O(log n) (the primary key).
+    public func feature(id: String) async throws(PostgresStoreError) -> Feature? {
+        try await withSession { session throws(PostgresStoreError) in
+            var found: Feature?
+            try await session.forEachRow("""
+                SELECT \(unescaped: PostgresFeatureRow.selectList()) FROM cairn_feature WHERE id = \(id)
+                """, action: "reading feature '\(id)'") { row throws(PostgresStoreError) in
+                found = try PostgresFeatureRow.decode(row).feature
+            }
+            return found
+        }
+    }
+
     /// The store's generation now.
     /// - Complexity: O(1).
     public func generation() async throws(PostgresStoreError) -> Int64 {
