@@ -25,6 +25,7 @@ struct PostgresCompanionTests {
         ["bbox", "--bbox", "170,-10,-170,10", "--db", url, "--format", "csv"],
         ["around", "--lat", "60", "--long", "25", "--rad", "2km", "--db", url],
         ["nearest", "--lat", "60", "--long", "25", "-k", "3", "--db", url],
+        ["nearest", "--lat", "60", "--long", "25", "--db", url, "--engine", "postgis"],
         ["containing", "--lat", "60", "--long", "25", "--db", url],
         ["get", "place-1", "--db", url],
         ["cluster", "--zoom", "3", "--db", url],
@@ -41,6 +42,12 @@ struct PostgresCompanionTests {
         #expect(ran.status == 1)
         #expect(ran.output.isEmpty)
         #expect(ran.error.contains("--db \(Self.url): cairn info works on an SQLite store only"))
+    }
+
+    @Test func enginePostGISNeedsAPostgresStore() throws {
+        #expect(throws: (any Error).self) { _ = try CairnCommand.parseAsRoot(["bbox", "--bbox", "1,1,2,2", "--engine", "postgis"]) }
+        #expect(throws: Never.self) { _ = try CairnCommand.parseAsRoot(["bbox", "--bbox", "1,1,2,2", "--engine", "postgis", "--db", Self.url]) }
+        #expect(throws: Never.self) { _ = try CairnCommand.parseAsRoot(["bbox", "--bbox", "1,1,2,2", "--engine", "memory"]) }
     }
 
     @Test func anSQLiteStoreIsNotHandedOn() throws {

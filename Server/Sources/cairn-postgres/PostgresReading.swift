@@ -17,6 +17,21 @@ enum PostgresReading {
             try blocking { () async throws -> Feature? in
                 try await withStore(url) { store async throws(PostgresStoreError) in try await store.feature(id: id) }
             }
+        },
+        query: { url, query, kinds in
+            try blocking { () async throws -> [(feature: Feature, distanceMeters: Double?)] in
+                try await withStore(url) { store async throws(PostgresStoreError) in
+                    let hits: [PostGISHit]
+                    switch query {
+                    case .box(let box): hits = try await store.features(in: box, kinds: kinds)
+                    case .around(let center, let radius): hits = try await store.features(withinMeters: radius, of: center, kinds: kinds)
+                    case .nearest(let center, let count, let maximum):
+                        hits = try await store.nearest(to: center, count: count, maxDistanceMeters: maximum, kinds: kinds)
+                    case .containing(let point): hits = try await store.containing(point, kinds: kinds)
+                    }
+                    return hits.map { ($0.feature, $0.distanceMeters) }
+                }
+            }
         }
     )
 

@@ -64,6 +64,45 @@ struct PostgresQueryParityTests {
         ]
     }
 
+    /// Runs every command (with `--format csv`) on the PostgreSQL store with `--engine memory` and `--engine postgis`
+    /// and expects the same ids in the same order and distances within 1 mm; returns the largest distance difference.
+    static func expectPostGISAgrees(_ commands: [[String]], postgres: String, in folder: String) throws -> Double {
+        var largest = 0.0
+        for command in commands {
+            let memory = try run(command + ["--format", "csv", "--db", postgres], in: folder)
+            let postgis = try run(command + ["--format", "csv", "--db", postgres, "--engine", "postgis"], in: folder)
+            #expect(memory.status == 0, "\(command): \(memory.error)")
+            #expect(postgis.status == 0, "\(command): \(postgis.error)")
+            // The columns up to distance_m (id, kind, position, radius, times, distance) hold no comma here.
+            func rows(_ text: String) -> [(id: Substring, distance: Double?)] {
+                let lines = text.split(separator: "\n")
+                let column = lines.first?.split(separator: ",").firstIndex(of: "distance_m")
+                return lines.dropFirst().map { line in
+                    let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+                    return (fields[0], column.flatMap { Double(fields[$0]) })
+                }
+            }
+            let fromMemory = rows(memory.output), fromPostGIS = rows(postgis.output)
+            #expect(fromPostGIS.map(\.id) == fromMemory.map(\.id), "\(command): other features or another order")
+            for (a, b) in zip(fromMemory, fromPostGIS) {
+                #expect((a.distance == nil) == (b.distance == nil))
+                if let x = a.distance, let y = b.distance { largest = max(largest, abs(x - y)) }
+            }
+        }
+        #expect(largest <= 0.001)
+        return largest
+    }
+
+    /// The point and box queries of `queries`, plus a kind filter and a `--where`, for both engines.
+    static func engineQueries(containingAt point: (latitude: Double, longitude: Double)) -> [[String]] {
+        queries(containingAt: point).filter { $0[0] != "cluster" && !$0.contains("sphere") }.map { $0.filter { $0 != "--format" && $0 != "csv" && $0 != "json" } } + [
+            ["around", "--lat", "\(point.latitude)", "--long", "\(point.longitude)", "--rad", "1500km", "--kind", "place", "--kind", "park"],
+            ["bbox", "--bbox", "-180,-90,180,90", "--kind", "event", "--where", "name!=nothing"],
+            ["nearest", "--lat", "\(point.latitude)", "--long", "\(point.longitude)", "-k", "100", "--kind", "place"],
+            ["nearest", "--lat", "-90", "--long", "0", "-k", "7", "--max-distance", "9000km"],
+        ]
+    }
+
     @Test func seededDataAnswersTheSameFromSQLiteAndPostgreSQL() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -82,6 +121,8 @@ struct PostgresQueryParityTests {
             let commands = Self.queries(containingAt: point) + [["get", "park-7"], ["get", "event-3", "--format", "json"]]
             let answered = try Self.expectSameAnswers(commands, sqlite: sqlite, postgres: postgres, in: folder.path)
             #expect(answered >= commands.count - 2)
+            let largest = try Self.expectPostGISAgrees(Self.engineQueries(containingAt: point), postgres: postgres, in: folder.path)
+            print("seeded data: largest |PostGIS - Cairn| distance \(largest) m")
 
             // Check-ins judged against either store's places and events: the same verdicts, row for row.
             for (store, out) in [(sqlite, "verdicts-sqlite.csv"), (postgres, "verdicts-postgres.csv")] {
@@ -117,6 +158,8 @@ struct PostgresQueryParityTests {
             let suva = (latitude: -18.14161, longitude: 178.44149)
             let answered = try Self.expectSameAnswers(Self.queries(containingAt: suva), sqlite: sqlite, postgres: postgres, in: folder.path)
             #expect(answered >= 10)
+            let largest = try Self.expectPostGISAgrees(Self.engineQueries(containingAt: suva), postgres: postgres, in: folder.path)
+            print("GeoNames: largest |PostGIS - Cairn| distance \(largest) m")
         }
     }
 }

@@ -96,6 +96,12 @@ enum PostgresSchema {
             FOR EACH STATEMENT EXECUTE FUNCTION cairn_record_change()
             """,
         ]),
+        // `--engine postgis`: a box is a longitude/latitude rectangle, which the geography index (geocentric boxes)
+        // cannot serve; containing bounds its search by the largest radius, which this radius index finds at once.
+        (2, "indexes for queries answered by PostGIS: location as geometry, radius", [
+            "CREATE INDEX cairn_feature_location_geometry ON cairn_feature USING gist ((location::geometry))",
+            "CREATE INDEX cairn_feature_radius ON cairn_feature (radius_m)",
+        ]),
     ]
 
     /// The newest version this Cairn knows.

@@ -27,6 +27,26 @@ enum PostgresFeatureRow {
             let id = (try? row.makeRandomAccess()[0].decode(String.self)) ?? "?"
             throw .invalidRow(id: id, reason: "its columns cannot be read: \(PostgresSession.message(error))")
         }
+        return try feature(from: columns)
+    }
+
+    /// Rebuilds a feature, its place in the order and its distance from a row selected with `selectList` and one
+    /// more column, a distance in metres (a PostGIS query's).
+    /// - Throws: `PostgresStoreError.invalidRow` naming the id and the fault.
+    static func decodeWithDistance(_ row: PostgresRow) throws(PostgresStoreError) -> (feature: Feature, position: Int64, distanceMeters: Double) {
+        let columns: (String, String, Double, Double, Double?, Double?, Double?, String, Int64, Double)
+        do {
+            columns = try row.decode((String, String, Double, Double, Double?, Double?, Double?, String, Int64, Double).self)
+        } catch {
+            let id = (try? row.makeRandomAccess()[0].decode(String.self)) ?? "?"
+            throw .invalidRow(id: id, reason: "its columns cannot be read: \(PostgresSession.message(error))")
+        }
+        let (id, kind, latitude, longitude, radius, start, end, attributes, position, distance) = columns
+        let (feature, _) = try feature(from: (id, kind, latitude, longitude, radius, start, end, attributes, position))
+        return (feature, position, distance)
+    }
+
+    private static func feature(from columns: (String, String, Double, Double, Double?, Double?, Double?, String, Int64)) throws(PostgresStoreError) -> (feature: Feature, position: Int64) {
         let (id, kindText, latitude, longitude, radius, start, end, attributesText, position) = columns
         func invalid(_ reason: String) -> PostgresStoreError { .invalidRow(id: id, reason: reason) }
         guard let kind = FeatureKind(rawValue: kindText) else { throw invalid("unknown kind '\(kindText)'") }

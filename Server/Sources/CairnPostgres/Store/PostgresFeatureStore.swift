@@ -38,7 +38,7 @@ public final class PostgresFeatureStore: Sendable {
     }
 
     /// Runs `body` with the connection to itself; one that failed is dropped, so the next call reconnects.
-    private func withSession<Result>(_ body: (PostgresSession) async throws(PostgresStoreError) -> Result) async throws(PostgresStoreError) -> Result {
+    func withSession<Result>(_ body: (PostgresSession) async throws(PostgresStoreError) -> Result) async throws(PostgresStoreError) -> Result {
         let session = try await gate.acquire()
         do {
             let result = try await body(session)
