@@ -45,6 +45,7 @@ struct PostgresImportCommand: AsyncParsableCommand {
         var pending = input.files[...]
         var reader: (any FeatureReader)?
         var stopped: StrictStop?
+        var notes: [String] = []
         do {
             _ = try await store.importFeatures { () throws -> Feature? in
                 while true {
@@ -53,6 +54,8 @@ struct PostgresImportCommand: AsyncParsableCommand {
                         reader = try openFeatureReader(path: file, format: input.format, options: options)
                     }
                     guard let record = try reader?.next() else {
+                        // A file's coordinate system, said as the SQLite import says it (`--s-srs`, a crs member).
+                        notes += reader?.coordinateSystemNotes ?? []
                         reader = nil
                         continue
                     }
@@ -79,6 +82,7 @@ struct PostgresImportCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         await store.close()
+        for note in notes { print(note) }
         print("imported \(imported), rejected \(rejected)")
         if rejected > 0 { throw ExitCode(3) }
     }

@@ -25,6 +25,7 @@ struct PostgresQueryParityTests {
             #expect(intoSQLite.status == 0, "\(arguments): \(intoSQLite.error)")
             #expect(intoPostgres.status == 0, "\(arguments): \(intoPostgres.error)")
             #expect(intoSQLite.output == intoPostgres.output)
+            #expect(intoSQLite.error == intoPostgres.error)
         }
     }
 
@@ -115,10 +116,21 @@ struct PostgresQueryParityTests {
             try Self.importBoth([["data/parks.csv", "--kind", "park"], ["data/trailheads.csv", "--kind", "trailhead"],
                                  ["data/places.csv", "--kind", "place"], ["data/events.csv", "--kind", "event"]],
                                 sqlite: sqlite, postgres: postgres, in: folder.path)
+            // Helsinki's parks, polygons kept whole in both stores: `get` prints the same shape.
+            // And New York's boroughs, whose crs member both imports name in the same note.
+            try Self.importBoth([[try RepositoryData.path("Data/osm-helsinki-parks.geojson"), "--kind", "park"],
+                                 [try RepositoryData.path("Data/nyc-boroughs-epsg2263.geojson.gz"), "--kind", "park"]],
+                                sqlite: sqlite, postgres: postgres, in: folder.path)
+            var shapedIDs: [String] = []
+            try openFeatureReader(path: try RepositoryData.path("Data/osm-helsinki-parks.geojson"), options: ImportOptions(kind: .park))
+                .forEachRecord { if $0.shape?.kind.isAreal == true { shapedIDs.append($0.id) } } rejected: { _ in }
+            let shapedPark = try #require(shapedIDs.first)
             let place = try #require(String(contentsOfFile: folder.path("data/places.csv"), encoding: .utf8).split(separator: "\n").dropFirst().first)
                 .split(separator: ",")
             let point = (latitude: try #require(Double(place[2])), longitude: try #require(Double(place[3])))
-            let commands = Self.queries(containingAt: point) + [["get", "park-7"], ["get", "event-3", "--format", "json"]]
+            let commands = Self.queries(containingAt: point) + [["get", "park-7"], ["get", "event-3", "--format", "json"],
+                                                                ["get", shapedPark], ["get", shapedPark, "--format", "json"],
+                                                                ["bbox", "--bbox", "24.8,60.1,25.1,60.3", "--kind", "park"]]
             let answered = try Self.expectSameAnswers(commands, sqlite: sqlite, postgres: postgres, in: folder.path)
             #expect(answered >= commands.count - 2)
             let largest = try Self.expectPostGISAgrees(Self.engineQueries(containingAt: point), postgres: postgres, in: folder.path)
