@@ -60,11 +60,13 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // `cairn import --db postgres://…` (which `cairn import` runs): CairnIO's readers into a COPY.
+        // What `cairn` runs for `--db postgres://…`: its import (CairnIO's readers into a COPY), and the CLI's own
+        // queries, cluster, tiles and check-ins over the features it loads from PostgreSQL.
         .executableTarget(name: "cairn-postgres", dependencies: [
             "CairnPostgres",
             .product(name: "CairnCore", package: cairn),
             .product(name: "CairnIO", package: cairn),
+            .product(name: "CairnCLI", package: cairn),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `cairn serve`'s options, parsed as the CLI parses its own.
@@ -87,6 +89,7 @@ let package = Package(
         .testTarget(name: "CairnPostgresTests", dependencies: [
             "CairnPostgres",
             .product(name: "CairnCore", package: cairn),
+            .product(name: "CairnIO", package: cairn),
             .product(name: "CairnStore", package: cairn),
             .product(name: "CairnTestSupport", package: cairn),
             .product(name: "Logging", package: "swift-log"),

@@ -1,17 +1,14 @@
 import ArgumentParser
+import CairnCLI
 import CairnCore
 import CairnIO
 import CairnPostgres
 import Foundation
 
-extension FeatureKind: @retroactive ExpressibleByArgument {}
-extension InputFormat: @retroactive ExpressibleByArgument {}
-
 /// `cairn import FILE… --db postgres://…`, which `cairn import` runs (exec) when its `--db` is a PostgreSQL URL:
 /// the root package's `cairn` links no NIO, so the PostgreSQL client lives here, beside `cairn-server`.
 /// The rows are read by CairnIO's readers (the same validation, rejections and messages as the SQLite import) and
 /// streamed with COPY in one transaction: every good row, or on a failure nothing.
-@main
 struct PostgresImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cairn import",
@@ -24,44 +21,16 @@ struct PostgresImportCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Files to import (CSV, GeoJSON, GeoJSON text sequences or JSON lines; .gz too; - for standard input).", valueName: "file"))
-    var files: [String]
+    @OptionGroup var input: ImportInputOptions
 
     @Option(name: .customLong("db"), help: ArgumentHelp("The PostgreSQL store.", valueName: "postgres://user@host:port/database"))
     var url: String
-
-    @Option(help: "The kind of every imported feature; without it a 'kind' column decides, else 'place'.")
-    var kind: FeatureKind?
-
-    @Option(name: .customLong("id-column"), help: ArgumentHelp("The column holding ids (default: 'id').", valueName: "name"))
-    var idColumn: String?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("The radius for rows without one: 150, 150m, 1.2km, 3mi.", valueName: "distance"))
-    var radius: String?
-
-    @Option(help: "The input format, when the file extension does not say it (required for '-', standard input).")
-    var format: InputFormat?
-
-    @Option(name: .customLong("max-record-mib"), help: ArgumentHelp("The largest record accepted, in MiB; a larger one is rejected alone.", valueName: "MiB"))
-    var maxRecordMiB = ImportOptions.defaultMaxRecordBytes >> 20
-
-    @Flag(help: "Stop at the first rejected row and write nothing.")
-    var strict = false
-
-    @Flag(name: .customLong("no-progress"), help: "Accepted for the SQLite import's sake; no progress bar is drawn.")
-    var noProgress = false
 
     @Option(name: .customLong("wait-seconds"), parsing: .unconditional, help: ArgumentHelp("Accepted for the SQLite import's sake: PostgreSQL orders writers itself.", valueName: "seconds"))
     var waitSeconds: Double?
 
     func validate() throws {
         do { _ = try PostgresStoreURL(url) } catch { throw ValidationError("--db: \(error)") }
-        if !(1...(1 << 20)).contains(maxRecordMiB) {
-            throw ValidationError("--max-record-mib must be between 1 and 1048576, got \(maxRecordMiB)")
-        }
-        if let radius, DistanceText.meters(from: radius).map({ $0 > 0 }) != true {
-            throw ValidationError("--radius must be a distance greater than 0 (metres, or a unit: 150m, 1.2km, 3mi), got '\(radius)'")
-        }
     }
 
     /// Thrown from the row stream at the first rejected row with `--strict`.
@@ -71,20 +40,22 @@ struct PostgresImportCommand: AsyncParsableCommand {
         let store = try await PostgresFeatureStore(url: try PostgresStoreURL(url))
         // Places of this run by id, for events that name their place only (the SQLite import also asks the store).
         let places = PlaceBook()
-        let options = ImportOptions(kind: kind, idColumn: idColumn, defaultRadiusMeters: radius.flatMap { DistanceText.meters(from: $0) },
-                                    placeLookup: { places.feature(id: $0) }, maxRecordBytes: maxRecordMiB << 20)
+        let options = input.importOptions(placeLookup: { places.feature(id: $0) })
         var imported = 0, rejected = 0
-        var pending = files[...]
+        var pending = input.files[...]
         var reader: (any FeatureReader)?
         var stopped: StrictStop?
+        var notes: [String] = []
         do {
             _ = try await store.importFeatures { () throws -> Feature? in
                 while true {
                     if reader == nil {
                         guard let file = pending.popFirst() else { return nil }
-                        reader = try openFeatureReader(path: file, format: format, options: options)
+                        reader = try openFeatureReader(path: file, format: input.format, options: options)
                     }
                     guard let record = try reader?.next() else {
+                        // A file's coordinate system, said as the SQLite import says it (`--s-srs`, a crs member).
+                        notes += reader?.coordinateSystemNotes ?? []
                         reader = nil
                         continue
                     }
@@ -96,7 +67,7 @@ struct PostgresImportCommand: AsyncParsableCommand {
                     case .rejected(let rejection):
                         rejected += 1
                         FileHandle.standardError.write(Data((rejection.description + "\n").utf8))
-                        if strict {
+                        if input.strict {
                             stopped = StrictStop(rejection: rejection)
                             throw stopped ?? StrictStop(rejection: rejection)
                         }
@@ -111,6 +82,7 @@ struct PostgresImportCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         await store.close()
+        for note in notes { print(note) }
         print("imported \(imported), rejected \(rejected)")
         if rejected > 0 { throw ExitCode(3) }
     }

@@ -30,7 +30,7 @@ struct CheckInValidateCommand: ParsableCommand {
     @Option(name: .customLong("joins"), help: ArgumentHelp("Who joined which event (CSV userId,eventId); when given, check-ins need a join.", valueName: "file"))
     var joinFiles: [String] = []
 
-    @Option(name: .customLong("db"), help: ArgumentHelp("Also take places and events from this store (SQLite).", valueName: "path"))
+    @Option(name: .customLong("db"), help: ArgumentHelp("Also take places and events from this store (an SQLite file, or postgres://user@host:port/database).", valueName: "path"))
     var storePath: String?
 
     @Option(name: .customLong("checkins"), help: ArgumentHelp("The check-ins: id,userId,eventId,placeId,latitude,longitude,time[,accuracy] (CSV or JSON lines, .gz too; - for stdin).", valueName: "file"))
@@ -104,7 +104,13 @@ struct CheckInValidateCommand: ParsableCommand {
         let workers = threads ?? ProcessInfo.processInfo.activeProcessorCount
         var data = CheckInReferenceData(defaultRadiusMeters: defaultRadius.flatMap { DistanceText.meters(from: $0) })
         data.workers = workers
-        if let storePath { try data.loadStore(path: storePath) }
+        if let storePath {
+            if PostgresCompanion.isStoreURL(storePath) {
+                data.loadFeatures(try PostgresCompanion.reader().features(storePath), source: storePath)
+            } else {
+                try data.loadStore(path: storePath)
+            }
+        }
         for file in placeFiles { try data.loadPlaces(path: file) }
         for file in eventFiles { try data.loadEvents(path: file) }
         for file in joinFiles { try data.loadJoins(path: file) }

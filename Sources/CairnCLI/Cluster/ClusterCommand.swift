@@ -279,6 +279,9 @@ struct ClusterCommand: ParsableCommand {
     /// The store's features that `filter` accepts, in the store's order (`cairn tiles` reads the same).
     static func storeFeatures(_ store: StoreOptions, matching filter: FeatureFilter) throws -> [Feature] {
         var features: [Feature] = []
+        if store.isPostgres {
+            return try store.postgresFeatures().filter { filter.acceptsAll || filter.matches($0) }
+        }
         let opened = try store.open(create: false)
         try opened.forEachFeature { feature in
             if filter.acceptsAll || filter.matches(feature) { features.append(feature) }

@@ -26,7 +26,8 @@ struct GetCommand: ParsableCommand {
     func validate() throws { _ = try OutputCoordinateSystem.transform(outputSystem) }
 
     func run() throws {
-        guard let feature = try store.open(create: false).feature(id: id) else {
+        let found = store.isPostgres ? try store.postgresFeature(id: id) : try store.open(create: false).feature(id: id)
+        guard let feature = found else {
             throw CLIError("no feature with id '\(id)' in \(store.path)")
         }
         if let coordinates = try OutputCoordinateSystem.coordinates(outputSystem, of: [feature.location]) {

@@ -21,94 +21,29 @@ struct ImportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("""
-        Input files; the format comes from the extension (.csv, .geojson, .geojsonseq, .jsonl, each optionally .gz). \
-        '-' reads standard input (plain or gzip), whose format --format must name.
-        """, valueName: "file"))
-    var files: [String]
-
-    @Option(help: "The kind of every imported feature; without it a 'kind' column decides, else 'place'.")
-    var kind: FeatureKind?
-
-    @Option(name: .customLong("id-column"), help: ArgumentHelp("The column holding ids (default: 'id'; without one, ids are FILE:LINE, FILE the path as given here). Ids may not contain control characters.", valueName: "name"))
-    var idColumn: String?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("The radius for rows without one: 150, 150m, 1.2km, 3mi.", valueName: "distance"))
-    var radius: String?
-
-    @Option(help: "The input format, when the file extension does not say it (required for '-', standard input).")
-    var format: InputFormat?
-
-    @Option(name: .customLong("max-record-mib"), help: ArgumentHelp("The largest record accepted, in MiB; a larger one is rejected alone.", valueName: "MiB"))
-    var maxRecordMiB = ImportOptions.defaultMaxRecordBytes >> 20
-
-    @Option(name: .customLong("s-srs"), help: ArgumentHelp("""
-        The coordinate reference system of the input's positions, as PROJ reads it: EPSG:3067, \
-        urn:ogc:def:crs:EPSG::2263, a PROJ string with +type=crs, WKT. Positions are transformed into WGS84 \
-        longitude/latitude (x is the easting or longitude, y the northing or latitude; CSV columns x/y or \
-        easting/northing are read as such). Without it a GeoJSON file's legacy crs member is honoured; --s-srs \
-        overrides it. A file whose positions cannot be degrees and that names no system is refused.
-        """, valueName: "crs"))
-    var sourceCoordinateSystem: String?
-
-    @Flag(help: "Stop at the first rejected row and write nothing.")
-    var strict = false
-
-    @Flag(name: .customLong("no-progress"), help: "Do not draw a progress bar even on a terminal.")
-    var noProgress = false
-
-    @Flag(name: .customLong("make-valid"), help: "Repair an invalid polygon (GEOS's make-valid) instead of rejecting it; the summary counts the repairs.")
-    var makeValid = false
+    @OptionGroup var input: ImportInputOptions
 
     @OptionGroup var store: StoreOptions
 
-    func validate() throws {
-        if !(1...(1 << 20)).contains(maxRecordMiB) {
-            throw ValidationError("--max-record-mib must be between 1 and 1048576, got \(maxRecordMiB)")
-        }
-        if let radius, DistanceText.meters(from: radius).map({ $0 > 0 }) != true {
-            throw ValidationError("--radius must be a distance greater than 0 (metres, or a unit: 150m, 1.2km, 3mi), got '\(radius)'")
-        }
-        let standardInputs = files.filter { $0 == ByteSource.standardInputPath }.count
-        if standardInputs > 1 { throw ValidationError("'-' (standard input) can be read only once") }
-        if standardInputs == 1, format == nil {
-            throw ValidationError("reading standard input ('-') needs the format: pass --format \(InputFormat.allCases.map(\.rawValue).joined(separator: "|"))")
-        }
-        if let sourceCoordinateSystem, !CoordinateTransform.namesWGS84Degrees(sourceCoordinateSystem) {
-            do throws(CoordinateTransformError) {
-                _ = try CoordinateTransform.toWGS84(from: sourceCoordinateSystem)
-            } catch {
-                throw ValidationError("--s-srs: \(error)")
-            }
-        }
-        if format == nil {
-            for file in files where InputFormat.detect(path: file) == nil {
-                throw ValidationError("cannot tell the format of '\(file)' from its extension; pass --format \(InputFormat.allCases.map(\.rawValue).joined(separator: "|"))")
-            }
-        }
-    }
-
     func run() throws {
-        if PostgresImport.isStoreURL(store.path) {
-            // The arguments as given, after `cairn import`.
-            let given = CommandLine.arguments.drop(while: { $0 != "import" }).dropFirst()
-            try PostgresImport.exec(arguments: Array(given), environment: ProcessInfo.processInfo.environment)
+        if PostgresCompanion.isStoreURL(store.path) {
+            // cairn-postgres runs its own import (COPY), given the arguments as given (`import …`).
+            try PostgresCompanion.exec(arguments: Array(CommandLine.arguments.dropFirst()), command: "cairn import",
+                                       environment: ProcessInfo.processInfo.environment)
         }
         let opened = try store.open(create: true)
-        let options = ImportOptions(kind: kind, idColumn: idColumn, defaultRadiusMeters: radius.flatMap { DistanceText.meters(from: $0) },
-                                    placeLookup: { id in try? opened.feature(id: id) }, maxRecordBytes: maxRecordMiB << 20,
-                                    sourceCoordinateSystem: sourceCoordinateSystem)
+        let options = input.importOptions(placeLookup: { id in try? opened.feature(id: id) })
         let importer = Importer(
             options: options,
-            strict: strict,
+            strict: input.strict,
             reportRejection: { Terminal.printError($0.description) },
             warn: { Terminal.printError("warning: " + $0) },
-            showProgress: !noProgress && Terminal.standardErrorIsTerminal,
-            makeValid: makeValid
+            showProgress: !input.noProgress && Terminal.standardErrorIsTerminal,
+            makeValid: input.makeValid
         )
         let summary: ImportSummary
         do {
-            summary = try importer.run(files: files, format: format, into: opened)
+            summary = try importer.run(files: input.files, format: input.format, into: opened)
         } catch let stop as Importer.StrictStop {
             throw CLIError("stopped at the first rejected row (\(stop.rejection.file):\(stop.rejection.line)) because of --strict; nothing was written")
         } catch let error as InputError {

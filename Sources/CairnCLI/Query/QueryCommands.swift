@@ -42,7 +42,7 @@ struct BBoxCommand: ParsableCommand {
 
     func run() throws {
         let box = try box()
-        try query.run(emptyHint: EmptyAnswerHint.box(box)) { index, filter, stats in index.search(in: box, filter: filter, stats: &stats) }
+        try query.run(emptyHint: EmptyAnswerHint.box(box), pushedDown: (.box(box), .wgs84)) { index, filter, stats in index.search(in: box, filter: filter, stats: &stats) }
     }
 }
 
@@ -85,7 +85,7 @@ struct AroundCommand: ParsableCommand {
 
     func run() throws {
         let center = try point.coordinate(), meters = try radiusMeters(), model = point.model
-        try query.run { index, filter, stats in index.within(radiusMeters: meters, of: center, model: model, filter: filter, stats: &stats) }
+        try query.run(pushedDown: (.around(center: center, radiusMeters: meters), model)) { index, filter, stats in index.within(radiusMeters: meters, of: center, model: model, filter: filter, stats: &stats) }
     }
 }
 
@@ -118,7 +118,7 @@ struct NearestCommand: ParsableCommand {
 
     func run() throws {
         let center = try point.coordinate(), limit = try maxDistanceMeters(), model = point.model, count = k
-        try query.run { index, filter, stats in
+        try query.run(pushedDown: (.nearest(center: center, count: count, maxDistanceMeters: limit), model)) { index, filter, stats in
             index.nearest(to: center, count: count, maxDistanceMeters: limit, model: model, filter: filter, stats: &stats)
         }
     }
@@ -136,7 +136,7 @@ struct ContainingCommand: ParsableCommand {
 
     func run() throws {
         let center = try point.coordinate(), model = point.model
-        try query.run(emptyHint: EmptyAnswerHint.radius) { index, filter, stats in
+        try query.run(emptyHint: EmptyAnswerHint.radius, pushedDown: (.containing(center), model)) { index, filter, stats in
             index.containing(center, model: model, filter: filter, stats: &stats)
         }
     }

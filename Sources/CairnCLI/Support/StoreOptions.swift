@@ -1,4 +1,5 @@
 import ArgumentParser
+import CairnCore
 import CairnStore
 import Foundation
 #if canImport(Glibc)
@@ -7,7 +8,7 @@ import Glibc
 
 /// The `--db PATH` and `--wait-seconds S` options shared by every command that reads or writes the store.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .customLong("db"), help: ArgumentHelp("The store file (SQLite).", valueName: "path"))
+    @Option(name: .customLong("db"), help: ArgumentHelp("The store: an SQLite file, or PostgreSQL/PostGIS as postgres://user@host:port/database.", valueName: "path"))
     var path: String = "cairn.sqlite"
 
     @Option(name: .customLong("wait-seconds"), parsing: .unconditional, help: ArgumentHelp(
@@ -21,9 +22,29 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
+    /// Whether `--db` names a PostgreSQL store (`postgres://…`), which cairn-postgres reads (`PostgresCompanion`).
+    var isPostgres: Bool { PostgresCompanion.isStoreURL(path) }
+
+    /// Every feature of the PostgreSQL store `--db` names, in the store's order. In cairn, this process is first
+    /// replaced by cairn-postgres given the same command line (`PostgresCompanion.reader()`).
+    /// - Complexity: O(n).
+    func postgresFeatures() throws -> [Feature] { try PostgresCompanion.reader().features(path) }
+
+    /// The feature `id` of the PostgreSQL store `--db` names, nil when there is none (as `postgresFeatures`).
+    /// - Complexity: O(log n) (the store's primary key).
+    func postgresFeature(id: String) throws -> Feature? { try PostgresCompanion.reader().feature(path, id) }
+
     /// Opens the store, creating it when `create` is true; otherwise a missing file is an error with advice.
     /// A write that has to wait for another writer says so once on stderr, with the bound and the option that sets it.
     func open(create: Bool) throws -> FeatureStore {
+        if isPostgres {
+            // The commands that read PostgreSQL ask for `postgresFeatures` before this; the others cannot.
+            let command = CommandLine.arguments.dropFirst().first ?? "this command"
+            throw CLIError("""
+                --db \(path): cairn \(command) works on an SQLite store only; a PostgreSQL store is read by import, \
+                get, the queries (bbox, around, nearest, containing), cluster, tiles, checkins validate and serve
+                """)
+        }
         if !create, access(path, F_OK) != 0 {
             throw CLIError("no store at '\(path)'; import data first (cairn import FILE --db \(path)) or pass --db PATH")
         }

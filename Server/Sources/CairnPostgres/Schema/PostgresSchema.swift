@@ -6,7 +6,8 @@ import PostgresNIO
 /// - `cairn_feature`: one row per feature. `location` is a PostGIS `geography(Point, 4326)` (the WGS84 model
 ///   Cairn's distances use) with a GiST index; `position` orders the features as the in-memory index does (a
 ///   written row takes the next value, so an edited feature moves to the end, in the table as in every replica);
-///   times are seconds since 1970 UTC; `attributes` is `jsonb` in the shapes of `AttributeJSON`. Checks refuse
+///   times are seconds since 1970 UTC; `attributes` is `jsonb` in the shapes of `AttributeJSON`; `shape` (migration 3)
+///   a line or polygon kept whole, NULL for a point. Checks refuse
 ///   rows that are no feature (an unknown kind, a radius <= 0, half a time window), also from plain SQL.
 /// - `cairn_generation`: one row, `generation` (incremented by every transaction that changes features) and
 ///   `store_id` (random, chosen at creation).
@@ -95,6 +96,17 @@ enum PostgresSchema {
             CREATE TRIGGER cairn_feature_truncate AFTER TRUNCATE ON cairn_feature
             FOR EACH STATEMENT EXECUTE FUNCTION cairn_record_change()
             """,
+        ]),
+        // `--engine postgis`: a box is a longitude/latitude rectangle, which the geography index (geocentric boxes)
+        // cannot serve; containing bounds its search by the largest radius, which this radius index finds at once.
+        (2, "indexes for queries answered by PostGIS: location as geometry, radius", [
+            "CREATE INDEX cairn_feature_location_geometry ON cairn_feature USING gist ((location::geometry))",
+            "CREATE INDEX cairn_feature_radius ON cairn_feature (radius_m)",
+        ]),
+        // Shapes kept whole, as the SQLite store keeps them (its `geometry` WKB column): geography, whose WKB
+        // keeps the doubles as given, so a shape reads back bit for bit. `location` stays the representative point.
+        (3, "shapes kept whole: a geography column beside the point", [
+            "ALTER TABLE cairn_feature ADD COLUMN shape geography(Geometry, 4326)",
         ]),
     ]
 

@@ -8,26 +8,48 @@ import PostgresNIO
 /// on the way out (checked as `Feature.init` checks, so a row written by plain SQL is refused by name).
 enum PostgresFeatureRow {
     /// The columns an import copies, in `appendCopyLine`'s order.
-    static let copyColumns = ["id", "kind", "location", "radius_m", "start_time", "end_time", "attributes"]
+    static let copyColumns = ["id", "kind", "location", "radius_m", "start_time", "end_time", "attributes", "shape"]
 
     /// The select list `decode` reads: the location's exact doubles (`ST_Y`, `ST_X` of the stored point), the
-    /// attributes as text (read by `AttributeJSON`, the SQLite store's reader). `prefix` qualifies the columns.
+    /// attributes as text (read by `AttributeJSON`, the SQLite store's reader), the shape as WKB. `prefix` qualifies
+    /// the columns.
     static func selectList(_ prefix: String = "") -> String {
         "\(prefix)id, \(prefix)kind, ST_Y(\(prefix)location::geometry), ST_X(\(prefix)location::geometry), "
-            + "\(prefix)radius_m, \(prefix)start_time, \(prefix)end_time, \(prefix)attributes::text, \(prefix)position"
+            + "\(prefix)radius_m, \(prefix)start_time, \(prefix)end_time, \(prefix)attributes::text, \(prefix)position, "
+            + "ST_AsBinary(\(prefix)shape)"
     }
 
     /// Rebuilds a feature, and its place in the order, from a row selected with `selectList`.
     /// - Throws: `PostgresStoreError.invalidRow` naming the id and the fault.
     static func decode(_ row: PostgresRow) throws(PostgresStoreError) -> (feature: Feature, position: Int64) {
-        let columns: (String, String, Double, Double, Double?, Double?, Double?, String, Int64)
+        let columns: (String, String, Double, Double, Double?, Double?, Double?, String, Int64, ByteBuffer?)
         do {
-            columns = try row.decode((String, String, Double, Double, Double?, Double?, Double?, String, Int64).self)
+            columns = try row.decode((String, String, Double, Double, Double?, Double?, Double?, String, Int64, ByteBuffer?).self)
         } catch {
             let id = (try? row.makeRandomAccess()[0].decode(String.self)) ?? "?"
             throw .invalidRow(id: id, reason: "its columns cannot be read: \(PostgresSession.message(error))")
         }
-        let (id, kindText, latitude, longitude, radius, start, end, attributesText, position) = columns
+        return try feature(from: columns)
+    }
+
+    /// Rebuilds a feature, its place in the order and its distance from a row selected with `selectList` and one
+    /// more column, a distance in metres (a PostGIS query's).
+    /// - Throws: `PostgresStoreError.invalidRow` naming the id and the fault.
+    static func decodeWithDistance(_ row: PostgresRow) throws(PostgresStoreError) -> (feature: Feature, position: Int64, distanceMeters: Double) {
+        let columns: (String, String, Double, Double, Double?, Double?, Double?, String, Int64, ByteBuffer?, Double)
+        do {
+            columns = try row.decode((String, String, Double, Double, Double?, Double?, Double?, String, Int64, ByteBuffer?, Double).self)
+        } catch {
+            let id = (try? row.makeRandomAccess()[0].decode(String.self)) ?? "?"
+            throw .invalidRow(id: id, reason: "its columns cannot be read: \(PostgresSession.message(error))")
+        }
+        let (id, kind, latitude, longitude, radius, start, end, attributes, position, shape, distance) = columns
+        let (feature, _) = try feature(from: (id, kind, latitude, longitude, radius, start, end, attributes, position, shape))
+        return (feature, position, distance)
+    }
+
+    private static func feature(from columns: (String, String, Double, Double, Double?, Double?, Double?, String, Int64, ByteBuffer?)) throws(PostgresStoreError) -> (feature: Feature, position: Int64) {
+        let (id, kindText, latitude, longitude, radius, start, end, attributesText, position, wkb) = columns
         func invalid(_ reason: String) -> PostgresStoreError { .invalidRow(id: id, reason: reason) }
         guard let kind = FeatureKind(rawValue: kindText) else { throw invalid("unknown kind '\(kindText)'") }
         do {
@@ -39,7 +61,9 @@ enum PostgresFeatureRow {
                 throw invalid("start_time and end_time must be both set or both NULL")
             }
             let attributes = try AttributeJSON.decode(attributesText)
-            let feature = try Feature(id: id, kind: kind, location: location, radiusMeters: radius, timeWindow: window, attributes: attributes)
+            let shape = try wkb.map { try Shape(wkb: $0.readableBytesView) }
+            let feature = try Feature(id: id, kind: kind, location: location, radiusMeters: radius, timeWindow: window,
+                                      attributes: attributes, shape: shape)
             return (feature, position)
         } catch let error as PostgresStoreError {
             throw error
@@ -67,6 +91,8 @@ enum PostgresFeatureRow {
         appendNumber(feature.timeWindow?.end.secondsSince1970, to: &buffer)
         buffer.writeStaticString("\t")
         appendEscaped(AttributeJSON.encode(feature.attributes), to: &buffer)
+        buffer.writeStaticString("\t")
+        if let shape = feature.shape { appendHex(shape.wkb, to: &buffer) } else { buffer.writeStaticString("\\N") }
         buffer.writeStaticString("\n")
     }
 
@@ -96,12 +122,22 @@ enum PostgresFeatureRow {
         }
     }
 
-    /// Refuses a feature with a shape (a line or a polygon): the table's `location` is a point, and a shape dropped on
-    /// the way in would be data lost without a word.
-    /// - Throws: `PostgresStoreError.failed` naming the feature, its shape and what to do instead.
-    static func checkStorable(_ feature: Feature, action: String) throws(PostgresStoreError) {
-        guard let shape = feature.shape else { return }
-        throw .failed(action: action, message: "feature '\(feature.id)' is a \(shape.kind): a PostgreSQL store keeps "
-                      + "points only for now; keep shapes in a SQLite store (--db FILE.sqlite)")
+    /// A shape's WKB as geography's text input reads it: hexadecimal digits (what `shapeText` returns, too).
+    static func appendHex(_ bytes: [UInt8], to buffer: inout ByteBuffer) {
+        let digits: StaticString = "0123456789ABCDEF"
+        digits.withUTF8Buffer { digits in
+            for byte in bytes {
+                buffer.writeInteger(digits[Int(byte >> 4)])
+                buffer.writeInteger(digits[Int(byte & 0x0F)])
+            }
+        }
+    }
+
+    /// A feature's shape as geography's text input reads it (hexadecimal WKB), nil for a point.
+    static func shapeText(_ feature: Feature) -> String? {
+        guard let shape = feature.shape else { return nil }
+        var buffer = ByteBuffer()
+        appendHex(shape.wkb, to: &buffer)
+        return String(buffer: buffer)
     }
 }

@@ -38,7 +38,7 @@ public final class PostgresFeatureStore: Sendable {
     }
 
     /// Runs `body` with the connection to itself; one that failed is dropped, so the next call reconnects.
-    private func withSession<Result>(_ body: (PostgresSession) async throws(PostgresStoreError) -> Result) async throws(PostgresStoreError) -> Result {
+    func withSession<Result>(_ body: (PostgresSession) async throws(PostgresStoreError) -> Result) async throws(PostgresStoreError) -> Result {
         let session = try await gate.acquire()
         do {
             let result = try await body(session)
@@ -66,6 +66,21 @@ public final class PostgresFeatureStore: Sendable {
                 }
                 return PostgresSnapshot(features: features, positions: positions, generation: generation, storeID: storeID)
             }
+        }
+    }
+
+    /// The feature `id`, nil when the store has none.
+    /// - Throws: `PostgresStoreError` (`.invalidRow` for a row that is no valid feature).
+    /// - Complexity: O(log n) (the primary key).
+    public func feature(id: String) async throws(PostgresStoreError) -> Feature? {
+        try await withSession { session throws(PostgresStoreError) in
+            var found: Feature?
+            try await session.forEachRow("""
+                SELECT \(unescaped: PostgresFeatureRow.selectList()) FROM cairn_feature WHERE id = \(id)
+                """, action: "reading feature '\(id)'") { row throws(PostgresStoreError) in
+                found = try PostgresFeatureRow.decode(row).feature
+            }
+            return found
         }
     }
 
@@ -145,15 +160,15 @@ public final class PostgresFeatureStore: Sendable {
     }
 
     private static func upsert(_ feature: Feature, _ session: PostgresSession) async throws(PostgresStoreError) {
-        try PostgresFeatureRow.checkStorable(feature, action: "writing feature '\(feature.id)'")
         let location = "SRID=4326;POINT(\(feature.location.longitude.description) \(feature.location.latitude.description))"
         let attributes = AttributeJSON.encode(feature.attributes)
         try await session.execute("""
-            INSERT INTO cairn_feature (id, kind, location, radius_m, start_time, end_time, attributes)
+            INSERT INTO cairn_feature (id, kind, location, radius_m, start_time, end_time, attributes, shape)
             VALUES (\(feature.id), \(feature.kind.rawValue), \(location)::geography, \(feature.radiusMeters),
-                    \(feature.timeWindow?.start.secondsSince1970), \(feature.timeWindow?.end.secondsSince1970), \(attributes)::jsonb)
+                    \(feature.timeWindow?.start.secondsSince1970), \(feature.timeWindow?.end.secondsSince1970), \(attributes)::jsonb,
+                    CAST(\(PostgresFeatureRow.shapeText(feature)) AS geography))
             ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, location = excluded.location, radius_m = excluded.radius_m,
-                start_time = excluded.start_time, end_time = excluded.end_time, attributes = excluded.attributes
+                start_time = excluded.start_time, end_time = excluded.end_time, attributes = excluded.attributes, shape = excluded.shape
             """, action: "writing feature '\(feature.id)'")
     }
 
@@ -169,7 +184,8 @@ public final class PostgresFeatureStore: Sendable {
                 try await session.execute("""
                     CREATE TEMPORARY TABLE cairn_import (
                         line bigserial, id text NOT NULL, kind text NOT NULL, location geography(Point, 4326) NOT NULL,
-                        radius_m double precision, start_time double precision, end_time double precision, attributes jsonb NOT NULL
+                        radius_m double precision, start_time double precision, end_time double precision, attributes jsonb NOT NULL,
+                        shape geography(Geometry, 4326)
                     ) ON COMMIT DROP
                     """, action: "creating the import table")
                 var copied = 0
@@ -178,7 +194,6 @@ public final class PostgresFeatureStore: Sendable {
                     var buffer = ByteBufferAllocator().buffer(capacity: 1 << 18)
                     do {
                         while buffer.readableBytes < (1 << 18) - 4096, let feature = try next() {
-                            try PostgresFeatureRow.checkStorable(feature, action: "importing features")
                             PostgresFeatureRow.appendCopyLine(feature, to: &buffer)
                             copied += 1
                         }
@@ -191,13 +206,14 @@ public final class PostgresFeatureStore: Sendable {
                 if let failure { throw .failed(action: "reading the features to import", message: "\(failure)") }
                 // The last version of each id, inserted in the order of each id's first line.
                 try await session.execute("""
-                    INSERT INTO cairn_feature (id, kind, location, radius_m, start_time, end_time, attributes)
-                    SELECT last.id, last.kind, last.location, last.radius_m, last.start_time, last.end_time, last.attributes
+                    INSERT INTO cairn_feature (id, kind, location, radius_m, start_time, end_time, attributes, shape)
+                    SELECT last.id, last.kind, last.location, last.radius_m, last.start_time, last.end_time, last.attributes, last.shape
                     FROM (SELECT DISTINCT ON (id) * FROM cairn_import ORDER BY id, line DESC) AS last
                     JOIN (SELECT id, min(line) AS first FROM cairn_import GROUP BY id) AS first ON first.id = last.id
                     ORDER BY first.first
                     ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, location = excluded.location, radius_m = excluded.radius_m,
-                        start_time = excluded.start_time, end_time = excluded.end_time, attributes = excluded.attributes
+                        start_time = excluded.start_time, end_time = excluded.end_time, attributes = excluded.attributes,
+                        shape = excluded.shape
                     """, action: "storing the imported features")
                 return (copied, try await Self.stamp(session).generation)
             }
