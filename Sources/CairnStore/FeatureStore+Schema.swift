@@ -109,21 +109,6 @@ enum StoreSchema {
             """),
     ]
 
-    /// The index on `kind`, as migration v1 created it. A bulk load into an empty store drops it for the duration of
-    /// its transaction and builds it again before commit, one sort instead of an index insert per row.
-    static let kindIndexSQL = "CREATE INDEX feature_kind ON feature(kind)"
-
-    /// Drops the kind index when the store has it; returns whether it did (a store edited with plain SQL may not).
-    static func dropKindIndex(_ db: Database) throws -> Bool {
-        let exists = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'feature_kind')") ?? false
-        if exists { try db.execute(sql: "DROP INDEX feature_kind") }
-        return exists
-    }
-
-    static func createKindIndex(_ db: Database) throws {
-        try db.execute(sql: kindIndexSQL)
-    }
-
     static func createRTreeTriggers(_ db: Database) throws {
         for trigger in rtreeTriggers { try db.execute(sql: trigger.sql) }
     }

@@ -10,12 +10,9 @@ public final class FeatureStoreWriter {
     private(set) var isOpen = true
     /// Whether the first upsert has looked at the store yet.
     private var checkedForBulkLoad = false
-    /// True when the store was empty at the first upsert: the R*Tree triggers and the kind index are dropped for
-    /// this transaction and `finish()` packs the whole R*Tree at once (see `RTreeBulkLoad` for the figures) and
-    /// builds the kind index again in one sort.
+    /// True when the store was empty at the first upsert: the R*Tree triggers are dropped for this transaction and
+    /// `finish()` packs the whole R*Tree at once (see `RTreeBulkLoad` for the figures).
     private var deferringRTree = false
-    /// Whether the kind index was dropped with the triggers, to be built again by `finish()`.
-    private var droppedKindIndex = false
     /// How much of the packed R*Tree load is held in memory (tests choose small limits), and what it did.
     var rtreeLoadLimits = RTreeBulkLoad.Limits()
     private(set) var rtreeLoadReport: RTreeBulkLoad.Report?
@@ -40,23 +37,20 @@ public final class FeatureStoreWriter {
         do {
             rtreeLoadReport = try RTreeBulkLoad.load(db, storePath: path, limits: rtreeLoadLimits)
             try StoreSchema.createRTreeTriggers(db)
-            if droppedKindIndex { try StoreSchema.createKindIndex(db) }
             deferringRTree = false
         } catch let error as DatabaseError {
             throw StoreError.wrapping(error, path: path, operation: "building the R*Tree")
         }
     }
 
-    /// On the first upsert into an empty store, drops the R*Tree triggers and the kind index until `finish()`. The
-    /// drop is part of the transaction, so a rollback restores them, and no other connection ever sees the store
-    /// without them.
+    /// On the first upsert into an empty store, drops the R*Tree triggers until `finish()`. The drop is part of the
+    /// transaction, so a rollback restores them, and no other connection ever sees the store without them.
     private func deferRTreeIfEmpty() throws {
         guard !checkedForBulkLoad else { return }
         checkedForBulkLoad = true
         do {
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM feature)") == false else { return }
             try StoreSchema.dropRTreeTriggers(db)
-            droppedKindIndex = try StoreSchema.dropKindIndex(db)
             deferringRTree = true
         } catch let error as DatabaseError {
             throw StoreError.wrapping(error, path: path, operation: "upsert")
