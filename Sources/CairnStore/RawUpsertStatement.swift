@@ -48,7 +48,7 @@ final class RawUpsertStatement {
     }
 
     /// SQLite's "copy the bytes now" destructor marker for `sqlite3_bind_text`.
-    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    private static let transient = RawStatement.transient
 
     /// Prepares `FeatureRow.pointUpsertSQL` on the connection of `db`.
     init(_ db: Database) throws {
@@ -164,8 +164,6 @@ final class RawUpsertStatement {
 
     /// The connection's last error as a GRDB error (wrapped into `StoreError` by the writer).
     private func lastError(_ code: Int32, sql: String) -> DatabaseError {
-        let extended = sqlite3_extended_errcode(connection)
-        let message = sqlite3_errmsg(connection).map { String(cString: $0) } ?? "SQLite error \(code)"
-        return DatabaseError(resultCode: ResultCode(rawValue: extended), message: message, sql: sql)
+        RawStatement.lastError(code, connection: connection, sql: sql)
     }
 }

@@ -12,8 +12,9 @@ import Foundation
 /// `PlaceLookupCache`, which forgets an id as soon as the run writes it again. An id the store does not hold is
 /// asked of `outside` (the caller's own lookup).
 ///
-/// `place(id:)` reads through the writer, so it must run on the thread of the write transaction, as the readers do
-/// (they ask it from `next()`); GRDB stops the program otherwise. Safe to share between threads otherwise.
+/// `place(id:)` reads through the writer, so it must run on the thread of the write transaction (the readers ask it
+/// from `next()` on the reading thread, and `Importer` relays it through `RecordPipeline.onWriterThread`); GRDB
+/// stops the program otherwise. Safe to share between threads otherwise.
 final class ImportedPlaces: @unchecked Sendable {
     private struct Place {
         var location: Coordinate

@@ -55,73 +55,105 @@ struct Importer {
     /// Imports `files` into `store`.
     /// - Throws: `InputError` for an unreadable file, `StrictStop` in strict mode, or a store error; nothing is
     ///   written then.
-    /// - Complexity: O(n) in the rows read; memory is one batch, a 64 KiB piece of the rows' places (the rest in a
-    ///   scratch file) and a bit per stored row replaced (see `RunDuplicateIds`, which also tells repeated ids), plus
-    ///   with a place lookup at most two batches of locations and a bounded cache (see `ImportedPlaces`); the R*Tree
-    ///   is packed at commit in bounded memory (see `FeatureStoreWriter`).
+    /// - Complexity: O(n) in the rows read; memory is one batch and the batches read ahead (`RecordPipeline`), a
+    ///   64 KiB piece of the rows' places (the rest in a scratch file) and a bit per stored row replaced (see
+    ///   `RunDuplicateIds`, which also tells repeated ids), plus with a place lookup at most two windows of
+    ///   `RecordPipeline.rowsInFlight` locations and a bounded cache (see `ImportedPlaces`); the R*Tree is packed at
+    ///   commit in bounded memory (see `FeatureStoreWriter`).
     func run(files: [String], format: InputFormat?, into store: FeatureStore) throws -> ImportSummary {
         var summary = ImportSummary()
         var options = self.options
         var imported: ImportedPlaces?
+        // The reading thread asks the store through the write transaction's thread (`RecordPipeline`).
+        let relay = UncheckedBox<RecordPipeline?>(nil)
         if let lookup = options.placeLookup {
             // Through the run's own transaction: the store's lookup sees only what was there before the run began.
-            let places = ImportedPlaces(recentCapacity: Importer.batchSize, outside: lookup)
-            options.placeLookup = { id in places.place(id: id) }
+            // The windows cover every row read but not yet upserted (`RecordPipeline.rowsInFlight`).
+            let places = ImportedPlaces(recentCapacity: RecordPipeline.rowsInFlight, outside: lookup)
+            options.placeLookup = { id in
+                guard let pipeline = relay.value else { return places.place(id: id) }
+                return pipeline.onWriterThread { places.place(id: id) }
+            }
             imported = places
         }
         var duplicates = RunDuplicateIds(storePath: store.path)
-        var validator: ShapeValidator?
+        let validator = UncheckedBox<ShapeValidator?>(nil)
         try store.write { writer in
             imported?.attach(writer)
             defer { imported?.detach() }
             for file in files {
                 duplicates.beginFile(file)
-                try importFile(file, format: format, options: options, writer: writer, imported: imported,
-                               duplicates: &duplicates, validator: &validator, summary: &summary)
+                try importFile(file, format: format, options: options, writer: writer, imported: imported, relay: relay,
+                               duplicates: &duplicates, validator: validator, summary: &summary)
             }
         }
         if let warning = duplicates.warning { warn(warning) }
         return summary
     }
 
+    /// Imports one file: a `RecordPipeline` reads it (records built, shapes checked, places recorded) on its own
+    /// thread while this one upserts, reports and counts in file order, as a loop over the file would.
     private func importFile(_ file: String, format: InputFormat?, options: ImportOptions, writer: FeatureStoreWriter,
-                            imported: ImportedPlaces?, duplicates: inout RunDuplicateIds, validator: inout ShapeValidator?,
-                            summary: inout ImportSummary) throws {
+                            imported: ImportedPlaces?, relay: UncheckedBox<RecordPipeline?>, duplicates: inout RunDuplicateIds,
+                            validator: UncheckedBox<ShapeValidator?>, summary: inout ImportSummary) throws {
         let reader = try openFeatureReader(path: file, format: format, options: options)
         let progress = ProgressBar(label: "importing \(file)", enabled: showProgress)
         var batch: [Feature] = []
         batch.reserveCapacity(Importer.batchSize)
         var batchLines: [Int] = []
         var rows = 0
-        func reject(_ rejection: RowRejection) throws {
-            summary.rejected += 1
-            reportRejection(rejection)
-            if strict { throw StrictStop(rejection: rejection) }
-        }
-        while let record = try reader.next() {
-            rows += 1
-            switch record {
-            case .feature(var feature, let line):
-                if feature.shape != nil,
-                   let problem = try checkShape(of: &feature, record: rows, validator: &validator, summary: &summary) {
-                    try reject(RowRejection(file: file, line: line, field: "geometry", reason: problem.reason))
-                    continue
+        var readRows = 0
+        let total = reader.fileSizeBytes
+        let pipeline = RecordPipeline(threaded: file != ByteSource.standardInputPath) { [self] batch in
+            do {
+                while batch.records.count < RecordPipeline.batchRecords {
+                    guard let record = try reader.next() else {
+                        batch.isLast = true
+                        break
+                    }
+                    readRows += 1
+                    let checked = try checkRecord(record, file: file, record: readRows, validator: validator, batch: &batch)
+                    if case .feature(let feature, _) = checked { imported?.record(feature) }
+                    batch.records.append(checked)
                 }
-                batch.append(feature)
-                batchLines.append(line)
-                imported?.record(feature)
-                summary.imported += 1
-                if batch.count == Importer.batchSize {
-                    try duplicates.upsert(batch, lines: batchLines, writer: writer)
-                    batch.removeAll(keepingCapacity: true)
-                    batchLines.removeAll(keepingCapacity: true)
-                }
-            case .rejected(let rejection):
-                try reject(rejection)
+            } catch {
+                batch.error = error
+                batch.isLast = true
             }
-            if rows & 1023 == 0 { progress.update(done: reader.bytesConsumed, total: reader.fileSizeBytes, rows: rows) }
+            batch.bytesConsumed = reader.bytesConsumed
+        }
+        relay.value = pipeline
+        defer {
+            pipeline.finish()
+            relay.value = nil
+        }
+        pipeline.start()
+        while let read = pipeline.next() {
+            summary.repairedShapes += read.repairedShapes
+            summary.clampedCoordinates += read.clampedCoordinates
+            for record in read.records {
+                rows += 1
+                switch record {
+                case .feature(let feature, let line):
+                    batch.append(feature)
+                    batchLines.append(line)
+                    summary.imported += 1
+                    if batch.count == Importer.batchSize {
+                        try duplicates.upsert(batch, lines: batchLines, writer: writer)
+                        batch.removeAll(keepingCapacity: true)
+                        batchLines.removeAll(keepingCapacity: true)
+                    }
+                case .rejected(let rejection):
+                    summary.rejected += 1
+                    reportRejection(rejection)
+                    if strict { throw StrictStop(rejection: rejection) }
+                }
+            }
+            if let error = read.error { throw error }
+            if rows & 1023 == 0 { progress.update(done: read.bytesConsumed, total: total, rows: rows) }
         }
         if !batch.isEmpty { try duplicates.upsert(batch, lines: batchLines, writer: writer) }
+        pipeline.finish()
         summary.coordinateSystemNotes += reader.coordinateSystemNotes
         let repeated = duplicates.endFile()
         summary.duplicateIds += repeated.repeats
@@ -130,18 +162,30 @@ struct Importer {
         if rows == 0 { warn("\(file): no data rows (the file has a header or structure but no records)") }
     }
 
+    /// `record` as the writer takes it: a feature whose shape is refused becomes a rejection naming the geometry,
+    /// a repaired one is counted in `batch`. `record` is the record's place in its file.
+    private func checkRecord(_ record: ImportRecord, file: String, record number: Int,
+                             validator: UncheckedBox<ShapeValidator?>, batch: inout RecordPipeline.Batch) throws -> ImportRecord {
+        guard case .feature(var feature, let line) = record, feature.shape != nil else { return record }
+        if let problem = try checkShape(of: &feature, record: number, validator: &validator.value,
+                                        repaired: &batch.repairedShapes, clamped: &batch.clampedCoordinates) {
+            return .rejected(RowRejection(file: file, line: line, field: "geometry", reason: problem.reason))
+        }
+        return .feature(feature, line: line)
+    }
+
     /// Replaces `feature` by `checkedShape(...)`'s feature and counts what it changed, or returns the problem.
     /// Not inlined: kept out of the loop, the shape's copies of the feature (over 128 bytes, so memcpy calls) do not
     /// reach the point-only path.
     @inline(never)
     private func checkShape(of feature: inout Feature, record: Int, validator: inout ShapeValidator?,
-                            summary: inout ImportSummary) throws -> ShapeProblem? {
+                            repaired: inout Int, clamped: inout Int) throws -> ShapeProblem? {
         guard let shape = feature.shape else { return nil }
         switch try checkedShape(shape, of: feature, record: record, validator: &validator) {
         case .success(let checked):
-            if checked != feature { summary.repairedShapes += 1 }
+            if checked != feature { repaired += 1 }
             feature = checked
-            summary.clampedCoordinates += shape.clampedVertexCount
+            clamped += shape.clampedVertexCount
             return nil
         case .failure(let problem):
             return problem
