@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-atomics", exact: "1.3.0"),
         .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
+        // `cairn bench --db`'s latency histogram: constant memory for runs of any length, 3 significant digits.
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
         // `swift package generate-documentation`: a command plugin only, it adds no code to any target.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
@@ -63,6 +65,7 @@ let package = Package(
         .target(name: "CairnBench", dependencies: [
             "CairnCore", "CairnIO", "CairnGEOS",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
         // The batch check-in engine: reference loading, the parallel pipeline, verdict rows, stats.
         .target(name: "CairnCheckIns", dependencies: [

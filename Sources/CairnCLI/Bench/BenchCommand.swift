@@ -16,6 +16,14 @@ struct BenchCommand: ParsableCommand {
             second, build time, bytes per point and how many times faster Cairn is than each peer. \
             Build a release binary first (swift build -c release): debug timings mean nothing. \
             Exits with status 1 when the engines disagree on any query.
+
+            With --db STORE it benchmarks your own data instead: the store's index, as the query commands load it, \
+            answers queries drawn from its own features (boxes sized to hold about 10, 100 and 1,000 of them, \
+            radius and nearest around them, containment around the circles of features with a radius), or the \
+            queries of a file (--queries FILE: a CSV of box,WEST,SOUTH,EAST,NORTH / radius,LAT,LON,RADIUS / \
+            nearest,LAT,LON,K / containing,LAT,LON lines; bad lines are reported with their line and field, the \
+            good ones run). --threads N queries from N threads at once, --duration S runs each operation S seconds; \
+            p50/p95/p99/p99.9 come from a latency histogram that holds runs of any length.
             """
     )
 
@@ -32,8 +40,19 @@ struct BenchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Uniform random points to index (default 1000000; 20000 with --quick).")
     var points: Int?
 
-    @Option(parsing: .unconditional, help: "Timed queries per operation and engine (default 1000; 100 with --quick).")
-    var queries: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Timed queries per operation and engine (default 1000; 100 with --quick); with --db, a queries file (CSV) runs that file's queries instead.",
+        valueName: "count|file"))
+    var queries: String?
+
+    @Option(name: .customLong("db"), help: ArgumentHelp("Benchmark this store's own data (see above) instead of the seeded datasets.", valueName: "path"))
+    var db: String?
+
+    @Option(parsing: .unconditional, help: "With --db: threads querying at once, 1 to 256.")
+    var threads: Int = 1
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --db: run each operation this many seconds, cycling through its queries (default: each query once).", valueName: "seconds"))
+    var duration: Double?
 
     @Option(parsing: .unconditional, help: "Seed of the uniform points, the queries and the containment circles (default: 42).", transform: OptionRange.unsigned)
     var seed: UInt64 = 42
@@ -64,10 +83,31 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         if let points { try OptionRange.check("--points", points, in: 1...Int(UInt32.max)) }
-        if let queries { try OptionRange.check("--queries", queries, atLeast: 1) }
+        _ = try queryCount()
+        try OptionRange.check("--threads", threads, in: 1...256)
+        if let duration { try OptionRange.checkPositive("--duration", duration) }
+        if db == nil {
+            if queryFile != nil { throw ValidationError("--queries \(queries ?? ""): a queries file needs --db STORE (a number of queries otherwise)") }
+            if threads != 1 || duration != nil { throw ValidationError("--threads and --duration need --db STORE") }
+        } else if clusters || points != nil {
+            throw ValidationError("--db benchmarks the store's own features: --clusters and --points do not apply")
+        }
         _ = try engineNames()
         _ = try operationKinds()
         guard DistanceModel(rawValue: model) != nil else { throw ValidationError("--model must be wgs84 or sphere, not \(model).") }
+    }
+
+    /// `--queries` as a number of queries, when it is one.
+    func queryCount() throws -> Int? {
+        guard let queries, let count = Int(queries) else { return nil }
+        try OptionRange.check("--queries", count, atLeast: 1)
+        return count
+    }
+
+    /// `--queries` as a queries file, when it is not a number.
+    var queryFile: String? {
+        guard let queries, Int(queries) == nil else { return nil }
+        return queries
     }
 
     func engineNames() throws -> [BenchEngineName] {
@@ -95,6 +135,11 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let db {
+            try runStore(db)
+            return
+        }
+        let queries = try queryCount()
         var configuration = BenchConfiguration()
         configuration.engines = try engineNames()
         configuration.operations = try operationKinds()

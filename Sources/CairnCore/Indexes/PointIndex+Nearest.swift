@@ -97,6 +97,9 @@ struct NearestSearch {
     /// max-heap: once full, its top is a distance within which `count` distinct items surely lie, so nothing
     /// whose lower bound exceeds it can be among the results.
     var upperBounds: ContiguousArray<Double>
+    /// The positions of the leaf `seedThreshold` counted towards `upperBounds` (empty when none was): when that
+    /// leaf is expanded its items are queued but not counted again (the threshold needs `count` distinct items).
+    var seeded = 0..<0
     var stats = QueryStats()
 
     init(ids: UnsafeBufferPointer<UInt32>, coordinates: UnsafeBufferPointer<Double>, bucketSize: Int, point: Coordinate,
@@ -141,6 +144,7 @@ struct NearestSearch {
     /// Appends up to `count` nearest items to `results`, nearest first.
     mutating func run(into results: inout [Neighbor]) {
         let start = results.count
+        seedThreshold()
         frames.append(Frame.root(count: ids.count))
         queue.push(QueueEntry(key: 0, kind: .node, payload: 0))
         while let entry = queue.popMin() {
@@ -162,6 +166,34 @@ struct NearestSearch {
                 if results.count - start >= count { return }
             }
         }
+    }
+
+    /// Walks from the root down to the leaf whose box holds the query point (split comparisons only: no bound,
+    /// no queue) and counts its items' upper bounds towards the threshold. The best-first walk then prunes from its
+    /// first node on, where before the threshold formed only once a leaf was reached and every node on the way
+    /// was queued with a trigonometric key (nearest-1 spent most of its instructions there).
+    @inline(__always)
+    mutating func seedThreshold() {
+        guard count <= ids.count else { return }
+        var node = Frame.root(count: ids.count)
+        while node.hi - node.lo > bucketSize {
+            let split = coordinates[2 * node.middle + node.axis]
+            let (low, high) = node.halves(split: split)
+            let next = (node.axis == Axis.longitude ? longitude : latitude) < split ? low : high
+            // An empty half holds no leaf: seed nothing (the threshold forms as before).
+            guard next.lo < next.hi else { return }
+            node = next
+        }
+        let cosRange = cosLatitudeRange(node)
+        for p in node.lo..<node.hi {
+            if let isIncluded, !isIncluded(Int(ids[p])) { continue }
+            let h = haversineRange(
+                latitudeGapDegrees: abs(coordinates[2 * p + Axis.latitude] - latitude),
+                longitudeGapDegrees: Spherical.angularGapDegrees(coordinates[2 * p + Axis.longitude], longitude),
+                cosRange: cosRange)
+            remember(bounds.upperBoundMetersWithoutArcsine(haversine: h.ceiling))
+        }
+        seeded = node.lo..<node.hi
     }
 
     /// Queues a node's items (a leaf) or its middle item and its two halves.
@@ -228,14 +260,13 @@ struct NearestSearch {
                 halfDLat * halfDLat + cosLatitude * cosRange.ceiling * halfDLon * halfDLon)
     }
 
-    /// The smallest and largest cos φ over a frame's latitudes, widened slightly against rounding.
+    /// The smallest and largest cos φ over a frame's latitudes, from `NearestCosines` (no trigonometry).
     @inline(__always)
     func cosLatitudeRange(_ frame: Frame) -> (floor: Double, ceiling: Double) {
         let extreme = Swift.max(abs(frame.minLatitude), abs(frame.maxLatitude))
-        let floor = Swift.max(0, cos(extreme * Spherical.radiansPerDegree) * (1 - 1e-12) - 1e-15)
+        let floor = NearestCosines.floor(atMost: extreme)
         if frame.minLatitude <= 0, frame.maxLatitude >= 0 { return (floor, 1) }
-        let nearest = Swift.min(abs(frame.minLatitude), abs(frame.maxLatitude))
-        return (floor, Swift.min(1, cos(nearest * Spherical.radiansPerDegree) * (1 + 1e-12) + 1e-15))
+        return (floor, NearestCosines.ceiling(atLeast: Swift.min(abs(frame.minLatitude), abs(frame.maxLatitude))))
     }
 
     /// Queues an item keyed by a lower bound on its distance, and counts its upper bound towards the threshold.
@@ -250,22 +281,37 @@ struct NearestSearch {
         let key = bounds.lowerBoundMetersWithoutArcsine(haversine: h.floor)
         guard key <= threshold else { return }
         queue.push(QueueEntry(key: key, kind: .boundedItem, payload: position))
-        remember(bounds.upperBoundMetersWithoutArcsine(haversine: h.ceiling))
+        if !seeded.contains(position) { remember(bounds.upperBoundMetersWithoutArcsine(haversine: h.ceiling)) }
     }
 
-    /// Queues a node keyed by the exact spherical minimum over its box (a trigonometric bound: the cheap
-    /// floor used for items is too loose for wide boxes near the poles and made tail latencies 10x worse).
+    /// Queues a node keyed by a lower bound on the distance of anything in its box, unless the key already exceeds
+    /// the threshold. The bound is first the trig-free one of items (the box's latitude and longitude gaps, its
+    /// smallest cos φ): it prunes most nodes, and deep nodes, narrow in latitude, are keyed by it. A node off to the
+    /// side in longitude and wide in latitude (cos φ varying by more than 5 % across it) is keyed by the exact
+    /// spherical minimum over its box instead: the cheap floor is far too loose for wide boxes near the poles and
+    /// made tail latencies 10x worse.
     @inline(__always)
     mutating func pushNode(_ frame: Frame) {
-        let h = Spherical.minimumHaversine(
-            latitude: latitude, longitude: longitude, cosLatitude: cosLatitude,
-            minLongitude: frame.minLongitude, minLatitude: frame.minLatitude,
-            maxLongitude: frame.maxLongitude, maxLatitude: frame.maxLatitude)
-        let key = bounds.lowerBoundMeters(haversine: h)
-        if key <= threshold {
-            queue.push(QueueEntry(key: key, kind: .node, payload: frames.count))
-            frames.append(frame)
+        let latitudeGap = latitude < frame.minLatitude ? frame.minLatitude - latitude
+            : (latitude > frame.maxLatitude ? latitude - frame.maxLatitude : 0)
+        // The short way round to the nearer edge meridian; 0 inside (180 and -180 are one meridian: their gap is 0).
+        let insideLongitudes = longitude >= frame.minLongitude && longitude <= frame.maxLongitude
+        let longitudeGap = insideLongitudes ? 0 : Swift.min(Spherical.angularGapDegrees(longitude, frame.minLongitude),
+                                                            Spherical.angularGapDegrees(longitude, frame.maxLongitude))
+        let cosRange = cosLatitudeRange(frame)
+        let floor = haversineRange(latitudeGapDegrees: latitudeGap, longitudeGapDegrees: longitudeGap, cosRange: cosRange).floor
+        var key = bounds.lowerBoundMetersWithoutArcsine(haversine: floor)
+        guard key <= threshold else { return }
+        if longitudeGap > 0, cosRange.floor < 0.95 * cosRange.ceiling {
+            let h = Spherical.minimumHaversine(
+                latitude: latitude, longitude: longitude, cosLatitude: cosLatitude,
+                minLongitude: frame.minLongitude, minLatitude: frame.minLatitude,
+                maxLongitude: frame.maxLongitude, maxLatitude: frame.maxLatitude)
+            key = Swift.max(key, bounds.lowerBoundMeters(haversine: h))
+            guard key <= threshold else { return }
         }
+        queue.push(QueueEntry(key: key, kind: .node, payload: frames.count))
+        frames.append(frame)
     }
 }
 
