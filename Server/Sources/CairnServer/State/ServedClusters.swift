@@ -1,4 +1,5 @@
 import CairnCore
+import CairnIO
 
 /// The cluster hierarchies of one state of the served features: the one over every feature, kept up to date by
 /// edits (spliced, not rebuilt), and those for a `kind`/`where` filter, built at their first request and kept until
@@ -8,6 +9,8 @@ final class ServedClusters: Sendable {
     let all: ClusterIndex
     /// The features `all` was built over, in its input order (the served index's feature order).
     let features: [Feature]
+    /// The lines and polygons of `features`, for the tiles' `shapes` layer.
+    let shapes: TileShapes
     /// The features `/clusters` wrote for `all`'s entries (filtered hierarchies keep none: they come and go).
     private let fragments: ClusterFeatureFragments
     /// The hierarchies built for filters, by the filter's canonical text; cleared when it reaches `filteredLimit`.
@@ -19,6 +22,8 @@ final class ServedClusters: Sendable {
     struct Clusters: Sendable {
         let index: ClusterIndex
         let features: [Feature]
+        /// The lines and polygons of `features`.
+        let shapes: TileShapes
         /// Where its answers keep the features they wrote, if anywhere.
         var fragments: ClusterFeatureFragments? = nil
     }
@@ -39,16 +44,18 @@ final class ServedClusters: Sendable {
     private init(all: ClusterIndex, features: [Feature], fragments: ClusterFeatureFragments) {
         self.all = all
         self.features = features
+        shapes = TileShapes(features: features)
         self.fragments = fragments
     }
 
     /// The hierarchy for `filter`: `all` when it accepts everything, else one over the features that pass it.
     /// - Complexity: O(1) once built; O(n log n) at its first request.
     func clusters(matching filter: FeatureFilter, key: String) -> Clusters {
-        if filter.acceptsAll { return Clusters(index: all, features: features, fragments: fragments) }
+        if filter.acceptsAll { return Clusters(index: all, features: features, shapes: shapes, fragments: fragments) }
         if let kept = filtered.withLock({ $0[key] }) { return kept }
         let chosen = features.filter { filter.matches($0) }
-        let built = Clusters(index: ClusterIndex(features: chosen, options: all.options), features: chosen)
+        let built = Clusters(index: ClusterIndex(features: chosen, options: all.options), features: chosen,
+                             shapes: TileShapes(features: chosen))
         filtered.withLock { kept in
             if kept.count >= Self.filteredLimit { kept.removeAll() }
             kept[key] = built
