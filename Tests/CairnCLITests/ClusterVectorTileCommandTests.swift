@@ -40,23 +40,28 @@ import Testing
         let mvt = try output(options + ["--format", "mvt"], name: "t.mvt")
         let tile = try VectorTileTestDecoder(mvt)
         #expect(try tile.mismatches(againstJSONTile: json) == [], "\(address)")
-        #expect(tile.layers.allSatisfy { $0.extent == 512 && $0.version == 2 })
+        #expect(tile.layers.allSatisfy { $0.extent == 4096 && $0.version == 2 })
         if address == "0/0/0" {
             #expect(tile.layers.map(\.name) == ["clusters", "points"])
             #expect(tile.layer("points")?.features.first?.property("id") == .string("007"))
         }
     }
 
-    /// An empty tile is an empty file; --extent is the layers' extent; a .gz name is compressed as for JSON.
+    /// An empty tile is an empty file; --tile-extent is the layers' extent (4096 by default, whatever the
+    /// clustering's --extent); a .gz name is compressed as for JSON.
     @Test func emptyTilesExtentsAndCompression() throws {
         #expect(try output(["--tile", "4/0/15", "--format", "mvt"], name: "empty.mvt").isEmpty)
         let tile = try VectorTileTestDecoder(try output(["--tile", "0/0/0", "--format", "mvt", "--extent", "4096"], name: "4096.mvt"))
         #expect(tile.layers.map(\.extent) == [4096, 4096])
+        let small = try VectorTileTestDecoder(try output(["--tile", "0/0/0", "--format", "mvt", "--tile-extent", "256"], name: "256.mvt"))
+        #expect(small.layers.map(\.extent) == [256, 256])
+        let fractional = try VectorTileTestDecoder(try output(["--tile", "0/0/0", "--format", "mvt", "--extent", "512.5"], name: "f.mvt"))
+        #expect(fractional.layers.map(\.extent) == [4096, 4096])
         let gz = try output(["--tile", "0/0/0", "--format", "mvt"], name: "t.mvt.gz")
         #expect(gz.starts(with: [0x1F, 0x8B]))
     }
 
-    /// mvt only with --tile, only a whole --extent, and never to a terminal: each with its own message.
+    /// mvt only with --tile, only a whole --tile-extent in range, and never to a terminal: each with its own message.
     @Test func refusals() throws {
         func message(_ arguments: [String]) -> String {
             do {
@@ -70,8 +75,9 @@ import Testing
         #expect(message(["--zoom", "3", "--format", "mvt"]).contains("--format mvt writes one map tile: give --tile Z/X/Y"))
         #expect(message(["--format", "mvt"]).contains("give --tile Z/X/Y"))
         #expect(message(["--expand", "1", "--format", "mvt"]).contains("give --tile Z/X/Y"))
-        #expect(message(["--tile", "0/0/0", "--format", "mvt", "--extent", "512.5"])
-            .contains("--extent becomes the vector tile's extent, a whole number of units from 1 to 1073741824, got 512.5"))
+        #expect(message(["--tile", "0/0/0", "--format", "mvt", "--tile-extent", "0"])
+            .contains("--tile-extent is a vector tile's units per side, a whole number from 1 to 1073741824, got 0"))
+        #expect(message(["--tile", "0/0/0", "--format", "mvt", "--tile-extent", "512.5"]).contains("512.5"))
         #expect(message(["--tile", "0/0/0", "--format", "pbf"]).contains("pbf"))
         #expect(throws: CLIError.self) {
             try ClusterCommand.refuseBinaryOnTerminal(format: .mvt, out: nil, standardOutputIsTerminal: true)

@@ -82,7 +82,8 @@ import Testing
 
     @Test func refusalsLeaveNoFile() throws {
         #expect(throws: (any Error).self) { _ = try CairnCommand.parseAsRoot(["tiles", "--db", db, "--out", folder.path("t.mvt")]) }
-        #expect(throws: (any Error).self) { _ = try CairnCommand.parseAsRoot(["tiles", "--db", db, "--out", folder.path("t.pmtiles"), "--extent", "100.5"]) }
+        #expect(throws: (any Error).self) { _ = try CairnCommand.parseAsRoot(["tiles", "--db", db, "--out", folder.path("t.pmtiles"), "--tile-extent", "100.5"]) }
+        #expect(throws: (any Error).self) { _ = try CairnCommand.parseAsRoot(["tiles", "--db", db, "--out", folder.path("t.pmtiles"), "--tile-extent", "0"]) }
         let existing = try folder.write("old.pmtiles", "old")
         #expect { try run(["tiles", "--db", db, "--out", existing, "--max-zoom", "2"]) } throws: { error in
             "\(error)".contains("exists: give --force to replace it")

@@ -75,7 +75,7 @@ import Testing
                 let problems = try tile.mismatches(againstJSONTile: json)
                 #expect(problems.isEmpty, "\(z)/\(t[0])/\(t[1]): \(problems.prefix(5))")
                 for layer in tile.layers {
-                    #expect(layer.version == 2 && layer.extent == 512)
+                    #expect(layer.version == 2 && layer.extent == 4096)
                     #expect(Set(layer.keys).count == layer.keys.count)
                     for f in layer.features {
                         if f.property("identical_points") == .bool(true) { sawIdentical = true }
@@ -137,8 +137,36 @@ import Testing
         let a = try #require(west.layer("clusters")?.features.first), b = try #require(east.layer("clusters")?.features.first)
         #expect(a.id == b.id && a.property("point_count") == .uint(3))
         let pa = try #require(a.points.first), pb = try #require(b.points.first)
-        #expect(pa.x - 512 == pb.x && pa.y == pb.y, "\(pa) in the west tile, \(pb) in the east one")
-        #expect(pa.x > 512 && pb.x >= 0)
+        #expect(pa.x - 4096 == pb.x && pa.y == pb.y, "\(pa) in the west tile, \(pb) in the east one")
+        #expect(pa.x > 4096 && pb.x >= 0)
+    }
+
+    /// Points are written from their exact Web Mercator position at the layer's extent, rounded once: within half
+    /// a unit of exact (scaling the 512-unit JSON integers by 8 would be up to 4 units off), at every zoom.
+    @Test func positionsWithinHalfAUnitOfExact() throws {
+        let byID = Dictionary(features.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var checked = 0
+        for extent: UInt32 in [4096, 1000] {
+            let writer = try ClusterVectorTileWriter(index: index, features: features, extent: extent)
+            for z in [0, 3, 9, 14, 20] {
+                var tiles = Set<[Int]>()
+                for f in features.prefix(20) { let t = Self.tile(of: f.location, zoom: z); tiles.insert([t.x, t.y]) }
+                for t in tiles {
+                    let tile = try VectorTileTestDecoder(try writer.encodeTile(z: z, x: t[0], y: t[1]))
+                    for p in tile.layer("points")?.features ?? [] {
+                        guard case .string(let text)? = p.property("id") ?? p.id.map({ .string(String($0)) }),
+                              let f = byID[text], let got = p.points.first else { Issue.record("unknown point"); continue }
+                        let n = Double(1 << z), size = Double(extent)
+                        var ex = (WebMercator.x(longitude: f.location.longitude) * n - Double(t[0])) * size
+                        if ex < -size / 2 { ex += n * size } else if ex > size * 1.5 { ex -= n * size } // across ±180
+                        let ey = (WebMercator.y(latitude: f.location.latitude) * n - Double(t[1])) * size
+                        #expect(abs(Double(got.x) - ex) <= 0.5 && abs(Double(got.y) - ey) <= 0.5, "\(text) at \(z)/\(t): \(got) vs \(ex), \(ey)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 40)
     }
 
     @Test func emptyTilesAndExtents() throws {
@@ -146,18 +174,19 @@ import Testing
         let writer = try ClusterVectorTileWriter(index: index, features: features)
         #expect(try writer.encodeTile(index.tile(z: 12, x: 0, y: 4095)).isEmpty)
         #expect(try writer.encodeTile([]).isEmpty)
-        // Extents: whole numbers from 1 to 2^30; 4096 is kept.
-        #expect(ClusterVectorTileWriter.layerExtent(forClusterExtent: 4096) == 4096)
-        for bad in [512.5, 0, -1, Double(1 << 30) + 1, .infinity, .nan] {
-            #expect(ClusterVectorTileWriter.layerExtent(forClusterExtent: bad) == nil, "\(bad)")
+        // Layer extents: whole numbers from 1 to 2^30, 4096 unless asked; the clustering's extent is its own.
+        #expect(ClusterVectorTileWriter.layerExtent(4096) == 4096 && ClusterVectorTileWriter.layerExtent(1) == 1)
+        for bad in [0, -1, (1 << 30) + 1] {
+            #expect(ClusterVectorTileWriter.layerExtent(bad) == nil, "\(bad)")
+        }
+        #expect(throws: VectorTileError.extentOutOfRange(0)) {
+            try ClusterVectorTileWriter(index: self.index, features: self.features, extent: 0)
         }
         let fractional = ClusterIndex(features: features, options: try ClusterOptions(extent: 512.5))
-        #expect(throws: VectorTileError.clusterExtentNotWhole(512.5)) {
-            try ClusterVectorTileWriter(index: fractional, features: self.features)
-        }
-        let large = ClusterIndex(features: features, options: try ClusterOptions(extent: 4096))
-        let tile = try VectorTileTestDecoder(try ClusterVectorTileWriter(index: large, features: features).encodeTile(large.tile(z: 0, x: 0, y: 0)))
+        let tile = try VectorTileTestDecoder(try ClusterVectorTileWriter(index: fractional, features: features).encodeTile(z: 0, x: 0, y: 0))
         #expect(tile.layers.map(\.extent) == [4096, 4096])
+        let small = try VectorTileTestDecoder(try ClusterVectorTileWriter(index: index, features: features, extent: 512).encodeTile(z: 0, x: 0, y: 0))
+        #expect(small.layers.map(\.extent) == [512, 512])
     }
 
     @Test func abbreviationsAndNumericIds() {

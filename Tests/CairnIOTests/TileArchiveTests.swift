@@ -124,7 +124,7 @@ import Testing
             var count = 0
             for x in 0..<(1 << zoom) {
                 for y in 0..<(1 << zoom) {
-                    let bytes = try writer.encodeTile(index.tile(z: zoom, x: x, y: y))
+                    let bytes = try writer.encodeTile(z: zoom, x: x, y: y)
                     guard !bytes.isEmpty else { continue }
                     expected[TileAddress(zoom: zoom, x: x, y: y)!.pmtilesTileID] = bytes
                     count += 1

@@ -31,10 +31,12 @@ public indirect enum TestJSONValue: Decodable, Equatable, Sendable {
 extension VectorTileTestDecoder {
     /// How this tile differs from the JSON tile `cairn cluster --tile` writes for the same tile (supercluster's
     /// getTile shape): an empty list when every JSON feature is in the `clusters` or `points` layer, in order, at the
-    /// same position, with the same id and the same properties of the matching types (a whole JSON number as uint or
-    /// sint, any other as double; an object or array as its JSON text), and nothing else but each cluster's
-    /// `expansion_zoom` (or `identical_points`) and a point's `id` property when its id is not a plain decimal.
-    public func mismatches(againstJSONTile json: [UInt8]) throws -> [String] {
+    /// same position (the JSON's, in units of `jsonExtent`, scaled to the layer's extent: within half a JSON unit
+    /// plus half a tile unit, since each rounds the exact position once), with the same id and the same properties
+    /// of the matching types (a whole JSON number as uint or sint, any other as double; an object or array as its
+    /// JSON text), and nothing else but each cluster's `expansion_zoom` (or `identical_points`) and a point's `id`
+    /// property when its id is not a plain decimal.
+    public func mismatches(againstJSONTile json: [UInt8], jsonExtent: Int = 512) throws -> [String] {
         guard case .array(let jsonFeatures)? = try TestJSONValue.parse(json)["features"] else { return ["no features array"] }
         var problems: [String] = []
         var next = ["clusters": 0, "points": 0]
@@ -53,7 +55,12 @@ extension VectorTileTestDecoder {
             let f = features[k]
             let here = "\(name)[\(k)] (JSON feature \(n))"
             if f.type != 1 { problems.append("\(here): type \(f.type)") }
-            if f.points.count != 1 || f.points.first?.x != Int(x) || f.points.first?.y != Int(y) {
+            let scale = Double(layer(name)?.extent ?? 0) / Double(jsonExtent)
+            func near(_ got: Int?, _ json: Int64) -> Bool {
+                guard let got else { return false }
+                return abs(Double(got) - Double(json) * scale) <= scale / 2 + 0.5
+            }
+            if f.points.count != 1 || !near(f.points.first?.x, x) || !near(f.points.first?.y, y) {
                 problems.append("\(here): at \(f.points.map { [$0.x, $0.y] }), JSON at [\(x), \(y)]")
             }
             var extra = Dictionary(f.properties.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })

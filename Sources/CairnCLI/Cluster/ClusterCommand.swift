@@ -19,7 +19,8 @@ extension ClusterPrecision: ExpressibleByArgument {}
 enum ClusterFormat: String, ExpressibleByArgument, CaseIterable {
     /// A GeoJSON FeatureCollection (or supercluster's tile shape with --tile).
     case geojson
-    /// With --tile only: the tile as a Mapbox Vector Tile 2.1 (binary protobuf, layers `clusters` and `points`).
+    /// With --tile only: the tile as a Mapbox Vector Tile 2.1 (binary protobuf, layers `clusters`, `points` and
+    /// `shapes`).
     case mvt
 }
 
@@ -33,7 +34,8 @@ struct ClusterCommand: ParsableCommand {
             aggregates asked for (--sum, --count-by); single points keep their own properties. Open a cluster with \
             --expand ID (the zoom at which it splits), --children ID or --leaves ID, using the same data and options. \
             --tile Z/X/Y prints one tile in supercluster's getTile shape (tile-pixel coordinates); with --format mvt it \
-            writes the same tile as a Mapbox Vector Tile (layers clusters and points). Reads the store (--db) or a \
+            writes the same tile as a Mapbox Vector Tile (layers clusters and points, and shapes: the lines and \
+            polygons that cross the tile, clipped to it). Reads the store (--db) or a \
             file (--input).
             """
     )
@@ -98,9 +100,14 @@ struct ClusterCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("""
         geojson; or with --tile, mvt: the tile as a Mapbox Vector Tile 2.1 (binary, so --out FILE.mvt or a \
-        redirect; --extent is the layers' extent, a whole number).
+        redirect; --tile-extent is the layers' extent).
         """, valueName: "format"))
     var format: ClusterFormat = .geojson
+
+    @Option(name: .customLong("tile-extent"), parsing: .unconditional, help: ArgumentHelp("""
+        With --format mvt: the vector tile's units per side (default 4096, MVT's); --extent stays the clustering's.
+        """, valueName: "n"))
+    var tileExtent: Int = Int(ClusterVectorTileWriter.defaultExtent)
 
     @Option(help: ArgumentHelp("Write the clusters to this file instead of standard output (a name ending in .gz is written gzip-compressed).", valueName: "path"))
     var out: String?
@@ -123,9 +130,9 @@ struct ClusterCommand: ParsableCommand {
             guard tile != nil else {
                 throw ValidationError("--format mvt writes one map tile: give --tile Z/X/Y (clusters of a box or zoom, --expand, --children and --leaves are written as GeoJSON)")
             }
-            guard ClusterVectorTileWriter.layerExtent(forClusterExtent: clustering.extent) != nil else {
-                throw ValidationError("--format mvt: --extent becomes the vector tile's extent, a whole number of units from 1 to \(ClusterVectorTileWriter.maxExtent), got \(clustering.extent)")
-            }
+        }
+        guard ClusterVectorTileWriter.layerExtent(tileExtent) != nil else {
+            throw ValidationError("--tile-extent is a vector tile's units per side, a whole number from 1 to \(ClusterVectorTileWriter.maxExtent), got \(tileExtent)")
         }
         if opened == 0, zoom == nil, mode == .hierarchy {
             throw ValidationError("give --zoom Z (or open a cluster with --expand, --children or --leaves ID)")
@@ -169,13 +176,13 @@ struct ClusterCommand: ParsableCommand {
         let writer = ClusterWriter(index: index, features: features)
         if let tile {
             let (z, x, y) = try Self.tileAddress(tile)
-            let entries = index.tile(z: z, x: x, y: y)
             switch format {
             case .geojson:
-                writer.writeTile(entries, to: sink)
+                writer.writeTile(index.tile(z: z, x: x, y: y), to: sink)
             case .mvt:
                 do {
-                    try ClusterVectorTileWriter(index: index, features: features).writeTile(entries, to: sink)
+                    try ClusterVectorTileWriter(index: index, features: features, shapes: TileShapes(features: features),
+                                                extent: UInt32(tileExtent)).writeTile(z: z, x: x, y: y, to: sink)
                 } catch {
                     throw CLIError("--tile \(tile) --format mvt: \(error)")
                 }

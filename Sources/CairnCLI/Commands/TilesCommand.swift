@@ -12,8 +12,8 @@ struct TilesCommand: ParsableCommand {
         commandName: "tiles",
         abstract: "Write the cluster tiles of a range of zooms to an MBTiles or PMTiles archive, for static hosting.",
         discussion: """
-            Writes every tile from --min-zoom to --max-zoom that holds a cluster or a point (empty tiles are left \
-            out), each the same bytes as cluster --tile Z/X/Y --format mvt with the same options, gzip-compressed \
+            Writes every tile from --min-zoom to --max-zoom that holds a cluster, a point or part of a line or \
+            polygon (empty tiles are left out), each the same bytes as cluster --tile Z/X/Y --format mvt with the same options, gzip-compressed \
             in the archive. The format is told by the name: .mbtiles (SQLite, MBTiles 1.3, TMS rows) or .pmtiles \
             (PMTiles 3, for HTTP range requests). The archive is written beside its path and renamed when complete; \
             an existing file is replaced only with --force. Tiles at --max-zoom still hold that zoom's clusters \
@@ -26,6 +26,11 @@ struct TilesCommand: ParsableCommand {
 
     @Flag(help: "Replace the archive when it exists.")
     var force = false
+
+    @Option(name: .customLong("tile-extent"), parsing: .unconditional, help: ArgumentHelp("""
+        The vector tiles' units per side (default 4096, MVT's); --extent stays the clustering's.
+        """, valueName: "n"))
+    var tileExtent: Int = Int(ClusterVectorTileWriter.defaultExtent)
 
     @OptionGroup var clustering: ClusteringOptions
 
@@ -41,8 +46,8 @@ struct TilesCommand: ParsableCommand {
         }
         try clustering.checkCountBy()
         try clustering.checkRanges()
-        guard ClusterVectorTileWriter.layerExtent(forClusterExtent: clustering.extent) != nil else {
-            throw ValidationError("--extent becomes the vector tiles' extent, a whole number of units from 1 to \(ClusterVectorTileWriter.maxExtent), got \(clustering.extent)")
+        guard ClusterVectorTileWriter.layerExtent(tileExtent) != nil else {
+            throw ValidationError("--tile-extent is a vector tile's units per side, a whole number from 1 to \(ClusterVectorTileWriter.maxExtent), got \(tileExtent)")
         }
     }
 
@@ -66,7 +71,7 @@ struct TilesCommand: ParsableCommand {
         let export: ClusterTileExport
         let archive: any TileArchiveWriter
         do {
-            export = try ClusterTileExport(index: index, features: features)
+            export = try ClusterTileExport(index: index, features: features, extent: UInt32(tileExtent))
             archive = try openTileArchive(path: out)
         } catch {
             throw CLIError("--out \(out): \(error)")

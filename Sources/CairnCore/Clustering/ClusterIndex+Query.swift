@@ -8,6 +8,21 @@ public struct ClusterTileFeature: Hashable, Sendable {
     public let tileX: Int
     /// Pixels from the tile's north edge.
     public let tileY: Int
+    /// The exact position before rounding, in tile widths from the tile's west edge (0...1 is the tile; negative
+    /// or past 1 in the buffer): a vector tile scales it to its own extent, so it rounds once, not twice.
+    public let tileFractionX: Double
+    /// The exact position before rounding, in tile heights from the tile's north edge (downward).
+    public let tileFractionY: Double
+
+    /// An entry at `tileX`, `tileY` pixels, exactly at `tileFractionX`, `tileFractionY` tile widths.
+    /// - Complexity: O(1).
+    public init(node: ClusterNode, tileX: Int, tileY: Int, tileFractionX: Double, tileFractionY: Double) {
+        self.node = node
+        self.tileX = tileX
+        self.tileY = tileY
+        self.tileFractionX = tileFractionX
+        self.tileFractionY = tileFractionY
+    }
 }
 
 extension ClusterIndex {
@@ -165,9 +180,12 @@ extension ClusterIndex {
                 // A point is drawn at its exact projection (as supercluster draws it), a cluster at its centroid.
                 let p = e < hierarchy.leafCount ? ClusterPoints.position(of: points.coordinates[e], precision: .float64)
                     : ClusterPosition(x: hierarchy.x(e), y: hierarchy.y(e))
-                let tx = floor(options.extent * (p.x * z2 - xOffset) + 0.5)
-                let ty = floor(options.extent * (p.y * z2 - Double(y)) + 0.5)
-                result.append(ClusterTileFeature(node: node(atSlot: s), tileX: Int(tx), tileY: Int(ty)))
+                // Exact: z2 is a power of two and the offsets whole, so a neighbour's fraction differs by exactly 1.
+                let fx = p.x * z2 - xOffset, fy = p.y * z2 - Double(y)
+                let tx = floor(options.extent * fx + 0.5)
+                let ty = floor(options.extent * fy + 0.5)
+                result.append(ClusterTileFeature(node: node(atSlot: s), tileX: Int(tx), tileY: Int(ty),
+                                                 tileFractionX: fx, tileFractionY: fy))
             }
         }
         add(UnitXRanges((Double(x) - p) / z2, (Double(x) + 1 + p) / z2), xOffset: Double(x))

@@ -1,13 +1,14 @@
 import CairnCore
 import Dispatch
 
-/// Writes every tile of a range of zooms that holds a cluster or a point into a tile archive: the same bytes, tile
-/// for tile, as `ClusterVectorTileWriter` gives for `ClusterIndex.tile(z:x:y:)` (what `cairn cluster --tile
+/// Writes every tile of a range of zooms that holds a cluster, a point or a piece of a shape into a tile archive: the
+/// same bytes, tile for tile, as `ClusterVectorTileWriter.encodeTile(z:x:y:)` gives (what `cairn cluster --tile
 /// --format mvt` writes; the server's `/tiles/{z}/{x}/{y}.mvt` sends the same layers with its cluster ids offset by
 /// the state's epoch), gzip-compressed.
 ///
-/// Tiles are found per zoom from the entries the hierarchy shows there (`ClusterIndex.occupiedTiles(zoom:)`), not by
-/// asking all 4^z tiles; they are written in PMTiles tile id order (zoom, then the Hilbert curve), which both archive
+/// Tiles are found per zoom from the entries the hierarchy shows there (`ClusterIndex.occupiedTiles(zoom:)`) and the
+/// tiles the shapes' extents cover (`TileShapes.coveredTiles`; a covered tile the shape itself misses encodes to
+/// nothing and is not written), not by asking all 4^z tiles; they are written in PMTiles tile id order (zoom, then the Hilbert curve), which both archive
 /// formats accept and PMTiles needs. Encoding and compression run on two threads in batches, while the calling
 /// thread writes each finished batch in order.
 public struct ClusterTileExport: Sendable {
@@ -15,17 +16,24 @@ public struct ClusterTileExport: Sendable {
     public let index: ClusterIndex
     /// The features the index was built from, in the same order.
     public let features: [Feature]
+    /// The lines and polygons of `features`.
+    public let shapes: TileShapes
+    /// The layers' extent: tile units per side.
+    public let extent: UInt32
     /// Tiles encoded per batch: large enough that the threads' hand-off is rare, small enough for a smooth
     /// progress report.
     static let batchSize = 256
 
-    /// An export of `index`'s tiles.
-    /// - Throws: `VectorTileError.clusterExtentNotWhole` when the clustering's extent cannot be a layer extent.
-    /// - Complexity: O(1).
-    public init(index: ClusterIndex, features: [Feature]) throws(VectorTileError) {
-        _ = try ClusterVectorTileWriter(index: index, features: features)
+    /// An export of `index`'s tiles and `features`' shapes, `extent` units per tile side.
+    /// - Throws: `VectorTileError.extentOutOfRange` for an extent outside 1...`ClusterVectorTileWriter.maxExtent`.
+    /// - Complexity: O(n + v) for n features and the v vertices of their shapes.
+    public init(index: ClusterIndex, features: [Feature],
+                extent: UInt32 = ClusterVectorTileWriter.defaultExtent) throws(VectorTileError) {
+        _ = try ClusterVectorTileWriter(index: index, features: features, extent: extent)
         self.index = index
         self.features = features
+        self.shapes = TileShapes(features: features)
+        self.extent = extent
     }
 
     /// Writes the tiles of `zooms` to `archive` (not committed: the caller adds the metadata), calling `progress`
@@ -37,14 +45,19 @@ public struct ClusterTileExport: Sendable {
         var summary = TileExportSummary(tilesPerZoom: [], tileBytes: 0)
         var written = 0
         for zoom in zooms {
-            let tiles = index.occupiedTiles(zoom: zoom).map { ($0.pmtilesTileID, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+            var occupied = index.occupiedTiles(zoom: zoom)
+            if !shapes.isEmpty {
+                let bufferTiles = index.options.radiusPixels / index.options.extent
+                occupied = Array(shapes.coveredTiles(zoom: zoom, bufferTiles: bufferTiles).union(occupied))
+            }
+            let tiles = occupied.map { ($0.pmtilesTileID, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
             var done = 0
             var start = 0
             while start < tiles.count {
                 let batch = Array(tiles[start..<min(start + Self.batchSize, tiles.count)])
                 for (position, result) in encode(batch) {
                     let bytes = try result.get()
-                    // Every tile found holds an entry, so its bytes are never empty; skip rather than write nothing.
+                    // A tile a shape's extent covers but the shape misses is empty: it is not written.
                     guard !bytes.isEmpty else { continue }
                     try archive.append(batch[position], gzippedBytes: bytes)
                     done += 1
@@ -64,10 +77,10 @@ public struct ClusterTileExport: Sendable {
     /// tiles cost alike), in batch order. An empty tile gives no bytes.
     private func encode(_ batch: [TileAddress]) -> [(Int, Result<[UInt8], TileArchiveError>)] {
         let parts = [TileEncodingBatch(), TileEncodingBatch()]
-        let index = self.index, features = self.features
+        let index = self.index, features = self.features, shapes = self.shapes, extent = self.extent
         DispatchQueue.concurrentPerform(iterations: parts.count) { part in
             // The extent was checked in init, so the writer cannot fail here; a failure would be reported per tile.
-            let writer = try? ClusterVectorTileWriter(index: index, features: features)
+            let writer = try? ClusterVectorTileWriter(index: index, features: features, shapes: shapes, extent: extent)
             var out: [(position: Int, bytes: Result<[UInt8], TileArchiveError>)] = []
             out.reserveCapacity(batch.count / parts.count + 1)
             for position in stride(from: part, to: batch.count, by: parts.count) {
@@ -83,9 +96,9 @@ public struct ClusterTileExport: Sendable {
 
     /// One tile's vector tile bytes, gzip-compressed (empty for a tile with nothing in it).
     private static func encode(_ tile: TileAddress, with writer: ClusterVectorTileWriter?) -> Result<[UInt8], TileArchiveError> {
-        guard let writer else { return .failure(.encoding(tile, .clusterExtentNotWhole(0))) }
+        guard let writer else { return .failure(.encoding(tile, .extentOutOfRange(0))) }
         do {
-            let bytes = try writer.encodeTile(writer.index.tile(z: tile.zoom, x: tile.x, y: tile.y))
+            let bytes = try writer.encodeTile(z: tile.zoom, x: tile.x, y: tile.y)
             guard !bytes.isEmpty else { return .success([]) }
             guard let gzipped = bytes.withUnsafeBytes({ GzipWriter.compressed($0, level: 6) }) else {
                 return .failure(.compressionFailed)
@@ -99,7 +112,7 @@ public struct ClusterTileExport: Sendable {
     /// The archive's metadata for `zooms`: named `name`, bounded by the features' extent (the Web Mercator world
     /// when there are none), centred on it at the lowest zoom, with the `clusters` layer's fields (the aggregates
     /// the options ask for included) and the `points` layer's (the attributes the features carry, with their
-    /// types; a name with values of several types lists them).
+    /// types; a name with values of several types lists them), which the `shapes` layer shares when there is one.
     /// - Complexity: O(n·a) for n features of a attributes.
     public func metadata(name: String, zooms: ClosedRange<Int>) -> TileArchiveMetadata {
         var west = 180.0, south = 90.0, east = -180.0, north = -90.0
@@ -135,7 +148,8 @@ public struct ClusterTileExport: Sendable {
             name: name, minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, bounds: (west, south, east, north),
             center: ((west + east) / 2, (south + north) / 2, zooms.lowerBound),
             layers: [TileArchiveLayer(id: ClusterVectorTileWriter.clustersLayerName, fields: clusterFields),
-                     TileArchiveLayer(id: ClusterVectorTileWriter.pointsLayerName, fields: pointFields)])
+                     TileArchiveLayer(id: ClusterVectorTileWriter.pointsLayerName, fields: pointFields)]
+                + (shapes.isEmpty ? [] : [TileArchiveLayer(id: ClusterVectorTileWriter.shapesLayerName, fields: pointFields)]))
     }
 
     /// An attribute's type as a tile holds it (`ClusterVectorTileWriter`: times and string sets as text).

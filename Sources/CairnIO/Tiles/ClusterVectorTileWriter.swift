@@ -1,7 +1,7 @@
 import CairnCore
 
-/// Writes a map tile of clusters (`ClusterIndex.tile(z:x:y:)`) as a Mapbox Vector Tile: the same features, at the
-/// same tile positions, as `ClusterWriter.encodeTile`'s JSON, in two layers.
+/// Writes a map tile of clusters (`ClusterIndex.tile(z:x:y:)`) as a Mapbox Vector Tile: the same features as
+/// `ClusterWriter.encodeTile`'s JSON, in two layers, and the features' lines and polygons in a third.
 ///
 /// - `clusters`: one point feature per cluster; its `id` is the cluster id (plus `clusterIDOffset`), and its
 ///   properties are `cluster` (true), `cluster_id` (the same id), `point_count`, `point_count_abbreviated` (a number
@@ -16,64 +16,105 @@ import CairnCore
 ///   not `"042"`, `"4.0"` or `"park-1"`) becomes the feature's `id`; any other id goes in an `id` property instead,
 ///   as text, since a tile's feature id can only be an unsigned number and `"007"` read back as 7 would name another
 ///   feature. (Import gives no attribute the name `id`, so the property cannot clash.)
+/// - `shapes`: every feature whose shape is a line, polygon or multipoint (`TileShapes`) and meets the tile plus its
+///   buffer, drawn as that shape clipped to it (`TileShapeClipper`), with the `points` layer's id and properties.
+///   Such a feature also stays in `clusters` and `points` at its representative point (`Feature.location`), so
+///   the pins and counts are `/clusters`' and a map can label or open a park where its pin is.
 ///
-/// Positions are in units of the clustering's tile extent (`ClusterOptions.extent`, 512 by default as in
-/// supercluster), which becomes the layers' `extent`: the integers are those of the JSON tile, with no second
-/// rounding, and map SDKs scale each layer by its own extent. An entry in the buffer around the tile keeps its
-/// position beyond 0...extent (negative west and north of the tile), so a cluster near a tile's edge is at the same
-/// place, with the same id, in both tiles. On the world tile (zoom 0) a cluster near the antimeridian is drawn at
-/// both edges, as in the JSON tile: two features with one id, the id being what a client passes back to open it.
-/// Empty layers are left out; a tile with nothing in it is zero bytes.
+/// Positions are in units of the layer extent (`extent`, 4096 by default, the spec's), computed from each entry's
+/// exact Web Mercator position (`ClusterTileFeature.tileFractionX`), not from the JSON tile's integers, and rounded
+/// once, halves up. An entry in the buffer around the tile (the clustering's radius: `radiusPixels / extent` of a
+/// tile, whatever the layer extent) keeps its position beyond 0...extent (negative west and north of the tile), so a
+/// cluster near a tile's edge is at the same place, with the same id, in both tiles: exactly one extent apart. On
+/// the world tile (zoom 0) a cluster near the antimeridian is drawn at both edges, as in the JSON tile: two features
+/// with one id, the id being what a client passes back to open it. Empty layers are left out; a tile with nothing
+/// in it is zero bytes.
 public struct ClusterVectorTileWriter {
     /// The index the clusters come from (for expansion zooms and aggregates).
     public let index: ClusterIndex
     /// The features the index was built from, in the same order (points are indices into it).
     public let features: [Feature]
+    /// The lines and polygons of `features`, drawn in the `shapes` layer.
+    public let shapes: TileShapes
     /// Added to every cluster id written, as `ClusterWriter.clusterIDOffset`: 0 for the CLI, the hierarchy's epoch
     /// for the server.
     public let clusterIDOffset: UInt64
-    /// The layers' extent: the clustering's tile extent as a whole number.
+    /// The layers' extent: tile units per side.
     public let extent: UInt32
 
     /// The name of the layer of clusters.
     public static let clustersLayerName = "clusters"
     /// The name of the layer of single points.
     public static let pointsLayerName = "points"
-    /// The largest clustering extent written as a layer extent: positions in the buffer (at most one extent beyond
-    /// the tile, since the radius is at most the extent) then stay within a geometry parameter's ±(2^31 - 1).
+    /// The name of the layer of lines and polygons.
+    public static let shapesLayerName = "shapes"
+    /// The layer extent unless one is asked for: MVT 2.1's default.
+    public static let defaultExtent: UInt32 = 4096
+    /// The largest layer extent: positions in the buffer (at most one tile beyond the tile, since the radius is at
+    /// most the clustering's extent) then stay within a geometry parameter's ±(2^31 - 1).
     public static let maxExtent: UInt32 = 1 << 30
 
-    /// A writer for tiles of `index`, built from `features`, writing cluster ids plus `clusterIDOffset`.
-    /// - Throws: `VectorTileError.clusterExtentNotWhole` unless the index's extent is a whole number in
-    ///   1...`maxExtent` (the default 512 is).
+    /// A writer for tiles of `index`, built from `features`, drawing `shapes` (of the same features), writing cluster
+    /// ids plus `clusterIDOffset`, `extent` units per tile side.
+    /// - Throws: `VectorTileError.extentOutOfRange` unless `extent` is in 1...`maxExtent`.
     /// - Complexity: O(1).
-    public init(index: ClusterIndex, features: [Feature], clusterIDOffset: UInt64 = 0) throws(VectorTileError) {
-        guard let extent = Self.layerExtent(forClusterExtent: index.options.extent) else {
-            throw .clusterExtentNotWhole(index.options.extent)
-        }
+    public init(index: ClusterIndex, features: [Feature], shapes: TileShapes = .none, clusterIDOffset: UInt64 = 0,
+                extent: UInt32 = defaultExtent) throws(VectorTileError) {
+        guard extent >= 1, extent <= Self.maxExtent else { throw .extentOutOfRange(Int(extent)) }
         self.index = index
         self.features = features
+        self.shapes = shapes
         self.clusterIDOffset = clusterIDOffset
         self.extent = extent
     }
 
-    /// The layer extent for clusters built with tile extent `extent`: the same number when it is whole and in
-    /// 1...`maxExtent`, else nil (a front end checks its option with it before clustering).
+    /// The layer extent a front end was given (`--tile-extent`, `extent=`), or nil when it is not a whole number
+    /// in 1...`maxExtent`.
     /// - Complexity: O(1).
-    public static func layerExtent(forClusterExtent extent: Double) -> UInt32? {
-        guard let whole = UInt32(exactly: extent), whole >= 1, whole <= maxExtent else { return nil }
-        return whole
+    public static func layerExtent(_ value: Int) -> UInt32? {
+        guard value >= 1, value <= Int(maxExtent) else { return nil }
+        return UInt32(value)
     }
 
-    /// The tile's bytes: the `clusters` layer, then the `points` layer, each left out when empty.
+    /// Tile (z, x, y)'s bytes: the `clusters` layer, the `points` layer and the `shapes` layer, each left out when
+    /// empty; zero bytes for a tile with nothing in it or an address outside the world.
     /// - Throws: `VectorTileError.coordinateOutOfRange` for a position beyond a geometry parameter's range, which
-    ///   tiles of `ClusterIndex.tile(z:x:y:)` never hold.
+    ///   these tiles never hold, or `.tooManyPoints` for a line or ring of over 2^29 vertices.
+    /// - Complexity: O(log e + k·a) for k entries of a properties each, plus O(s + v) for s shapes and the v
+    ///   vertices of those the tile shows.
+    public func encodeTile(z: Int, x: Int, y: Int) throws(VectorTileError) -> [UInt8] {
+        var tile = VectorTileEncoder()
+        let (clusters, points) = try pointLayers(index.tile(z: z, x: x, y: y))
+        try tile.append(clusters)
+        try tile.append(points)
+        if !shapes.isEmpty, TileAddress(zoom: z, x: x, y: y) != nil {
+            try tile.append(shapesLayer(z: z, x: x, y: y))
+        }
+        return tile.encoded()
+    }
+
+    /// The tile's bytes for entries already found (`ClusterIndex.tile(z:x:y:)`), without shapes: the `clusters`
+    /// layer, then the `points` layer, each left out when empty.
+    /// - Throws: as `encodeTile(z:x:y:)`.
     /// - Complexity: O(n·a) for n entries and a properties each.
     public func encodeTile(_ tileFeatures: [ClusterTileFeature]) throws(VectorTileError) -> [UInt8] {
+        var tile = VectorTileEncoder()
+        let (clusters, points) = try pointLayers(tileFeatures)
+        try tile.append(clusters)
+        try tile.append(points)
+        return tile.encoded()
+    }
+
+    /// The `clusters` and `points` layers of `tileFeatures`, at their exact positions scaled to `extent`.
+    private func pointLayers(_ tileFeatures: [ClusterTileFeature]) throws(VectorTileError) -> (VectorTileLayer, VectorTileLayer) {
         var clusters = try VectorTileLayer(name: Self.clustersLayerName, extent: extent)
         var points = try VectorTileLayer(name: Self.pointsLayerName, extent: extent)
+        let size = Double(extent)
         for f in tileFeatures {
-            let geometry = try VectorTileGeometry.point(VectorTilePoint(x: f.tileX, y: f.tileY))
+            // Scaled from the exact position and rounded once (a power-of-two extent scales exactly).
+            let position = VectorTilePoint(x: TileShapeClipper.rounded(f.tileFractionX * size),
+                                           y: TileShapeClipper.rounded(f.tileFractionY * size))
+            let geometry = try VectorTileGeometry.point(position)
             switch f.node.content {
             case .cluster(let id):
                 clusters.append(VectorTileFeature(id: id.rawValue + clusterIDOffset, geometry: geometry,
@@ -85,17 +126,30 @@ public struct ClusterVectorTileWriter {
                                                 properties: Self.pointProperties(feature, idProperty: numericID == nil)))
             }
         }
-        var tile = VectorTileEncoder()
-        try tile.append(clusters)
-        try tile.append(points)
-        return tile.encoded()
+        return (clusters, points)
     }
 
-    /// Writes `encodeTile(_:)`'s bytes to `sink`.
-    /// - Throws: as `encodeTile(_:)`.
-    /// - Complexity: O(n·a).
-    public func writeTile(_ tileFeatures: [ClusterTileFeature], to sink: some ByteSink) throws(VectorTileError) {
-        sink.write(try encodeTile(tileFeatures))
+    /// The `shapes` layer of tile (z, x, y): each shape that meets the tile plus the clusters' buffer, clipped to it.
+    private func shapesLayer(z: Int, x: Int, y: Int) throws(VectorTileError) -> VectorTileLayer {
+        var layer = try VectorTileLayer(name: Self.shapesLayerName, extent: extent)
+        let bufferTiles = index.options.radiusPixels / index.options.extent
+        for (s, shift) in shapes.shapes(z: z, x: x, y: y, bufferTiles: bufferTiles) {
+            let feature = features[shapes.featureIndices[s]]
+            guard let shape = feature.shape,
+                  let geometry = try shapes.geometry(ofShape: s, shape: shape, z: z, x: x, y: y, shift: shift,
+                                                     bufferTiles: bufferTiles, extent: extent) else { continue }
+            let numericID = Self.numericID(feature.id)
+            layer.append(VectorTileFeature(id: numericID, geometry: geometry,
+                                           properties: Self.pointProperties(feature, idProperty: numericID == nil)))
+        }
+        return layer
+    }
+
+    /// Writes `encodeTile(z:x:y:)`'s bytes to `sink`.
+    /// - Throws: as `encodeTile(z:x:y:)`.
+    /// - Complexity: as `encodeTile(z:x:y:)`.
+    public func writeTile(z: Int, x: Int, y: Int, to sink: some ByteSink) throws(VectorTileError) {
+        sink.write(try encodeTile(z: z, x: x, y: y))
     }
 
     /// A feature id that is a canonical decimal `UInt64` (digits only, no leading zero but in `0` itself), else nil.

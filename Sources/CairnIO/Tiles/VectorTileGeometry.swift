@@ -1,19 +1,10 @@
 /// A feature's geometry as MVT 2.1 encodes it (section 4.3): its type and the command integers, each position a
 /// zig-zag delta from the cursor, which starts at (0, 0) for every feature.
 ///
-/// Points and multipoints are built here. Lines and polygons will join when Cairn holds such shapes (the polygon
-/// issue), as two more factory functions over the same `append(_:_:)` cursor writer, nothing else changing:
-/// - `lineString(_ parts: [[VectorTilePoint]])`: per part, MoveTo(1) to its first vertex, then LineTo(n - 1) to the
-///   rest; a vertex equal to the previous one is dropped (the spec forbids a zero (dx, dy) in LineTo), and a part
-///   left with fewer than two vertices after the tile's rounding is dropped.
-/// - `polygon(_ polygons: [[[VectorTilePoint]]])`: per ring, MoveTo(1) to the first vertex, LineTo(n - 1) over the
-///   others without repeating the first (the ring's closing vertex, which GeoJSON repeats, is left out: ClosePath
-///   draws that edge), then ClosePath (count 1). Each polygon's exterior ring comes first and must have a positive
-///   surveyor's-formula area in tile coordinates (y down: clockwise on screen), each interior ring after it a
-///   negative one; rings given the other way round are reversed, not refused (a GeoJSON exterior, counter-clockwise
-///   with y up, is already clockwise once projected with y down, but input seldom keeps RFC 7946's rule). Rings
-///   whose area rounds to zero in tile units are dropped, and an exterior dropped takes its holes with it.
-///   Clipping to the tile plus its buffer happens before, in the shape's own code.
+/// Points and multipoints are built here; lines and polygons in `VectorTileGeometry+Lines` (`lineString(_:)`,
+/// `polygon(_:)`: MoveTo, LineTo and ClosePath over the same `append(_:_:cursor:to:)` cursor writer, repeated
+/// vertices and degenerate parts dropped, rings wound as MVT 2.1 says). Clipping to the tile plus its buffer happens
+/// before, in `TileShapes` and `TileShapeClipper`.
 public struct VectorTileGeometry: Hashable, Sendable {
     /// What the commands draw.
     public let type: VectorTileGeometryType

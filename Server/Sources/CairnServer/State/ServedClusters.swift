@@ -9,6 +9,8 @@ final class ServedClusters: Sendable {
     let all: ClusterIndex
     /// The features `all` was built over, in its input order (the served index's feature order).
     let features: [Feature]
+    /// The lines and polygons of `features`, for the tiles' `shapes` layer.
+    let shapes: TileShapes
     /// The features `/clusters` wrote for `all`'s entries (filtered hierarchies keep none: they come and go).
     private let fragments: ClusterFeatureFragments
     private let fragmentLimitBytes: Int
@@ -21,6 +23,8 @@ final class ServedClusters: Sendable {
     struct Clusters: Sendable {
         let index: ClusterIndex
         let features: [Feature]
+        /// The lines and polygons of `features`.
+        let shapes: TileShapes
         /// Where its answers keep the features they wrote, if anywhere.
         var fragments: ClusterFeatureFragments? = nil
     }
@@ -43,15 +47,17 @@ final class ServedClusters: Sendable {
         self.features = features
         self.fragmentLimitBytes = fragmentLimitBytes
         fragments = ClusterFeatureFragments(for: all, limitBytes: fragmentLimitBytes)
+        shapes = TileShapes(features: features)
     }
 
     /// The hierarchy for `filter`: `all` when it accepts everything, else one over the features that pass it.
     /// - Complexity: O(1) once built; O(n log n) at its first request.
     func clusters(matching filter: FeatureFilter, key: String) -> Clusters {
-        if filter.acceptsAll { return Clusters(index: all, features: features, fragments: fragments) }
+        if filter.acceptsAll { return Clusters(index: all, features: features, shapes: shapes, fragments: fragments) }
         if let kept = filtered.withLock({ $0[key] }) { return kept }
         let chosen = features.filter { filter.matches($0) }
-        let built = Clusters(index: ClusterIndex(features: chosen, options: all.options), features: chosen)
+        let built = Clusters(index: ClusterIndex(features: chosen, options: all.options), features: chosen,
+                             shapes: TileShapes(features: chosen))
         filtered.withLock { kept in
             if kept.count >= Self.filteredLimit { kept.removeAll() }
             kept[key] = built
