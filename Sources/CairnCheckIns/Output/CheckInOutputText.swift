@@ -1,5 +1,6 @@
 import CairnCore
 import CairnIO
+import Dispatch
 
 /// Pre-rendered text for each place, event and verdict, so that writing a row is a few copies.
 struct CheckInOutputText: Sendable {
@@ -23,37 +24,65 @@ struct CheckInOutputText: Sendable {
     let noPlace: [UInt8]
     let noEvent: [UInt8]
 
+    /// Renders every place's text (on two threads for many places), each event's for JSON, and the verdicts.
+    /// - Complexity: O(p + e) for p places and e events (e only for JSON lines).
     init(validator: CheckInValidator, format: CheckInOutputFormat) {
         self.format = format
-        let placeTexts: [[UInt8]] = (0..<validator.placeCount).map { p in
-            let id = validator.placeId(at: p)
-            var text: [UInt8] = Array((format == .csv ? "," : ",\"radius_m\":").utf8)
-            TextEscaping.appendJSONNumber(validator.radiusMeters(ofPlace: p), to: &text)
-            switch format {
-            case .csv: text.append(contentsOf: ",\(TextEscaping.csvField(id))".utf8)
-            case .jsonl:
-                text.append(contentsOf: ",\"place_id\":".utf8)
-                TextEscaping.appendJSONString(id, to: &text)
+        // Rendered into one byte arena per half of the places, on two threads: this runs once per run before the
+        // first row, so it is time both cores wait for.
+        let placeCount = validator.placeCount
+        let parts = placeCount >= 4096 ? 2 : 1
+        let rendered = (0..<parts).map { _ in CheckInBuildBox<(bytes: [UInt8], ends: [Int])>(([], [])) }
+        let render = { @Sendable (part: Int) in
+            let range = part * placeCount / parts ..< (part + 1) * placeCount / parts
+            var bytes: [UInt8] = [], ends: [Int] = []
+            bytes.reserveCapacity(24 * range.count)
+            ends.reserveCapacity(range.count)
+            for p in range {
+                Self.appendPlaceText(p, validator: validator, format: format, to: &bytes)
+                ends.append(bytes.count)
             }
-            return text
+            rendered[part].value = (bytes, ends)
         }
-        let longest = min(placeTexts.map(\.count).max() ?? 0, Self.maxInlineText)
+        if parts > 1 { DispatchQueue.concurrentPerform(iterations: parts, execute: render) } else { render(0) }
+        var longest = 0
+        for part in rendered {
+            var start = 0
+            for end in part.value.ends {
+                longest = max(longest, end - start)
+                start = end
+            }
+        }
+        longest = min(longest, Self.maxInlineText)
         let stride = max(16, (longest + 2 + 15) / 16 * 16)
-        var places = ContiguousArray<UInt8>(repeating: 0, count: stride * placeTexts.count)
+        var places = ContiguousArray<UInt8>(repeating: 0, count: stride * placeCount)
         var longPlaces = ContiguousArray<UInt8>()
-        func store(_ value: Int, bytes: Int, at offset: Int) {
-            for i in 0..<bytes { places[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) }
-        }
-        for (p, text) in placeTexts.enumerated() {
-            if text.count > Self.maxInlineText {
-                store(Self.longText, bytes: 2, at: p * stride)
-                store(longPlaces.count, bytes: 8, at: p * stride + 2)
-                store(text.count, bytes: 4, at: p * stride + 10)
-                longPlaces.append(contentsOf: text)
-                continue
+        places.withUnsafeMutableBufferPointer { places in
+            func store(_ value: Int, bytes: Int, at offset: Int) {
+                for i in 0..<bytes { places[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) }
             }
-            store(text.count, bytes: 2, at: p * stride)
-            for i in 0..<text.count { places[p * stride + 2 + i] = text[i] }
+            var p = 0
+            for part in rendered {
+                part.value.bytes.withUnsafeBufferPointer { bytes in
+                    var start = 0
+                    for end in part.value.ends {
+                        let text = UnsafeBufferPointer(rebasing: bytes[start ..< end])
+                        start = end
+                        defer { p += 1 }
+                        if text.count > Self.maxInlineText {
+                            store(Self.longText, bytes: 2, at: p * stride)
+                            store(longPlaces.count, bytes: 8, at: p * stride + 2)
+                            store(text.count, bytes: 4, at: p * stride + 10)
+                            longPlaces.append(contentsOf: text)
+                            continue
+                        }
+                        store(text.count, bytes: 2, at: p * stride)
+                        if let from = text.baseAddress, let into = places.baseAddress, !text.isEmpty {
+                            (into + p * stride + 2).update(from: from, count: text.count)
+                        }
+                    }
+                }
+            }
         }
         self.placeStride = stride
         self.longPlaces = longPlaces
@@ -89,6 +118,29 @@ struct CheckInOutputText: Sendable {
         }
     }
 
+    /// Appends a place's output text: `,radius,placeId` (CSV) or `,"radius_m":R,"place_id":"P"` (JSON). A CSV id
+    /// that needs no quoting (the usual case) is copied from the validator's table as bytes, without a `String`.
+    /// - Complexity: O(n) in the id's length.
+    static func appendPlaceText(_ p: Int, validator: CheckInValidator, format: CheckInOutputFormat, to text: inout [UInt8]) {
+        switch format {
+        case .csv:
+            text.append(0x2C)
+            TextEscaping.appendJSONNumber(validator.radiusMeters(ofPlace: p), to: &text)
+            text.append(0x2C)
+            let copied = validator.placeKeys.withKey(at: p) { id -> Bool in
+                guard !id.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return false }
+                text.append(contentsOf: id)
+                return true
+            }
+            if !copied { TextEscaping.appendCSVField(validator.placeId(at: p), to: &text) }
+        case .jsonl:
+            text.append(contentsOf: ",\"radius_m\":".utf8)
+            TextEscaping.appendJSONNumber(validator.radiusMeters(ofPlace: p), to: &text)
+            text.append(contentsOf: ",\"place_id\":".utf8)
+            TextEscaping.appendJSONString(validator.placeId(at: p), to: &text)
+        }
+    }
+
     /// Per verdict ordinal, the CSV verdict text in 32-byte slots (a length byte, then the bytes).
     private var verdictSlots: ContiguousArray<UInt8> {
         var slots = ContiguousArray<UInt8>(repeating: 0, count: 32 * verdicts.count)
@@ -99,18 +151,19 @@ struct CheckInOutputText: Sendable {
         return slots
     }
 
-    /// An upper bound on the bytes `writeCSVRow` writes for a row with these fields (and room for most rows
-    /// `appendRow` writes: quoted ids, a distance).
+    /// An upper bound on the bytes `writeCSVRow` writes for a row with these fields (a verdict slot's 31 bytes
+    /// and a distance's 20 fit in the 72; and room for most rows `appendRow` writes: quoted ids).
     @inline(__always)
     func csvRowBound(id: CheckInField, event: CheckInField) -> Int { 2 * (id.count + event.count) + placeStride + 72 }
 
-    /// Writes one CSV row straight into `out` when it needs no escaping and no table lookup (the common case);
+    /// Writes one CSV row straight into `out` when it needs no escaping and no table lookup (the common case,
+    /// a distance included);
     /// returns the bytes written, or nil to use `appendRow` instead. `out` has room for `csvRowBound`.
     /// - Complexity: O(row length).
     @inline(__always)
     func writeCSVRow(id: CheckInField, event eventField: CheckInField, result: CheckInResult,
                      verdictSlots: UnsafePointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int? {
-        guard format == .csv, result.distance.isNaN, id.count > 0, let idBase = id.base, isPlainCSV(id) else { return nil }
+        guard format == .csv, id.count > 0, let idBase = id.base, isPlainCSV(id) else { return nil }
         if result.event >= 0 { guard eventField.count > 0, isPlainCSV(eventField) else { return nil } }
         var n = 0
         out.update(from: idBase, count: id.count)
@@ -119,6 +172,11 @@ struct CheckInOutputText: Sendable {
         let verdictCount = Int(verdict[0])
         (out + n).update(from: verdict + 1, count: verdictCount)
         n += verdictCount
+        // An `outside_radius` distance: most of the hard load's rows carry one.
+        if !result.distance.isNaN {
+            guard let digits = CheckInNumberFormat.writeMillimetresUp(result.distance, to: out + n) else { return nil }
+            n += digits
+        }
         if result.place >= 0 {
             let start = Int(result.place) * placeStride
             let done = places.withUnsafeBufferPointer { places -> Bool in

@@ -409,15 +409,17 @@ public final class CheckInBatchValidator {
         // Rows go in blocks: read a block, resolve all its ids, touch their places, then judge. The lookups of
         // different rows do not depend on each other, so their cache misses overlap.
         let blockSize = 16
-        var block: [(fields: CheckInRowFields, line: Int, problem: String?)] = []
-        block.reserveCapacity(blockSize)
+        // Filled from the front and overwritten block after block (`blockCount` in use): emptying an array of
+        // tuples each block cost more than a hundred instructions a row.
+        var block = [(fields: CheckInRowFields, line: Int, problem: String?)](repeating: (CheckInRowFields(), 0, nil), count: blockSize)
+        var blockCount = 0
         var targets = [CheckInValidator.Target](repeating: CheckInValidator.Target(event: -2, place: -2), count: blockSize)
         var eventKeys = [UnsafeRawBufferPointer](repeating: UnsafeRawBufferPointer(start: nil, count: 0), count: blockSize)
         var placeKeys = eventKeys
         var warm = 0.0
         while position < end {
-            block.removeAll(keepingCapacity: true)
-            while position < end, block.count < blockSize {
+            blockCount = 0
+            while position < end, blockCount < blockSize {
                 let recordLine = line
                 var fields = CheckInRowFields()
                 var problem: String?
@@ -454,18 +456,19 @@ public final class CheckInBatchValidator {
                 }
                 // Another shard's row: read (its lines counted), not judged, not written.
                 if let userShard, !userShard.contains(user: fields.user.raw) { continue }
-                block.append((fields, recordLine, problem))
+                block[blockCount] = (fields, recordLine, problem)
+                blockCount += 1
             }
-            for i in block.indices {
+            for i in 0 ..< blockCount {
                 eventKeys[i] = block[i].fields.event.raw
                 placeKeys[i] = block[i].fields.place.raw
             }
             targets.withUnsafeMutableBufferPointer { targets in
                 guard let into = targets.baseAddress else { return }
-                validator.resolve(eventKeys: eventKeys, placeKeys: placeKeys, count: block.count, into: into)
+                validator.resolve(eventKeys: eventKeys, placeKeys: placeKeys, count: blockCount, into: into)
             }
-            for i in block.indices { warm += validator.touch(place: targets[i].place) }
-            for i in block.indices {
+            for i in 0 ..< blockCount { warm += validator.touch(place: targets[i].place) }
+            for i in 0 ..< blockCount {
                 let (fields, recordLine, problem) = block[i]
                 if let problem {
                     // Unreadable: the rule's first reason, judged without the row's user.

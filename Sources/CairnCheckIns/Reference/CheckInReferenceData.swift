@@ -69,9 +69,10 @@ public struct CheckInReferenceData: Sendable {
             let rows = try ReferenceCSVReader.parallelCSVRows(path: path, workers: workers) { header in
                 PlaceColumns(header)
             } row: { (columns: PlaceColumns, scanner: CheckInCSVScanner, line: Int) -> ReferenceRow<CheckInPlace> in
-                let id = scanner.field(columns.id).text
-                guard !id.isEmpty else { return .skip("missing id") }
-                guard !TextEscaping.containsIdControlCharacters(id) else { return .skip(Self.controlCharacterMessage(id)) }
+                let idField = scanner.field(columns.id)
+                guard idField.count > 0 else { return .skip("missing id") }
+                guard !idField.hasIdControlCharacters else { return .skip(Self.controlCharacterMessage(idField.text)) }
+                let id = idField.text
                 guard let center = Self.coordinate(scanner.field(columns.latitude), scanner.field(columns.longitude)) else {
                     return .skip("bad coordinate")
                 }
@@ -112,9 +113,10 @@ public struct CheckInReferenceData: Sendable {
             let rows = try ReferenceCSVReader.parallelCSVRows(path: path, workers: workers) { header in
                 EventColumns(header)
             } row: { (columns: EventColumns, scanner: CheckInCSVScanner, line: Int) -> ReferenceRow<CheckInEvent> in
-                let id = scanner.field(columns.id).text
-                guard !id.isEmpty else { return .skip("missing id") }
-                guard !TextEscaping.containsIdControlCharacters(id) else { return .skip(Self.controlCharacterMessage(id)) }
+                let idField = scanner.field(columns.id)
+                guard idField.count > 0 else { return .skip("missing id") }
+                guard !idField.hasIdControlCharacters else { return .skip(Self.controlCharacterMessage(idField.text)) }
+                let id = idField.text
                 let start = scanner.field(columns.start).seconds
                 let end = scanner.field(columns.end).seconds
                 guard start.isFinite, end.isFinite,

@@ -546,9 +546,10 @@ struct EventRecord: Sendable {
     let place: Int32
 }
 
-/// A value handed between the two threads that build a validator (each writes its own box once, and the
-/// builder reads it after both have finished).
-final class CheckInBuildBox<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+/// A value handed between the threads that build a validator or its output texts (each writes its own box once,
+/// and the builder reads it after all have finished).
+package final class CheckInBuildBox<Value>: @unchecked Sendable {
+    package var value: Value
+    /// - Complexity: O(1).
+    package init(_ value: Value) { self.value = value }
 }
