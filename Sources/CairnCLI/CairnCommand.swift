@@ -12,7 +12,8 @@ public struct CairnCommand: ParsableCommand {
         abstract: "A geospatial query and indexing engine: import places, parks, events and check-ins; query them fast and exactly.",
         version: CairnVersion.current,
         subcommands: [ImportCommand.self, InfoCommand.self, GetCommand.self, DeleteCommand.self, GenerateCommand.self,
-                      BBoxCommand.self, AroundCommand.self, NearestCommand.self, ContainingCommand.self, GeohashCommand.self,
+                      BBoxCommand.self, AroundCommand.self, NearestCommand.self, ContainingCommand.self, IntersectsCommand.self,
+                      GeohashCommand.self,
                       BenchCommand.self, SnapshotCommand.self, ClusterCommand.self, TilesCommand.self, CheckInsCommand.self, ServeCommand.self]
     )
 

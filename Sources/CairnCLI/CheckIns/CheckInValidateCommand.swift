@@ -13,15 +13,18 @@ struct CheckInValidateCommand: ParsableCommand {
             Output: one row per check-in, in input order: checkin_id,verdict,reason,distance_m,radius_m,place_id,event_id. \
             verdict is valid or invalid; reason is one of outside_radius, before_start, after_end, unknown_event, \
             unknown_place, not_joined, duplicate, invalid_coordinate, invalid_time, malformed_row, no_match, \
-            place_mismatch (the check-in names an event and another place than the event's). \
+            place_mismatch (the check-in names an event and another place than the event's), outside_area. \
             distance_m is given for outside_radius: the exact distance from the place's centre, rounded up to the millimetre. \
-            A check-in with neither an event nor a place is matched to the places whose circle contains it and their \
-            events ongoing at its time. A summary (counts per reason, rows per second) goes to standard error. \
+            A place whose geometry is a Polygon or MultiPolygon is judged by its area instead of a circle (the area \
+            decides over a radius; on the boundary is inside): outside it, outside_area, and distance_m is the \
+            distance to its boundary, rounded up to the millimetre. \
+            A check-in with neither an event nor a place is matched to the places whose circle or area contains it and \
+            their events ongoing at its time. A summary (counts per reason, rows per second) goes to standard error. \
             Exit status: 0 when the run completed, 2 with --fail-on-invalid when a check-in was invalid, 1 when it could not run.
             """
     )
 
-    @Option(name: .customLong("places"), help: ArgumentHelp("Places with a radius (CSV, JSON lines or GeoJSON, .gz too); repeatable.", valueName: "file"))
+    @Option(name: .customLong("places"), help: ArgumentHelp("Places with a radius or a polygon (CSV, with a WKT/WKB geometry column or not, JSON lines or GeoJSON, .gz too); repeatable.", valueName: "file"))
     var placeFiles: [String] = []
 
     @Option(name: .customLong("events"), help: ArgumentHelp("Events: id, placeId (or location and radius), startTime, endTime; repeatable.", valueName: "file"))

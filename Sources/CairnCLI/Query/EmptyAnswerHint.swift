@@ -41,9 +41,10 @@ struct EmptyAnswerHint {
         }
     }
 
-    /// For `containing`: no feature with a radius can contain anything.
+    /// For `containing`: no feature with a radius or a shape can contain anything (a store with shapes gets no
+    /// hint: its polygons may simply lie elsewhere).
     static let radius: CommandHint = { index, _ in
-        index.radiusCount == 0
+        index.radiusCount == 0 && index.shapeCount == 0
             ? "no feature in the store has a radius, so none can contain a point: import with --radius, or a radius column"
             : nil
     }

@@ -11,7 +11,7 @@ struct BBoxCommand: ParsableCommand {
         abstract: "Features inside a box: the map viewfinder. A box whose west is east of its east crosses the antimeridian.",
         discussion: """
             Give --bbox WEST,SOUTH,EAST,NORTH, or the viewfinder's corners --sw LAT,LON --ne LAT,LON. Edges count as \
-            inside. Longitudes beyond ±180, as a map with world copies gives them (--bbox 170,-25,190,-10), name the \
+            inside. A line or polygon is in the answer when its geometry meets the box, wherever its centroid lies. Longitudes beyond ±180, as a map with world copies gives them (--bbox 170,-25,190,-10), name the \
             same meridians moved by whole turns: that box crosses the antimeridian from 170 to -170.
             """
     )
@@ -124,11 +124,16 @@ struct NearestCommand: ParsableCommand {
     }
 }
 
-/// `cairn containing`: which places' circles contain a point.
+/// `cairn containing`: which polygons and places' circles contain a point.
 struct ContainingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "containing",
-        abstract: "Features whose circle (location + radiusMeters) contains a point: the check-in test. Nearest centre first."
+        abstract: "Features whose polygon, or circle (location + radiusMeters), contains a point: the check-in test.",
+        discussion: """
+            Polygons that cover the point come first (distance_m 0; the boundary counts as inside; edges are straight \
+            in longitude and latitude), then circles, nearest centre first. A feature with a shape is judged by its \
+            shape alone: lines and points contain nothing.
+            """
     )
 
     @OptionGroup var point: PointOptions
@@ -139,5 +144,35 @@ struct ContainingCommand: ParsableCommand {
         try query.run(emptyHint: EmptyAnswerHint.radius, pushedDown: (.containing(center), model)) { index, filter, stats in
             index.containing(center, model: model, filter: filter, stats: &stats)
         }
+    }
+}
+
+/// `cairn intersects`: which features meet a drawn polygon or a route line.
+struct IntersectsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "intersects",
+        abstract: "Features whose geometry meets a given geometry (a drawn polygon, a route line), in store order.",
+        discussion: """
+            Give --geometry as WKT ('POLYGON ((24.9 60.1, 25 60.1, 25 60.2, 24.9 60.1))'), WKB in hexadecimal digits, \
+            or a GeoJSON geometry object, in longitude/latitude degrees. A point feature is in the answer when it lies \
+            on or in the geometry; a shape when the two share a point (boundaries count; edges are straight in \
+            longitude and latitude).
+            """
+    )
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The geometry: WKT, hexadecimal WKB or GeoJSON.", valueName: "geometry"))
+    var geometry: String
+
+    @OptionGroup var query: QueryOptions
+
+    func shape() throws -> Shape {
+        try validating { () throws(QueryArgumentError) in try QueryArgument.shape(geometry, argument: "--geometry") }
+    }
+
+    func validate() throws { _ = try shape() }
+
+    func run() throws {
+        let shape = try shape()
+        try query.run { index, filter, stats in index.intersecting(shape, filter: filter, stats: &stats) }
     }
 }

@@ -125,7 +125,8 @@ struct CheckInOutputText: Sendable {
         switch format {
         case .csv:
             text.append(0x2C)
-            TextEscaping.appendJSONNumber(validator.radiusMeters(ofPlace: p), to: &text)
+            // A place with an area: no radius (the area decides; ARCHITECTURE.md, "Check-in rule").
+            if validator.shape(ofPlace: p) == nil { TextEscaping.appendJSONNumber(validator.radiusMeters(ofPlace: p), to: &text) }
             text.append(0x2C)
             let copied = validator.placeKeys.withKey(at: p) { id -> Bool in
                 guard !id.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return false }
@@ -135,7 +136,11 @@ struct CheckInOutputText: Sendable {
             if !copied { TextEscaping.appendCSVField(validator.placeId(at: p), to: &text) }
         case .jsonl:
             text.append(contentsOf: ",\"radius_m\":".utf8)
-            TextEscaping.appendJSONNumber(validator.radiusMeters(ofPlace: p), to: &text)
+            if validator.shape(ofPlace: p) == nil {
+                TextEscaping.appendJSONNumber(validator.radiusMeters(ofPlace: p), to: &text)
+            } else {
+                text.append(contentsOf: "null".utf8)
+            }
             text.append(contentsOf: ",\"place_id\":".utf8)
             TextEscaping.appendJSONString(validator.placeId(at: p), to: &text)
         }

@@ -24,6 +24,7 @@ public enum CheckInVerdictIndex {
         case .malformedRow: return 10
         case .noMatch: return 11
         case .placeMismatch: return 12
+        case .outsideArea: return 13
         }
     }
 }

@@ -56,7 +56,10 @@ public struct CheckInReferenceData: Sendable {
 
     // MARK: - Places
 
-    /// Reads places (id, latitude, longitude, radius) from CSV, JSON lines or GeoJSON (`.gz` too).
+    /// Reads places (id, latitude, longitude, radius) from CSV, JSON lines or GeoJSON (`.gz` too). A place whose
+    /// geometry is a Polygon or MultiPolygon (GeoJSON, or a CSV `geometry`/`wkt`/`wkb` column) keeps it as its
+    /// area, which then decides its check-ins (no radius needed); a CSV file with a geometry column is read by
+    /// the feature reader (`openFeatureReader`) instead of the byte-level fast path, which knows only circles.
     /// - Throws: `CheckInError` when the file cannot be read or its header lacks id, latitude or longitude.
     /// - Complexity: O(n) in the file's bytes, CSV on `workers` threads.
     public mutating func loadPlaces(path: String) throws(CheckInError) {
@@ -67,7 +70,8 @@ public struct CheckInReferenceData: Sendable {
         if InputFormat.detect(path: path) == .csv {
             let defaultRadius = defaultRadiusMeters
             let rows = try ReferenceCSVReader.parallelCSVRows(path: path, workers: workers) { header in
-                PlaceColumns(header)
+                // A geometry column: no layout here, so that no row is read twice (the feature reader reads them).
+                PlaceColumns.geometryPosition(in: header) >= 0 ? nil : PlaceColumns(header)
             } row: { (columns: PlaceColumns, scanner: CheckInCSVScanner, line: Int) -> ReferenceRow<CheckInPlace> in
                 let idField = scanner.field(columns.id)
                 guard idField.count > 0 else { return .skip("missing id") }
@@ -83,19 +87,39 @@ public struct CheckInReferenceData: Sendable {
                 return .item(CheckInPlace(id: id, circle: circle))
             }
             guard let header = rows.header else { return notice("\(path): an empty file (no header): no places read") }
+            if !rows.layoutFound, PlaceColumns.geometryPosition(in: header) >= 0 { return try loadPlaceFeatures(path: path) }
             guard rows.layoutFound else { throw PlaceColumns.missingColumnsError(path, header: header) }
             if places.isEmpty { places = rows.items } else { places += rows.items }
             reportSkips(of: rows)
             return
         }
+        try loadPlaceFeatures(path: path)
+    }
+
+    /// Reads places through the feature reader: a place with an area keeps it (no radius needed), another needs
+    /// a radius (its own or the default).
+    private mutating func loadPlaceFeatures(path: String) throws {
         try openFeatureReader(path: path, options: ImportOptions(kind: .place, defaultRadiusMeters: nil)).forEachRecord { feature in
-            guard let radius = feature.radiusMeters ?? defaultRadiusMeters,
-                  let circle = try? Circle(center: feature.location, radiusMeters: radius) else {
+            guard let place = Self.place(feature, defaultRadiusMeters: defaultRadiusMeters) else {
                 skip("\(path): place \(feature.id) has no radius (give --radius for a default)")
                 return
             }
-            places.append(CheckInPlace(id: feature.id, circle: circle))
+            places.append(place)
         } rejected: { skip($0.description) }
+    }
+
+    /// A feature as a place: with an area (a Polygon or MultiPolygon), the area, its centre the feature's location
+    /// and its radius the feature's or none (0: unused); otherwise a circle of the feature's radius, or
+    /// `defaultRadiusMeters`; nil without either.
+    /// - Complexity: O(1) (the shape is shared).
+    static func place(_ feature: Feature, defaultRadiusMeters: Double?) -> CheckInPlace? {
+        if let shape = feature.shape, shape.kind.isAreal,
+           let circle = try? Circle(center: feature.location, radiusMeters: feature.radiusMeters ?? 0) {
+            return CheckInPlace(id: feature.id, circle: circle, shape: shape)
+        }
+        guard let radius = feature.radiusMeters ?? defaultRadiusMeters,
+              let circle = try? Circle(center: feature.location, radiusMeters: radius) else { return nil }
+        return CheckInPlace(id: feature.id, circle: circle)
     }
 
     // MARK: - Events
@@ -209,7 +233,8 @@ public struct CheckInReferenceData: Sendable {
 
     // MARK: - The store
 
-    /// Places (every feature with a radius, or the default radius for places and parks) and events from the store.
+    /// Places (every feature with a radius or an area, or the default radius for places and parks) and events
+    /// from the store; a place with an area (a Polygon or MultiPolygon) is judged by it.
     /// - Throws: `CheckInError` when there is no store at `path` or it cannot be read.
     /// - Complexity: O(n) in the store's features.
     public mutating func loadStore(path: String) throws(CheckInError) {
@@ -240,9 +265,8 @@ public struct CheckInReferenceData: Sendable {
             return
         }
         let fallback = feature.kind == .place || feature.kind == .park ? defaultRadiusMeters : nil
-        guard let radius = feature.radiusMeters ?? fallback,
-              let circle = try? Circle(center: feature.location, radiusMeters: radius) else { return }
-        places.append(CheckInPlace(id: feature.id, circle: circle))
+        guard let place = Self.place(feature, defaultRadiusMeters: fallback) else { return }
+        places.append(place)
     }
 
     // MARK: - Reading

@@ -13,4 +13,8 @@ struct PlaceColumns: ReferenceColumns {
     }
 
     var required: [(name: String, position: Int)] { [("id", id), ("latitude", latitude), ("longitude", longitude)] }
+
+    /// The first geometry column (`geometry`, `wkt`, `wkb`, ...), or -1: a file with one is read as features.
+    /// - Complexity: O(n) in the header's columns.
+    static func geometryPosition(in header: [String]) -> Int { position(of: .geometry, in: header) }
 }

@@ -58,11 +58,14 @@ public enum CheckInReason: String, CaseIterable, Hashable, Sendable {
     case invalidTime = "invalid_time"
     /// The row could not be read as a check-in (wrong field count, missing id or user, unreadable number).
     case malformedRow = "malformed_row"
-    /// A point-only check-in (no event, no place) that no place's circle contains.
+    /// A point-only check-in (no event, no place) that no place's circle or area contains.
     case noMatch = "no_match"
     /// The check-in names an event and a place that is not the event's place (a check-in naming an event
     /// is judged against the event's place; naming another one as well is a contradiction, not a hint).
     case placeMismatch = "place_mismatch"
+    /// The place has an area (a Polygon or MultiPolygon) and the point is not in it, boundary included (the
+    /// result carries the distance to the boundary). Last, so that the other reasons keep their ordinals.
+    case outsideArea = "outside_area"
 
     /// Reads a reason code (`outside_radius`, ...).
     /// - Complexity: O(1).
@@ -90,7 +93,8 @@ public struct CheckInResult: Hashable, Sendable {
     package var place: Int32
     /// The resolved event's index in the validator's events, or -1.
     package var event: Int32
-    /// The exact model distance in metres from the place's centre to the point, or NaN when not measured.
+    /// For `outside_radius`, the exact model distance in metres from the place's centre to the point; for
+    /// `outside_area`, the WGS84 geodesic distance to the area's boundary; otherwise NaN.
     package var distance: Double
 
     package init(reason: CheckInReason?, place: Int32 = -1, event: Int32 = -1, distance: Double = .nan) {
@@ -115,7 +119,9 @@ public struct CheckInResult: Hashable, Sendable {
     public var eventIndex: Int? { event >= 0 ? Int(event) : nil }
 
     /// The exact distance in metres from the place's centre under the validator's model, given for
-    /// `outside_radius` (the only verdict that needs it; valid points are usually decided by cheap bounds).
+    /// `outside_radius`, or the geodesic distance to the place's boundary (`ShapeBoundaryDistance`, within
+    /// 0.1 mm), given for `outside_area` (the only verdicts that need one; valid points are usually decided by
+    /// cheap bounds).
     /// - Complexity: O(1).
     public var distanceMeters: Double? { distance.isNaN ? nil : distance }
 
@@ -132,18 +138,25 @@ public struct CheckInResult: Hashable, Sendable {
     }
 }
 
-/// A place check-ins are judged against: an id and a circle.
+/// A place check-ins are judged against: an id and a circle, or an area.
+///
+/// With an area (`shape`, a Polygon or MultiPolygon), the area decides and the circle's radius is not used: a
+/// check-in is at the place when `Shape.covers` holds (boundary inside). The circle's centre stays the place's
+/// centre (a point-only check-in covered by several places goes to the nearest centre).
 public struct CheckInPlace: Hashable, Sendable {
     /// The place's id.
     public let id: String
-    /// Its centre and radius.
+    /// Its centre and radius (the radius unused when `shape` is given).
     public let circle: Circle
+    /// Its area, when it has one: always a Polygon or MultiPolygon (other shapes are not kept).
+    public let shape: Shape?
 
-    /// Creates a place.
+    /// Creates a place; `shape` is kept only when it has an area (a Polygon or MultiPolygon), and then decides.
     /// - Complexity: O(1).
-    public init(id: String, circle: Circle) {
+    public init(id: String, circle: Circle, shape: Shape? = nil) {
         self.id = id
         self.circle = circle
+        self.shape = shape?.kind.isAreal == true ? shape : nil
     }
 }
 

@@ -2,10 +2,13 @@ extension CheckInValidator {
     /// Matches a point-only check-in (no event, no place named) by containment.
     ///
     /// The candidates are the places whose circle contains the point (`CircleIndex.containing`, exact, edge
-    /// inclusive; with `accuracyMeters` above 0, the lenient policy's `distance − accuracy <= radius`). Places
+    /// inclusive; with `accuracyMeters` above 0, the lenient policy's `distance − accuracy <= radius`) and the
+    /// places whose area covers it (`Shape.covers`, boundary inside; with `accuracyMeters` above 0, also those
+    /// whose boundary is at most that far: every area's extent is then bounded). Places
     /// with an event ongoing at the time (`start <= time < end`) are preferred, and when joins are required,
     /// places with such an event the user joined before those; among equals, the nearest centre wins (exact
-    /// model distance, ties to the lower place index). At that place the ongoing event that started last (the
+    /// model distance to the place's centre, for an area its representative point; ties to the lower place
+    /// index). At that place the ongoing event that started last (the
     /// last the user joined, when joins are required and there is one) is named (ties to the lower event
     /// index), or none: a visit to the place. Joins, when required, apply to the event.
     /// - Complexity: one containment query, plus one geodesic per candidate when there are several.
@@ -14,6 +17,7 @@ extension CheckInValidator {
         scratch.removeAll(keepingCapacity: true)
         let point = Coordinate(uncheckedLatitude: latitude, longitude: longitude)
         circles.containing(point, model: model, accuracyMeters: accuracyMeters, into: &scratch)
+        if !placeShapes.isEmpty { addCoveringAreas(point, accuracyMeters: accuracyMeters, to: &scratch) }
         guard !scratch.isEmpty else { return CheckInResult(reason: .noMatch) }
         var bestPlace = -1, bestEvent = -1
         /// 2: an ongoing event the user joined (joins required); 1: an ongoing event; 0: none.
@@ -44,6 +48,45 @@ extension CheckInValidator {
             return CheckInResult(reason: .notJoined, place: Int32(bestPlace), event: Int32(bestEvent))
         }
         return CheckInResult(reason: nil, place: Int32(bestPlace), event: Int32(bestEvent))
+    }
+
+    /// With areas: maps the circle index's answers in `candidates` to places, and adds the places whose area
+    /// covers `point` (or, with `accuracyMeters` above 0, whose boundary is at most that far), ascending.
+    /// - Complexity: O(log p + k) extent lookups and one `Shape.covers` per area whose extent holds the point;
+    ///   with an accuracy, O(v) for the v vertices of every area (each extent is bounded).
+    func addCoveringAreas(_ point: Coordinate, accuracyMeters: Double, to candidates: inout [Int]) {
+        for i in candidates.indices { candidates[i] = Int(circlePlaces[candidates[i]]) }
+        var found: [Int] = []
+        if accuracyMeters > 0 {
+            for place in placeShapes.indices {
+                guard let shape = placeShapes[place],
+                      ShapeBoundaryDistance.lowerBoundMeters(from: point, to: shape.extent) <= accuracyMeters else { continue }
+                found.append(place)
+            }
+        } else {
+            // At a pole every part reaching it, at ±180 parts at either meridian (as `FeatureShapeIndex`).
+            if Swift.abs(point.latitude) == 90 {
+                _ = shapeExtents.search(west: -180, south: point.latitude, east: 180, north: point.latitude, into: &found)
+            } else if Swift.abs(point.longitude) == 180 {
+                _ = shapeExtents.search(west: 180, south: point.latitude, east: 180, north: point.latitude, into: &found)
+                _ = shapeExtents.search(west: -180, south: point.latitude, east: -180, north: point.latitude, into: &found)
+            } else {
+                _ = shapeExtents.search(west: point.longitude, south: point.latitude, east: point.longitude,
+                                        north: point.latitude, into: &found)
+            }
+        }
+        guard !found.isEmpty else { return }
+        found.sort()
+        var previous = -1
+        for place in found where place != previous {
+            previous = place
+            guard let shape = placeShapes[place] else { continue }
+            if outsideAreaDistance(shape, latitude: point.latitude, longitude: point.longitude,
+                                   accuracyMeters: accuracyMeters).isNaN {
+                candidates.append(place)
+            }
+        }
+        candidates.sort()
     }
 
     /// The event at `place` ongoing at `seconds` that started last among those `isIncluded` accepts (ties: the

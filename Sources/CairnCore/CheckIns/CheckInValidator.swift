@@ -5,13 +5,14 @@ import Glibc
 import Darwin
 #endif
 
-/// Judges check-ins against places (centre + radius), events (place + time window) and optional joins
+/// Judges check-ins against places (centre + radius, or an area), events (place + time window) and optional joins
 /// (ARCHITECTURE.md, "Check-in rule"): each gets `valid` or exactly one `CheckInReason`.
 ///
 /// The tests, in order: coordinate (`invalid_coordinate`), time (`invalid_time`), the claimed event or place
 /// (`unknown_event`, `unknown_place`; with neither, the point is matched by containment, or `no_match`; with
 /// both, the place must be the event's, else `place_mismatch`: the check-in is judged against the event's place),
-/// distance from the place's centre under the model (`outside_radius`, with the exact distance), the event's
+/// distance from the place's centre under the model (`outside_radius`, with the exact distance), or for a place
+/// with an area, whether the area covers the point (`outside_area`, with the distance to its boundary), the event's
 /// window `start <= time < end` (`before_start`, `after_end`), joins when given (`not_joined`). Duplicates
 /// (`duplicate`) need input order and live in a `CheckInLedger`; `validate(_:)` does both.
 ///
@@ -19,6 +20,12 @@ import Darwin
 /// (`DistanceBounds`) settle most points, the chord bound (`GeodesicChord`, micrometres wide) nearly all the
 /// ones near the edge, the model's full geodesic the rest, so the verdict equals
 /// `distanceMeters(from: centre, to: point, model:) <= radius` bit for bit.
+///
+/// A place with an area (`CheckInPlace.shape`) is judged by the area alone, its radius unused: `Shape.covers`
+/// (exact, planar in longitude/latitude, boundary inside); outside, `ShapeBoundaryDistance.meters` (WGS84
+/// geodesic, within 0.1 mm, whatever the model) is the distance, and under the lenient policy the point is
+/// valid when that distance is at most the accuracy. Places without an area pay one test of an empty array per
+/// check-in for this.
 ///
 /// Immutable after `init` and `Sendable`: many threads may judge with one validator.
 public struct CheckInValidator: Sendable {
@@ -46,6 +53,12 @@ public struct CheckInValidator: Sendable {
     /// The places' circles, for point-only check-ins, and each place's circle.
     let circles: CircleIndex
     let placeCircles: ContiguousArray<Circle>
+    /// Each place's area, or nil; empty when no place has one (then the circle path reads nothing more).
+    let placeShapes: ContiguousArray<Shape?>
+    /// With areas: the place of each circle in `circles` (places with an area are not in it), and the extents
+    /// of the areas' parts (items are place indices). Empty when no place has an area.
+    let circlePlaces: ContiguousArray<Int32>
+    let shapeExtents: ShapeExtentIndex
     /// Users named in joins, and the joined (event, user) pairs.
     let joinUsers: KeyTable
     let joinPairs: PairSet
@@ -105,7 +118,8 @@ public struct CheckInValidator: Sendable {
         let keysBox = CheckInBuildBox(KeyTable())
         let repeatedBox = CheckInBuildBox([Bool]())
         let placesBox = CheckInBuildBox((keys: KeyTable(), data: ContiguousArray<Double>(),
-                                         circles: ContiguousArray<Circle>(), ignored: 0, warm: 0))
+                                         circles: ContiguousArray<Circle>(), ignored: 0, warm: 0,
+                                         shapes: [(place: Int, shape: Shape)]()))
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             if part == 1 {
                 var keys = KeyTable()
@@ -125,9 +139,11 @@ public struct CheckInValidator: Sendable {
                 let block = placeList[start ..< min(placeList.count, start + 16)]
                 for place in block { built.warm &+= built.keys.index(of: place.id) }
                 for place in block {
-                    guard built.keys.insert(place.id).inserted else { built.ignored += 1; continue }
+                    let (index, inserted) = built.keys.insert(place.id)
+                    guard inserted else { built.ignored += 1; continue }
                     Self.appendRecord(of: place.circle, model: model, to: &built.data)
                     built.circles.append(place.circle)
+                    if let shape = place.shape { built.shapes.append((index, shape)) }
                 }
                 start += 16
             }
@@ -136,6 +152,7 @@ public struct CheckInValidator: Sendable {
         (placeKeys, placeData, placeCircles) = (placesBox.value.keys, placesBox.value.data, placesBox.value.circles)
         ignoredPlaces = placesBox.value.ignored
         let warm = placesBox.value.warm
+        let shapedPlaces = placesBox.value.shapes
         let givenPlaces = placeKeys
         let halves = [CheckInBuildBox([Int32]()), CheckInBuildBox([Int32]())]
         DispatchQueue.concurrentPerform(iterations: 2) { part in
@@ -168,12 +185,29 @@ public struct CheckInValidator: Sendable {
         // Events per place, by start then input order (`RadixSort` on the place, then a sort per place),
         // while another thread builds the circle index.
         let placeCount = placeKeys.count
+        // Places with an area leave the circle index (their radius is not the rule) for an index of their extents.
+        var placeShapes = ContiguousArray<Shape?>()
+        var circlePlaces = ContiguousArray<Int32>()
+        var extentEntries: [ShapeExtentIndex.Entry] = []
+        var circleInput = placeCircles
+        if !shapedPlaces.isEmpty {
+            placeShapes = ContiguousArray(repeating: nil, count: placeCount)
+            for (place, shape) in shapedPlaces {
+                placeShapes[place] = shape
+                shape.appendPartExtents(item: place, to: &extentEntries)
+            }
+            circleInput = []
+            for place in 0..<placeCount where placeShapes[place] == nil {
+                circlePlaces.append(Int32(place))
+                circleInput.append(placeCircles[place])
+            }
+        }
         let circleBox = CheckInBuildBox<CircleIndex?>(nil)
         let sortedBox = CheckInBuildBox<(ContiguousArray<Int32>, ContiguousArray<Int32>)>(([], []))
-        let circleInput = placeCircles, records = eventRecords
+        let records = eventRecords, circleList = circleInput
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             if part == 0 {
-                circleBox.value = CircleIndex(circleInput)
+                circleBox.value = CircleIndex(circleList)
                 return
             }
             var starts = ContiguousArray<Int32>(repeating: 0, count: placeCount + 1)
@@ -212,8 +246,11 @@ public struct CheckInValidator: Sendable {
         }
         requiresJoins = joins != nil
 
-        self.circles = circleBox.value ?? CircleIndex(placeCircles)
+        self.circles = circleBox.value ?? CircleIndex(circleInput)
         self.placeCircles = placeCircles
+        self.placeShapes = placeShapes
+        self.circlePlaces = circlePlaces
+        self.shapeExtents = ShapeExtentIndex(extentEntries)
         placeKeys.prepareForLookups()
         eventKeys.prepareForLookups()
         self.placeKeys = placeKeys
@@ -269,8 +306,12 @@ public struct CheckInValidator: Sendable {
     /// The place at `index` (`CheckInResult.placeIndex`).
     /// - Complexity: O(n) in the id's length.
     public func place(at index: Int) -> CheckInPlace {
-        CheckInPlace(id: placeKeys.key(at: index), circle: placeCircles[index])
+        CheckInPlace(id: placeKeys.key(at: index), circle: placeCircles[index], shape: shape(ofPlace: index))
     }
+
+    /// The area of the place at `index` (a Polygon or MultiPolygon), or nil when its circle is the rule.
+    /// - Complexity: O(1).
+    public func shape(ofPlace index: Int) -> Shape? { placeShapes.isEmpty ? nil : placeShapes[index] }
 
     /// The id of the place at `index`.
     /// - Complexity: O(n) in the id's length.
@@ -470,9 +511,18 @@ public struct CheckInValidator: Sendable {
             return match(latitude: latitude, longitude: longitude, seconds: seconds,
                          accuracyMeters: accuracyPolicy == .lenient ? accuracyMeters : 0, user: user, scratch: &scratch)
         }
-        let distance = outsideDistance(place: place, latitude: latitude, longitude: longitude, accuracyMeters: accuracyMeters)
-        if !distance.isNaN {
-            return CheckInResult(reason: .outsideRadius, place: Int32(place), event: Int32(event), distance: distance)
+        // One test of an empty array for validators without areas: the circle path is otherwise unchanged.
+        if !placeShapes.isEmpty, let shape = placeShapes[place] {
+            let distance = outsideAreaDistance(shape, latitude: latitude, longitude: longitude,
+                                               accuracyMeters: accuracyPolicy == .lenient ? accuracyMeters : 0)
+            if !distance.isNaN {
+                return CheckInResult(reason: .outsideArea, place: Int32(place), event: Int32(event), distance: distance)
+            }
+        } else {
+            let distance = outsideDistance(place: place, latitude: latitude, longitude: longitude, accuracyMeters: accuracyMeters)
+            if !distance.isNaN {
+                return CheckInResult(reason: .outsideRadius, place: Int32(place), event: Int32(event), distance: distance)
+            }
         }
         if event >= 0 {
             if seconds < eventRecords[event].start {
@@ -527,6 +577,17 @@ public struct CheckInValidator: Sendable {
             let distance = measure(model, centerLatitude, centerLongitude, latitude, longitude)
             return distance - accuracyMeters <= radius ? .nan : distance
         }
+    }
+
+    /// NaN when `shape` covers the point (boundary inside) or, with `accuracyMeters` above 0 (the lenient
+    /// policy), when its boundary is at most that far; otherwise the geodesic distance to the boundary
+    /// (`ShapeBoundaryDistance`, within 0.1 mm).
+    /// - Complexity: O(v) for the shape's v vertices, plus the distance search when outside.
+    func outsideAreaDistance(_ shape: Shape, latitude: Double, longitude: Double, accuracyMeters: Double) -> Double {
+        let point = Coordinate(uncheckedLatitude: latitude, longitude: longitude)
+        if shape.covers(point) { return .nan }
+        let distance = ShapeBoundaryDistance.meters(from: point, to: shape)
+        return accuracyMeters > 0 && distance - accuracyMeters <= 0 ? .nan : distance
     }
 
     /// Whether `user` joined `event`.

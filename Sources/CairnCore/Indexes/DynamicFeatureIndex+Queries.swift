@@ -5,30 +5,29 @@ import Darwin
 #endif
 
 extension DynamicFeatureIndex {
-    /// The current features inside `box` (edges inclusive; across the antimeridian when west > east) that pass
-    /// `filter`, in the order of the current features (see the type's notes).
-    /// - Complexity: O(√n + k log k + d) for k base candidates in the box and d delta slots.
+    /// The current features that meet `box` (edges inclusive; across the antimeridian when west > east) and pass
+    /// `filter`, as `FeatureIndex.search(in:filter:stats:)` decides (shapes by their geometry, other features by
+    /// their location), in the order of the current features (see the type's notes).
+    /// - Complexity: O(√n + k log k + d) for k base candidates in the box and d delta slots, plus the shapes' parts
+    ///   whose extent meets the box and their vertices.
     public func search(in box: BoundingBox, filter: FeatureFilter = .all, stats: inout QueryStats) -> [DynamicHit] {
-        var items: [Int] = []
-        stats.add(base.points.search(in: box, into: &items))
-        items.sort()
         var hits: [DynamicHit] = []
-        hits.reserveCapacity(items.count)
-        for item in items where !isRemoved(basePosition: item) {
-            let feature = base.features[item]
-            if filter.acceptsAll || filter.matches(feature) { hits.append(DynamicHit(feature: feature, distanceMeters: nil)) }
+        for hit in base.search(in: box, filter: filter, stats: &stats) where !isRemoved(basePosition: hit.item) {
+            hits.append(DynamicHit(feature: base.features[hit.item], distanceMeters: nil))
         }
-        let longitudes = box.longitudeRanges
-        deltaGeometry.withUnsafeBufferPointer { geometry in
-            for slot in delta.indices {
-                let g = DeltaGeometry.stride * slot
-                // The same test as `BoundingBox.contains`; a dead slot's NaN latitude fails it.
-                let latitude = geometry[g + DeltaGeometry.latitude]
-                guard latitude >= box.south, latitude <= box.north, longitudes.contains(geometry[g + DeltaGeometry.longitude]) else { continue }
-                stats.candidates += 1
-                if let feature = delta[slot], passes(feature, filter) { hits.append(DynamicHit(feature: feature, distanceMeters: nil)) }
+        var slots = deltaSlots(locatedIn: box, filter: filter, skippingShapes: true, stats: &stats)
+        var fromShapes = false
+        for slot in deltaShapeSlots {
+            guard let feature = delta[slot], let shape = feature.shape, passes(feature, filter) else { continue }
+            stats.candidates += 1
+            stats.exactChecks += 1
+            if shape.intersects(box) {
+                slots.append(slot)
+                fromShapes = true
             }
         }
+        if fromShapes { slots.sort() }
+        for slot in slots { if let feature = delta[slot] { hits.append(DynamicHit(feature: feature, distanceMeters: nil)) } }
         return hits
     }
 
@@ -100,9 +99,11 @@ extension DynamicFeatureIndex {
         return hits(merging: fromBase, fromDelta, limit: count)
     }
 
-    /// The current features with a radius whose circle contains `point` (distance from the centre <= radius,
-    /// edges inclusive) and that pass `filter`, nearest centre first, ties in the order of the current features.
-    /// - Complexity: O(√n + k log k + d) for k base candidate circles and d delta slots (see `CircleIndex`).
+    /// The current features that contain `point` and pass `filter`, as `FeatureIndex.containing` decides: polygon
+    /// shapes that cover it (distance 0), then circles of features without a shape, nearest centre first; ties in
+    /// the order of the current features.
+    /// - Complexity: O(√n + k log k + d) for k base candidate circles and d delta slots (see `CircleIndex`), plus
+    ///   the polygon parts whose extent holds the point and their vertices.
     public func containing(_ point: Coordinate, model: DistanceModel = .wgs84, filter: FeatureFilter = .all,
                            stats: inout QueryStats) -> [DynamicHit] {
         var found: [Int] = []
@@ -112,8 +113,14 @@ extension DynamicFeatureIndex {
             let item = Int(base.circleItems[circle])
             guard !isRemoved(basePosition: item) else { continue }
             let feature = base.features[item]
-            guard passes(feature, filter) else { continue }
+            guard feature.shape == nil, passes(feature, filter) else { continue }
             fromBase.append(Neighbor(item: item, distanceMeters: distanceMeters(from: feature.location, to: point, model: model)))
+        }
+        for item in base.shapes.index.candidates(covering: point, stats: &stats) where !isRemoved(basePosition: item) {
+            let feature = base.features[item]
+            guard let shape = feature.shape, shape.kind.isAreal, passes(feature, filter) else { continue }
+            stats.exactChecks += 1
+            if shape.covers(point) { fromBase.append(Neighbor(item: item, distanceMeters: 0)) }
         }
         fromBase.sort()
         var fromDelta: [Neighbor] = []
@@ -129,12 +136,19 @@ extension DynamicFeatureIndex {
                 let longitude = geometry[g + DeltaGeometry.longitude]
                 let h = Self.haversine(latitude, longitude, geometry[g + DeltaGeometry.cosLatitude],
                                        point.latitude, point.longitude, cosLatitude)
-                guard bounds.lowerBoundMeters(haversine: h) <= radius, let feature = delta[slot], passes(feature, filter) else { continue }
+                guard bounds.lowerBoundMeters(haversine: h) <= radius, let feature = delta[slot], feature.shape == nil,
+                      passes(feature, filter) else { continue }
                 stats.exactChecks += 1
                 // From the circle's centre to the point: the direction `Circle.contains` measures.
                 let distance = measure(model, latitude, longitude, point.latitude, point.longitude)
                 if distance <= radius { fromDelta.append(Neighbor(item: base.count + slot, distanceMeters: distance)) }
             }
+        }
+        for slot in deltaShapeSlots {
+            guard let feature = delta[slot], let shape = feature.shape, shape.kind.isAreal, passes(feature, filter) else { continue }
+            stats.candidates += 1
+            stats.exactChecks += 1
+            if shape.covers(point) { fromDelta.append(Neighbor(item: base.count + slot, distanceMeters: 0)) }
         }
         fromDelta.sort()
         return hits(merging: fromBase, fromDelta, limit: .max)
@@ -149,10 +163,63 @@ extension DynamicFeatureIndex {
         let cell = try Geohash.decode(prefix)
         let normalized = prefix.lowercased()
         guard let box = try? BoundingBox(west: cell.west, south: cell.south, east: cell.east, north: cell.north) else { return [] }
-        return search(in: box, filter: filter, stats: &stats).filter { hit in
+        return locations(in: box, filter: filter, stats: &stats).filter { hit in
             // The cell's box is closed; points on its north or east edge belong to the next cell.
             (try? Geohash.encode(hit.feature.location, precision: normalized.count)) == normalized
         }
+    }
+
+    /// The current features whose geometry meets `query` and that pass `filter`, as
+    /// `FeatureIndex.intersecting(_:filter:stats:)` decides, in the order of the current features.
+    /// - Complexity: that of `FeatureIndex.intersecting` on the base, plus O(d) delta slots (each shape among them
+    ///   tested exactly).
+    public func intersecting(_ query: Shape, filter: FeatureFilter = .all, stats: inout QueryStats) -> [DynamicHit] {
+        var hits: [DynamicHit] = []
+        for hit in base.intersecting(query, filter: filter, stats: &stats) where !isRemoved(basePosition: hit.item) {
+            hits.append(DynamicHit(feature: base.features[hit.item], distanceMeters: nil))
+        }
+        for case let feature? in delta where passes(feature, filter) {
+            stats.candidates += 1
+            stats.exactChecks += 1
+            if query.intersects(feature.shape ?? Shape(point: feature.location)) {
+                hits.append(DynamicHit(feature: feature, distanceMeters: nil))
+            }
+        }
+        return hits
+    }
+
+    /// The current features whose location is inside `box` (shapes by their representative point) that pass
+    /// `filter`, in the order of the current features: what a geohash prefix asks.
+    /// - Complexity: O(√n + k log k + d) for k base candidates in the box and d delta slots.
+    private func locations(in box: BoundingBox, filter: FeatureFilter, stats: inout QueryStats) -> [DynamicHit] {
+        var hits: [DynamicHit] = []
+        for hit in base.locations(in: box, filter: filter, stats: &stats) where !isRemoved(basePosition: hit.item) {
+            hits.append(DynamicHit(feature: base.features[hit.item], distanceMeters: nil))
+        }
+        for slot in deltaSlots(locatedIn: box, filter: filter, skippingShapes: false, stats: &stats) {
+            if let feature = delta[slot] { hits.append(DynamicHit(feature: feature, distanceMeters: nil)) }
+        }
+        return hits
+    }
+
+    /// The live delta slots whose location is inside `box` and whose feature passes `filter` (and has no shape,
+    /// when `skippingShapes`), ascending.
+    /// - Complexity: O(d) for d delta slots.
+    private func deltaSlots(locatedIn box: BoundingBox, filter: FeatureFilter, skippingShapes: Bool,
+                            stats: inout QueryStats) -> [Int] {
+        var slots: [Int] = []
+        let longitudes = box.longitudeRanges
+        deltaGeometry.withUnsafeBufferPointer { geometry in
+            for slot in delta.indices {
+                let g = DeltaGeometry.stride * slot
+                // The same test as `BoundingBox.contains`; a dead slot's NaN latitude fails it.
+                let latitude = geometry[g + DeltaGeometry.latitude]
+                guard latitude >= box.south, latitude <= box.north, longitudes.contains(geometry[g + DeltaGeometry.longitude]) else { continue }
+                stats.candidates += 1
+                if let feature = delta[slot], !(skippingShapes && feature.shape != nil), passes(feature, filter) { slots.append(slot) }
+            }
+        }
+        return slots
     }
 
     /// The base's live features nearest to `point` that pass `filter`, at most `count`, nearest first, ties by

@@ -57,6 +57,9 @@ public struct DynamicFeatureIndex: Sendable {
     /// The delta's geometry, flat for the scans: per slot `DeltaGeometry.stride` values (latitude, longitude,
     /// cos latitude, radius in metres or 0 when none); the latitude is NaN where the slot is dead.
     private(set) var deltaGeometry: ContiguousArray<Double>
+    /// The delta slots whose feature had a shape when upserted, ascending (some since dead): the only slots the
+    /// shape queries read, so that scans of points never decode a delta feature for its shape.
+    private(set) var deltaShapeSlots: ContiguousArray<Int>
     /// When edits compact by themselves; `.automatic` by default.
     public var compactionPolicy: CompactionPolicy
 
@@ -83,6 +86,7 @@ public struct DynamicFeatureIndex: Sendable {
         delta = []
         deltaIDs = [:]
         deltaGeometry = []
+        deltaShapeSlots = []
         self.compactionPolicy = compactionPolicy
         #if DEBUG
         _checkInvariants()
@@ -138,6 +142,7 @@ public struct DynamicFeatureIndex: Sendable {
     public mutating func upsert(_ feature: Feature) {
         removeCurrent(id: feature.id)
         deltaIDs[feature.id] = delta.count
+        if feature.shape != nil { deltaShapeSlots.append(delta.count) }
         delta.append(feature)
         deltaGeometry.append(feature.location.latitude)
         deltaGeometry.append(feature.location.longitude)

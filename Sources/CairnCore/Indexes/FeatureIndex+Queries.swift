@@ -1,12 +1,25 @@
 extension FeatureIndex {
-    /// The features inside `box` (edges inclusive; across the antimeridian when west > east) that pass `filter`,
-    /// in ascending item order.
-    /// - Complexity: O(√n + k log k) for k candidates in the box.
+    /// The features that meet `box` (edges inclusive; across the antimeridian when west > east) and pass
+    /// `filter`, in ascending item order: a feature without a shape when its location is inside, one with a shape
+    /// when the shape itself meets the box (`Shape.intersects`: a vertex or an edge in it, or the box inside a
+    /// polygon), wherever its representative point lies.
+    /// - Complexity: O(√n + k log k) for k point candidates in the box, plus O(log p + v) for the shape parts whose
+    ///   extent meets it and their v vertices.
     public func search(in box: BoundingBox, filter: FeatureFilter = .all, stats: inout QueryStats) -> [QueryHit] {
+        let shapes = self.shapes.index
+        guard shapes.shapeCount > 0 else { return locations(in: box, filter: filter, stats: &stats) }
         var items: [Int] = []
         stats.add(points.search(in: box, into: &items))
+        // A shape's representative point says nothing here: its shape decides.
+        items.removeAll { shapes.hasShape($0) || !(filter.acceptsAll || filter.matches(features[$0])) }
+        for item in shapes.candidates(in: box, stats: &stats) {
+            let feature = features[item]
+            guard let shape = feature.shape, filter.acceptsAll || filter.matches(feature) else { continue }
+            stats.exactChecks += 1
+            if shape.intersects(box) { items.append(item) }
+        }
         items.sort()
-        return items.lazy.filter { filter.acceptsAll || filter.matches(features[$0]) }.map { QueryHit(item: $0, distanceMeters: nil) }
+        return items.map { QueryHit(item: $0, distanceMeters: nil) }
     }
 
     /// The features within `radiusMeters` of `center` under `model` (a feature at exactly the radius is inside)
@@ -46,9 +59,14 @@ extension FeatureIndex {
         return neighbors.map { QueryHit(item: $0.item, distanceMeters: $0.distanceMeters) }
     }
 
-    /// The features with a radius whose circle contains `point` (distance from the centre <= radius, edges
-    /// inclusive) and that pass `filter`, nearest centre first, ties by item: the check-in question.
-    /// - Complexity: O(√n + k log k) for k candidate circles (see `CircleIndex`).
+    /// The features that contain `point` and pass `filter`: those with a polygon shape that covers it
+    /// (`Shape.covers`: planar in longitude and latitude, the boundary inside), at distance 0, then those without
+    /// a shape whose circle contains it (distance from the centre <= radius, edges inclusive), nearest centre
+    /// first; ties by item. A feature with a shape is judged by its shape alone (lines and points contain nothing,
+    /// whatever their radius). The check-in question.
+    /// - Complexity: O(√n + k log k) for k candidate circles (see `CircleIndex`), plus O(log p + v) for the
+    ///   polygon parts whose extent holds the point and their v vertices; the first query that reads shapes builds
+    ///   their index (`FeatureShapeCache`).
     public func containing(_ point: Coordinate, model: DistanceModel = .wgs84, filter: FeatureFilter = .all,
                            stats: inout QueryStats) -> [QueryHit] {
         guard circlesReadable else { return [] }
@@ -59,8 +77,14 @@ extension FeatureIndex {
         for circle in found {
             let item = Int(circleItems[circle])
             let feature = features[item]
-            guard filter.acceptsAll || filter.matches(feature) else { continue }
+            guard feature.shape == nil, filter.acceptsAll || filter.matches(feature) else { continue }
             hits.append(QueryHit(item: item, distanceMeters: distanceMeters(from: feature.location, to: point, model: model)))
+        }
+        for item in shapes.index.candidates(covering: point, stats: &stats) {
+            let feature = features[item]
+            guard let shape = feature.shape, shape.kind.isAreal, filter.acceptsAll || filter.matches(feature) else { continue }
+            stats.exactChecks += 1
+            if shape.covers(point) { hits.append(QueryHit(item: item, distanceMeters: 0)) }
         }
         hits.sort { ($0.distanceMeters ?? 0, $0.item) < ($1.distanceMeters ?? 0, $1.item) }
         return hits
@@ -73,9 +97,19 @@ extension FeatureIndex {
         let cell = try Geohash.decode(prefix)
         let normalized = prefix.lowercased()
         guard let box = try? BoundingBox(west: cell.west, south: cell.south, east: cell.east, north: cell.north) else { return [] }
-        return search(in: box, filter: filter, stats: &stats).filter { hit in
+        return locations(in: box, filter: filter, stats: &stats).filter { hit in
             // The cell's box is closed; points on its north or east edge belong to the next cell.
             (try? Geohash.encode(features[hit.item].location, precision: normalized.count)) == normalized
         }
+    }
+
+    /// The features whose location is inside `box` (shapes by their representative point) and that pass
+    /// `filter`, ascending: what a geohash prefix asks.
+    /// - Complexity: O(√n + k log k) for k candidates in the box.
+    func locations(in box: BoundingBox, filter: FeatureFilter, stats: inout QueryStats) -> [QueryHit] {
+        var items: [Int] = []
+        stats.add(points.search(in: box, into: &items))
+        items.sort()
+        return items.lazy.filter { filter.acceptsAll || filter.matches(features[$0]) }.map { QueryHit(item: $0, distanceMeters: nil) }
     }
 }

@@ -15,6 +15,8 @@ public struct FeatureIndex: Sendable {
     let circles: CircleIndex
     /// For an index mapped from a snapshot, the check its circle sections must pass before they are read.
     let circleCheck: MappedCircleCheck?
+    /// The features' shapes and the tree of their parts' extents, built by the first query that reads them.
+    let shapes: FeatureShapeCache
 
     /// Builds the indexes.
     /// - Complexity: O(n log n).
@@ -33,6 +35,7 @@ public struct FeatureIndex: Sendable {
         self.circleItems = IndexBuffer(circleItems)
         self.circles = CircleIndex(circles)
         circleCheck = nil
+        shapes = FeatureShapeCache(self.features)
     }
 
     /// The parts of a mapped snapshot's index: the point parts already checked, the circle parts checked by
@@ -45,6 +48,7 @@ public struct FeatureIndex: Sendable {
         self.circleItems = circleItems
         self.circles = circles
         self.circleCheck = circleCheck
+        shapes = FeatureShapeCache(features)
     }
 
     /// Whether the circle parts may be read: always for an index built in memory; for a mapped one, once its circle
@@ -59,6 +63,11 @@ public struct FeatureIndex: Sendable {
     /// The number of features with a radius: the only ones `containing` can match.
     /// - Complexity: O(1).
     public var radiusCount: Int { circleItems.count }
+
+    /// The number of features with a shape (a line, a polygon, several points): those `containing`, `search(in:)`
+    /// and `intersecting` judge by their geometry.
+    /// - Complexity: O(1) once the shapes are indexed (the first call indexes them, see `FeatureShapeCache`).
+    public var shapeCount: Int { shapes.index.shapeCount }
 
     /// The smallest box (not crossing the antimeridian) holding every feature's location, or nil for no feature.
     /// - Complexity: O(n).

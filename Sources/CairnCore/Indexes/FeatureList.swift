@@ -55,6 +55,18 @@ public struct FeatureList: RandomAccessCollection, Sendable {
         }
     }
 
+    /// Calls `body(position, shape)` for each feature with a shape, in position order; a mapped list reads only
+    /// the records and WKB of those features.
+    /// - Complexity: O(n) plus O(b) for the shapes' b bytes.
+    func forEachShape(_ body: (Int, Shape) -> Void) {
+        switch storage {
+        case .decoded(let array):
+            for (position, feature) in array.enumerated() { if let shape = feature.shape { body(position, shape) } }
+        case .mapped(let table):
+            table.forEachShape(body)
+        }
+    }
+
     /// The first damage found in the mapped snapshot's blocks while decoding (see `FeatureIndex.snapshotDamage`).
     /// - Complexity: O(1).
     var snapshotDamage: SnapshotError? {

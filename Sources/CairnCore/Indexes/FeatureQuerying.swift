@@ -29,10 +29,16 @@ public protocol FeatureQuerying: Sendable {
     func nearest(to point: Coordinate, count: Int, maxDistanceMeters: Double?, model: DistanceModel,
                  filter: FeatureFilter, stats: inout QueryStats) -> [Hit]
 
-    /// The features with a radius whose circle contains `point` (edges inclusive) and that pass `filter`, nearest
-    /// centre first, ties in feature order: the check-in question.
-    /// - Complexity: O(√n + k log k) for k candidate circles.
+    /// The features that contain `point` and pass `filter`: polygon shapes that cover it (`Shape.covers`, the
+    /// boundary inside) at distance 0, then circles of features without a shape (edges inclusive), nearest centre
+    /// first; ties in feature order: the check-in question.
+    /// - Complexity: O(√n + k log k) for k candidate circles, plus the polygon parts whose extent holds the point.
     func containing(_ point: Coordinate, model: DistanceModel, filter: FeatureFilter, stats: inout QueryStats) -> [Hit]
+
+    /// The features whose geometry meets `query` (a shape's own geometry, or a location) that pass `filter`, in
+    /// feature order: planar in longitude and latitude, exact, the boundary inside.
+    /// - Complexity: O(√n + k log k) for k candidates per part of `query`, plus O(v · w) per candidate shape.
+    func intersecting(_ query: Shape, filter: FeatureFilter, stats: inout QueryStats) -> [Hit]
 
     /// The features whose location encodes to a geohash starting with `prefix` that pass `filter`, in feature order.
     /// - Throws: `GeohashError` for an invalid prefix.
@@ -64,11 +70,18 @@ extension FeatureQuerying {
         return nearest(to: point, count: count, maxDistanceMeters: maxDistanceMeters, model: model, filter: filter, stats: &stats)
     }
 
-    /// The features whose circle contains `point` (see `containing(_:model:filter:stats:)`).
+    /// The features whose polygon or circle contains `point` (see `containing(_:model:filter:stats:)`).
     /// - Complexity: O(√n + k log k).
     public func containing(_ point: Coordinate, model: DistanceModel = .wgs84, filter: FeatureFilter = .all) -> [Hit] {
         var stats = QueryStats()
         return containing(point, model: model, filter: filter, stats: &stats)
+    }
+
+    /// The features whose geometry meets `query` (see `intersecting(_:filter:stats:)`).
+    /// - Complexity: O(√n + k log k) plus the exact tests.
+    public func intersecting(_ query: Shape, filter: FeatureFilter = .all) -> [Hit] {
+        var stats = QueryStats()
+        return intersecting(query, filter: filter, stats: &stats)
     }
 
     /// The features whose location's geohash starts with `prefix` (see `withGeohashPrefix(_:filter:stats:)`).

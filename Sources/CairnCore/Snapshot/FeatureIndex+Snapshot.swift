@@ -119,6 +119,7 @@ extension FeatureIndex {
         self.circleItems = IndexBuffer(circleItems)
         self.circles = circles
         circleCheck = nil
+        shapes = FeatureShapeCache(self.features)
     }
 
     /// Bytes per `FEAT` record.

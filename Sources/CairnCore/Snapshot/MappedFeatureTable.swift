@@ -136,6 +136,22 @@ struct MappedFeatureTable: Sendable {
                        attributes: attributes, shape: shape)
     }
 
+    /// Calls `body(position, shape)` for each feature with a shape, in position order, reading only its record,
+    /// its optional values and its WKB (no strings, no attributes): what the shape index is built from.
+    /// - Complexity: O(n) records plus O(b) for b bytes of WKB; nothing when the snapshot holds no shape.
+    func forEachShape(_ body: (Int, Shape) -> Void) {
+        guard shapeOffsets.count > 1 else { return }
+        for position in 0..<count {
+            let r = MappedFeatureTable.recordWords * position
+            verify(recordsStart, stride: 4, r..<(r + MappedFeatureTable.recordWords))
+            let flags = UInt8(truncatingIfNeeded: records[r + 1] >> 8)
+            guard flags & 4 != 0 else { continue }
+            // The optional values in `feature(at:)`'s order: the radius, the time window's two ends, the shape.
+            let optional = Int(records[r + 4]) + (flags & 1 != 0 ? 1 : 0) + (flags & 2 != 0 ? 2 : 0)
+            if let number = optionalValue(optional), let shape = shape(number) { body(position, shape) }
+        }
+    }
+
     /// Shape number `number` (stored as a Double), or nil when it or its bytes are out of range or not WKB.
     /// - Complexity: O(b) for its b bytes of WKB.
     private func shape(_ number: Double) -> Shape? {

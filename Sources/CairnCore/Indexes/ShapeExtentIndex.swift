@@ -1,0 +1,140 @@
+/// A static packed R-tree of boxes in longitude and latitude: which shape parts' extents meet a box or a point.
+///
+/// Built once over every part of every shape (a polygon of a MultiPolygon, a line, a point of a MultiPoint), each
+/// with its own extent: GeoJSON splits a shape that crosses the antimeridian into parts on either side, so every
+/// part's box is ordinary (west ≤ east) and a split country costs two small boxes, not one as wide as the map.
+/// Queries that cross the antimeridian are split into their longitude ranges by the caller.
+///
+/// Layout (as mourner's flatbush): the leaves sorted by the Hilbert value of their centre, then each level of
+/// parents, `nodeSize` children per parent, all boxes in one flat buffer (west, south, east, north per node), so
+/// a node's children are found by arithmetic and the index is four doubles and one item per part plus about 7 %.
+/// Results are items (what the caller attached to each box, a feature position), possibly repeated when several
+/// parts of one item meet the query.
+public struct ShapeExtentIndex: Sendable {
+    /// Children per parent: 16, flatbush's default; the tree is shallow (three levels for 4,096 parts).
+    static let nodeSize = 16
+    /// Per node, west, south, east, north: the leaves first (sorted), then each level of parents.
+    let boxes: ContiguousArray<Double>
+    /// The item of each leaf, in leaf order.
+    let items: ContiguousArray<UInt32>
+    /// Where each level starts, in nodes: `levelStarts[0] == 0` (the leaves); the last entry is the node count.
+    let levelStarts: [Int]
+
+    /// One box to index: its item and its edges in degrees (west ≤ east).
+    public struct Entry: Sendable {
+        /// What a query returns for this box (a feature position).
+        public var item: Int
+        /// The box's edges in degrees, west ≤ east, south ≤ north.
+        public var west, south, east, north: Double
+
+        /// An entry for `item` with the given edges.
+        /// - Complexity: O(1).
+        public init(item: Int, west: Double, south: Double, east: Double, north: Double) {
+            (self.item, self.west, self.south, self.east, self.north) = (item, west, south, east, north)
+        }
+    }
+
+    /// Builds the tree over `entries`.
+    /// - Complexity: O(n log n).
+    public init(_ entries: [Entry]) {
+        precondition(entries.count < Int(UInt32.max), "ShapeExtentIndex holds fewer than \(UInt32.max) boxes")
+        // Ties in the Hilbert value are broken by input order, so a build is deterministic.
+        let keyed = entries.indices.map { (ShapeExtentIndex.hilbertValue(entries[$0]), $0) }.sorted { $0 < $1 }
+        var boxes = ContiguousArray<Double>()
+        boxes.reserveCapacity(4 * (entries.count + entries.count / (ShapeExtentIndex.nodeSize - 1) + 1))
+        var items = ContiguousArray<UInt32>()
+        items.reserveCapacity(entries.count)
+        for (_, position) in keyed {
+            let entry = entries[position]
+            boxes.append(contentsOf: [entry.west, entry.south, entry.east, entry.north])
+            items.append(UInt32(truncatingIfNeeded: entry.item))
+        }
+        var levelStarts = [0]
+        var levelStart = 0, levelEnd = entries.count
+        while levelEnd - levelStart > 1 {
+            levelStarts.append(levelEnd)
+            for first in stride(from: levelStart, to: levelEnd, by: ShapeExtentIndex.nodeSize) {
+                var (west, south, east, north) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+                for child in first..<min(first + ShapeExtentIndex.nodeSize, levelEnd) {
+                    west = min(west, boxes[4 * child])
+                    south = min(south, boxes[4 * child + 1])
+                    east = max(east, boxes[4 * child + 2])
+                    north = max(north, boxes[4 * child + 3])
+                }
+                boxes.append(contentsOf: [west, south, east, north])
+            }
+            (levelStart, levelEnd) = (levelEnd, boxes.count / 4)
+        }
+        levelStarts.append(levelEnd)
+        self.boxes = boxes
+        self.items = items
+        self.levelStarts = levelStarts
+    }
+
+    /// The number of boxes indexed.
+    /// - Complexity: O(1).
+    public var count: Int { items.count }
+
+    /// Appends to `results` the items of the boxes that meet the box from `west` to `east` (west ≤ east) and
+    /// `south` to `north`, edges inclusive, in no particular order (an item once per part that meets it); returns
+    /// the query's counters.
+    /// - Complexity: O(log n + k) node visits for k boxes found, on typical data.
+    @discardableResult
+    public func search(west: Double, south: Double, east: Double, north: Double, into results: inout [Int]) -> QueryStats {
+        var stats = QueryStats()
+        guard !items.isEmpty else { return stats }
+        let top = levelStarts.count - 2
+        // (node, level) pairs still to open; a depth-first walk keeps the stack at most levels × nodeSize.
+        var stack: [(Int, Int)] = [(levelStarts[top], top)]
+        boxes.withUnsafeBufferPointer { boxes in
+            while let (node, level) = stack.popLast() {
+                stats.nodesVisited += 1
+                let childStart = level == 0 ? node : levelStarts[level - 1] + (node - levelStarts[level]) * ShapeExtentIndex.nodeSize
+                let childEnd = level == 0 ? node + 1 : min(childStart + ShapeExtentIndex.nodeSize, levelStarts[level])
+                for child in childStart..<childEnd {
+                    let b = 4 * child
+                    guard boxes[b] <= east, boxes[b + 2] >= west, boxes[b + 1] <= north, boxes[b + 3] >= south else { continue }
+                    if level <= 1 {
+                        // Leaves are tested here, without a stack entry each (level 0: a lone leaf is the root).
+                        stats.candidates += 1
+                        results.append(Int(items[child]))
+                    } else {
+                        stack.append((child, level - 1))
+                    }
+                }
+            }
+        }
+        stats.results = results.count
+        return stats
+    }
+
+    /// The Hilbert value of an entry's centre on a 65,536 × 65,536 grid over the world.
+    /// - Complexity: O(1).
+    static func hilbertValue(_ entry: Entry) -> UInt32 {
+        let x = UInt32(max(0, min(65_535, ((entry.west + entry.east) / 2 + 180) / 360 * 65_535)))
+        let y = UInt32(max(0, min(65_535, ((entry.south + entry.north) / 2 + 90) / 180 * 65_535)))
+        return hilbert(x, y)
+    }
+
+    /// The distance of (x, y) along the Hilbert curve of order 16 (the classic rotate-and-reflect walk).
+    /// - Complexity: O(16).
+    static func hilbert(_ x: UInt32, _ y: UInt32) -> UInt32 {
+        var (x, y) = (x, y)
+        var distance: UInt32 = 0
+        var side: UInt32 = 1 << 15
+        while side > 0 {
+            let rx: UInt32 = (x & side) > 0 ? 1 : 0
+            let ry: UInt32 = (y & side) > 0 ? 1 : 0
+            distance &+= side &* side &* ((3 &* rx) ^ ry)
+            if ry == 0 {
+                if rx == 1 {
+                    x = 65_535 &- x
+                    y = 65_535 &- y
+                }
+                swap(&x, &y)
+            }
+            side >>= 1
+        }
+        return distance
+    }
+}

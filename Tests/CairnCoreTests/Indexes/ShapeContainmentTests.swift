@@ -1,0 +1,167 @@
+import CairnTestSupport
+import Foundation
+import Testing
+@testable import CairnCore
+
+/// `containing` with shapes, against a brute force over every feature (`Shape.covers` for polygons, the circle rule
+/// for features without a shape, nothing for lines and points with a shape), through `FeatureIndex`, a mapped
+/// snapshot and `DynamicFeatureIndex` under edits; and the extent tree against a brute force over its boxes.
+@Suite struct ShapeContainmentTests {
+    /// Seeded features: polygons and multipolygons (some with a radius, which their shape overrides), lines and
+    /// multipoints with a radius, points with and without one; shapes near the antimeridian and the poles too.
+    static func features(count: Int, seed: UInt64) throws -> [Feature] {
+        var random = SplitMix64(seed: seed)
+        var features: [Feature] = []
+        for number in 0..<count {
+            let center: Coordinate
+            switch random.below(8) {
+            case 0: center = try Coordinate(latitude: random.uniform(-60...60), longitude: random.chance(0.5) ? 179.9 : -179.9)
+            case 1: center = try Coordinate(latitude: random.chance(0.5) ? 89.9 : -89.9, longitude: random.uniform(-180...180))
+            default: center = try Coordinate(latitude: random.uniform(59...61), longitude: random.uniform(24...26))
+            }
+            let kinds: [ShapeKind?] = [.polygon, .multiPolygon, .polygon, .lineString, .multiPoint, nil, nil]
+            let kind = kinds[random.below(kinds.count)]
+            let shape = try kind.map { try SyntheticShapes.shape($0, around: center, sizeDegrees: random.uniform(0.05...0.8), random: &random) }
+            let radius: Double? = random.chance(0.6) ? random.uniform(100...40_000) : nil
+            features.append(try Feature(id: "f\(number)", kind: .place, location: shape?.representativePoint ?? center,
+                                        radiusMeters: radius, shape: shape))
+        }
+        return features
+    }
+
+    /// The brute-force answer: ids in the order `containing` promises.
+    static func expected(_ features: [Feature], _ point: Coordinate) -> [String] {
+        var polygons: [String] = [], circles: [(Double, Int, String)] = []
+        for (position, feature) in features.enumerated() {
+            if let shape = feature.shape {
+                if shape.covers(point) { polygons.append(feature.id) }
+            } else if let radius = feature.radiusMeters {
+                let distance = distanceMeters(from: feature.location, to: point, model: .wgs84)
+                if (try? Circle(center: feature.location, radiusMeters: radius))?.contains(point) == true {
+                    circles.append((distance, position, feature.id))
+                }
+            }
+        }
+        return polygons + circles.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
+    }
+
+    /// Query points: random near the features, their shapes' vertices, the antimeridian and the poles.
+    static func points(_ features: [Feature], seed: UInt64) throws -> [Coordinate] {
+        var random = SplitMix64(seed: seed)
+        var points: [Coordinate] = []
+        for _ in 0..<300 {
+            let feature = features[random.below(features.count)]
+            if let shape = feature.shape, random.chance(0.3) {
+                points.append(shape.vertex(random.below(shape.vertexCount)))
+            } else {
+                points.append(try Coordinate(latitude: max(-90, min(90, feature.location.latitude + random.uniform(-0.3...0.3))),
+                                             longitude: max(-180, min(180, feature.location.longitude + random.uniform(-0.3...0.3)))))
+            }
+        }
+        for latitude in [-90.0, -89.95, 0, 30, 89.95, 90] {
+            for longitude in [-180.0, -179.95, 0, 179.95, 180] { points.append(try Coordinate(latitude: latitude, longitude: longitude)) }
+        }
+        return points
+    }
+
+    @Test func featureIndexAndSnapshotMatchBruteForce() throws {
+        let features = try ShapeContainmentTests.features(count: 400, seed: 1_919)
+        let index = FeatureIndex(features)
+        let mapped = try FeatureIndex(mapping: SnapshotFile(bytes: index.snapshotBytes()))
+        var polygonHits = 0, circleHits = 0
+        for point in try ShapeContainmentTests.points(features, seed: 2) {
+            let expected = ShapeContainmentTests.expected(features, point)
+            let hits = index.containing(point)
+            #expect(hits.map { features[$0.item].id } == expected, "\(point)")
+            #expect(mapped.containing(point) == hits, "\(point)")
+            for hit in hits {
+                if features[hit.item].shape == nil { circleHits += 1 } else {
+                    polygonHits += 1
+                    #expect(hit.distanceMeters == 0)
+                }
+            }
+        }
+        #expect(mapped.snapshotDamage == nil)
+        #expect(polygonHits > 100 && circleHits > 100, "the data must exercise both: \(polygonHits) \(circleHits)")
+    }
+
+    @Test func filtersApplyToShapes() throws {
+        var features = try ShapeContainmentTests.features(count: 200, seed: 5)
+        features = try features.enumerated().map { position, feature in
+            try Feature(id: feature.id, kind: position % 2 == 0 ? .park : .place, location: feature.location,
+                        radiusMeters: feature.radiusMeters, shape: feature.shape)
+        }
+        let index = FeatureIndex(features)
+        let parks = FeatureFilter(kinds: [.park])
+        for point in try ShapeContainmentTests.points(features, seed: 6) {
+            let expected = ShapeContainmentTests.expected(features, point).filter { Int($0.dropFirst())! % 2 == 0 }
+            #expect(index.containing(point, filter: parks).map { features[$0.item].id } == expected)
+        }
+    }
+
+    @Test func dynamicIndexMatchesAFreshIndexUnderEdits() throws {
+        let features = try ShapeContainmentTests.features(count: 300, seed: 11)
+        let more = try ShapeContainmentTests.features(count: 300, seed: 12)
+        var live = DynamicFeatureIndex(Array(features.prefix(200)), compactionPolicy: .manual)
+        var random = SplitMix64(seed: 13)
+        let points = try ShapeContainmentTests.points(features, seed: 14)
+        for round in 0..<6 {
+            for _ in 0..<40 {
+                switch random.below(3) {
+                case 0: live.upsert(features[random.below(features.count)])
+                case 1:
+                    // A new shape (or none) under an existing id.
+                    let source = more[random.below(more.count)]
+                    live.upsert(try Feature(id: "f\(random.below(300))", kind: .place, location: source.location,
+                                            radiusMeters: source.radiusMeters, shape: source.shape))
+                default: live.remove(id: "f\(random.below(300))")
+                }
+            }
+            if round == 3 { live.compact() }
+            let current = live.features
+            let fresh = FeatureIndex(current)
+            for point in points.prefix(120) {
+                let expected = ShapeContainmentTests.expected(current, point)
+                #expect(live.containing(point).map(\.id) == expected, "round \(round) \(point)")
+                #expect(fresh.containing(point).map { current[$0.item].id } == expected)
+            }
+        }
+    }
+
+    @Test func extentTreeMatchesBruteForce() {
+        var random = SplitMix64(seed: 77)
+        for count in [0, 1, 2, 15, 16, 17, 255, 256, 257, 3_000] {
+            let entries = (0..<count).map { item in
+                let west = random.uniform(-180...179), south = random.uniform(-90...89)
+                return ShapeExtentIndex.Entry(item: item, west: west, south: south,
+                                              east: min(180, west + random.uniform(0...5)), north: min(90, south + random.uniform(0...5)))
+            }
+            let index = ShapeExtentIndex(entries)
+            #expect(index.count == count)
+            for _ in 0..<50 {
+                let west = random.uniform(-180...170), south = random.uniform(-90...80)
+                let east = west + random.uniform(0...10), north = south + random.uniform(0...10)
+                var found: [Int] = []
+                index.search(west: west, south: south, east: east, north: north, into: &found)
+                let expected = entries.filter { $0.west <= east && $0.east >= west && $0.south <= north && $0.north >= south }.map(\.item)
+                #expect(found.sorted() == expected)
+            }
+            // Every box finds itself, touching edges included.
+            for entry in entries.prefix(40) {
+                var found: [Int] = []
+                index.search(west: entry.east, south: entry.north, east: entry.east, north: entry.north, into: &found)
+                #expect(found.contains(entry.item))
+            }
+        }
+    }
+
+    @Test func lineAndMultipointShapesNeverContainWhateverTheirRadius() throws {
+        var random = SplitMix64(seed: 8)
+        let center = try Coordinate(latitude: 60, longitude: 25)
+        let line = try SyntheticShapes.shape(.lineString, around: center, random: &random)
+        let trail = try Feature(id: "trail", kind: .trailhead, location: line.vertex(0), radiusMeters: 50_000, shape: line)
+        let index = FeatureIndex([trail])
+        #expect(index.containing(line.vertex(0)).isEmpty)
+        #expect(DynamicFeatureIndex([trail]).containing(line.vertex(0)).isEmpty)
+    }
+}
