@@ -29,6 +29,11 @@ struct PostgresReplicaTests {
         }
     }
 
+    /// How long a test waits for a replica: generous, because CI runs these beside the other suites on two busy
+    /// cores (a 5-second window failed there); the latency itself is printed here and measured in
+    /// docs/PERFORMANCE.md, not asserted.
+    static let windowSeconds = 30.0
+
     static let places: [Feature] = {
         var random = SeededRandom(seed: 8)
         return (0..<500).compactMap { n in
@@ -46,11 +51,11 @@ struct PostgresReplicaTests {
             await seed.close()
             let a = try await Running(database.url)
             let b = try await Running(database.url)
-            #expect(try await eventually(within: 5) { a.feed.status.connected && b.feed.status.connected } != nil)
+            #expect(try await eventually(within: Self.windowSeconds) { a.feed.status.connected && b.feed.status.connected } != nil)
 
             let added = try Feature(id: "new", kind: .park, location: Coordinate(latitude: 60.17, longitude: 24.94), attributes: ["fenced": .bool(true)])
             let (_, generation) = try await a.replica.store.write(upserting: [added], deleting: ["place-3"])
-            let seen = try await eventually(within: 5) { b.replica.generation == generation }
+            let seen = try await eventually(within: Self.windowSeconds) { b.replica.generation == generation }
             #expect(seen != nil, "replica b still at \(b.replica.generation), want \(generation)")
             print("an edit through replica a was applied by replica b after \(seen.map { "\($0)" } ?? "never")")
             #expect(b.replica.now.index.feature(id: "new") == added)
@@ -64,7 +69,7 @@ struct PostgresReplicaTests {
                 """)
             let target = try await a.replica.store.generation()
             #expect(target == generation + 1, "one psql command, one transaction, one generation")
-            #expect(try await eventually(within: 5) { a.replica.generation == target && b.replica.generation == target } != nil)
+            #expect(try await eventually(within: Self.windowSeconds) { a.replica.generation == target && b.replica.generation == target } != nil)
             let table = try await a.replica.store.load().features
             #expect(try a.replica.matches(table))
             #expect(try b.replica.matches(table))
@@ -92,7 +97,7 @@ struct PostgresReplicaTests {
                 }
             }
             let target = try await a.replica.store.generation()
-            #expect(try await eventually(within: 10) { a.replica.generation == target && b.replica.generation == target } != nil)
+            #expect(try await eventually(within: Self.windowSeconds) { a.replica.generation == target && b.replica.generation == target } != nil)
             let table = try await a.replica.store.load().features
             #expect(try a.replica.matches(table))
             #expect(try b.replica.matches(table))
@@ -110,9 +115,9 @@ struct PostgresReplicaTests {
             await seed.close()
             // A slow retry, so that the edits below land while it is cut off.
             let replica = try await Running(database.url, retryMilliseconds: 1500)
-            #expect(try await eventually(within: 5) { replica.feed.status.connected } != nil)
+            #expect(try await eventually(within: Self.windowSeconds) { replica.feed.status.connected } != nil)
             try await database.terminateOtherConnections()
-            #expect(try await eventually(within: 5) { !replica.feed.status.connected } != nil)
+            #expect(try await eventually(within: Self.windowSeconds) { !replica.feed.status.connected } != nil)
             #expect(replica.feed.status.failure != nil)
             let before = replica.replica.now
             let writer = try await PostgresFeatureStore(url: database.url)
@@ -122,10 +127,11 @@ struct PostgresReplicaTests {
             // Still answering from what it had.
             #expect(replica.replica.now.features == before.features)
             let target = try await writer.generation()
-            #expect(try await eventually(within: 10) { replica.replica.generation == target } != nil)
+            // The feed applies the changes, then clears its failure: wait for both, not just the generation.
+            #expect(try await eventually(within: Self.windowSeconds) {
+                replica.replica.generation == target && replica.feed.status.connected && replica.feed.status.failure == nil
+            } != nil)
             let status = replica.feed.status
-            #expect(status.connected)
-            #expect(status.failure == nil)
             #expect(status.reconnects >= 1)
             #expect(status.reloads == 0)
             #expect(try replica.replica.matches(try await writer.load().features))
