@@ -56,13 +56,6 @@ struct GeodesicChord: Sendable {
                                                                      cosLatitude: cos(latitude * Spherical.radiansPerDegree))
     }
 
-    init(latitude: Double, longitude: Double, axisDistanceMeters: Double, heightMeters: Double) {
-        self.latitude = latitude
-        self.longitude = longitude
-        self.axisDistanceMeters = axisDistanceMeters
-        self.heightMeters = heightMeters
-    }
-
     /// N cos φ and N (1 − e²) sin φ for the surface point at `latitude` (degrees) whose cosine is `cosLatitude`.
     @inline(__always)
     static func meridianPlaneMeters(latitude: Double, cosLatitude: Double) -> (Double, Double) {

@@ -105,26 +105,20 @@ private struct WKBReader {
         return bytes[offset]
     }
 
-    mutating func uint32() throws(ShapeError) -> UInt32 {
-        guard bytes.count - offset >= 4 else { throw .invalidWKB("ends at byte \(offset), inside a geometry") }
-        var value: UInt32 = 0
-        for index in 0..<4 {
-            let shift = bigEndian ? 8 * (3 - index) : 8 * index
-            value |= UInt32(bytes[offset + index]) << UInt32(shift)
-        }
-        offset += 4
-        return value
-    }
+    mutating func uint32() throws(ShapeError) -> UInt32 { try unsigned(UInt32.self) }
 
-    mutating func double() throws(ShapeError) -> Double {
-        guard bytes.count - offset >= 8 else { throw .invalidWKB("ends at byte \(offset), inside a geometry") }
-        var value: UInt64 = 0
-        for index in 0..<8 {
-            let shift = bigEndian ? 8 * (7 - index) : 8 * index
-            value |= UInt64(bytes[offset + index]) << UInt64(shift)
+    mutating func double() throws(ShapeError) -> Double { Double(bitPattern: try unsigned(UInt64.self)) }
+
+    /// The next `T.bitWidth / 8` bytes as an unsigned integer in the geometry's byte order.
+    private mutating func unsigned<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) throws(ShapeError) -> T {
+        let size = T.bitWidth / 8
+        guard bytes.count - offset >= size else { throw .invalidWKB("ends at byte \(offset), inside a geometry") }
+        var value: T = 0
+        for index in 0..<size {
+            value |= T(bytes[offset + index]) << (bigEndian ? 8 * (size - 1 - index) : 8 * index)
         }
-        offset += 8
-        return Double(bitPattern: value)
+        offset += size
+        return value
     }
 
     /// A geometry's byte order and type: its kind and its ordinates per position (2, 3 or 4).
