@@ -31,22 +31,44 @@ extension DynamicFeatureIndex {
         return hits
     }
 
-    /// The current features within `radiusMeters` of `center` under `model` (a feature at exactly the radius
-    /// is inside) that pass `filter`, nearest first, ties in the order of the current features.
-    /// - Complexity: O(√n + k log k + d) for k base candidates in the circle and d delta slots.
+    /// The current features within `radiusMeters` of `center` (a feature at exactly the radius is inside) that
+    /// pass `filter`, measured as `FeatureIndex.within(radiusMeters:of:model:filter:stats:)` measures (a feature
+    /// with a shape to its shape), nearest first, ties in the order of the current features.
+    /// - Complexity: O(√n + k log k + d) for k base candidates in the circle and d delta slots, plus the base's
+    ///   shape parts within reach (see `FeatureShapeIndex`) and a boundary search per shape measured.
     public func within(radiusMeters: Double, of center: Coordinate, model: DistanceModel = .wgs84,
                        filter: FeatureFilter = .all, stats: inout QueryStats) -> [DynamicHit] {
         var neighbors: [Neighbor] = []
         stats.add(base.points.neighbors(withinRadiusMeters: radiusMeters, of: center, model: model, into: &neighbors))
-        let fromBase = neighbors.filter { !isRemoved(basePosition: $0.item) && passes(base.features[$0.item], filter) }
+        let shapes = base.shapes.index
+        var fromBase: [Neighbor]
+        if shapes.shapeCount == 0 {
+            fromBase = neighbors.filter { !isRemoved(basePosition: $0.item) && passes(base.features[$0.item], filter) }
+        } else {
+            // A shaped feature is measured to its shape, not to its representative point (as `FeatureIndex`).
+            fromBase = neighbors.filter {
+                !isRemoved(basePosition: $0.item) && !shapes.hasShape($0.item) && passes(base.features[$0.item], filter)
+            }
+            fromBase += shapes.neighbors(withinMeters: radiusMeters, of: center, features: base.features,
+                                         where: { !isRemoved(basePosition: $0) && passes(base.features[$0], filter) },
+                                         stats: &stats)
+            fromBase.sort()
+        }
         var fromDelta: [Neighbor] = []
         if radiusMeters >= 0 {
             var exactChecks = 0
             stats.candidates += scanDelta(around: center, withinMeters: radiusMeters, model: model) { slot, lowerBound in
-                guard lowerBound <= radiusMeters, let feature = delta[slot], passes(feature, filter) else { return }
+                guard lowerBound <= radiusMeters, let feature = delta[slot], feature.shape == nil, passes(feature, filter) else { return }
                 exactChecks += 1
                 // From the centre to the feature: the direction `PointIndex` measures.
                 let distance = measure(model, center.latitude, center.longitude, feature.location.latitude, feature.location.longitude)
+                if distance <= radiusMeters { fromDelta.append(Neighbor(item: base.count + slot, distanceMeters: distance)) }
+            }
+            for (slot, shape) in deltaShapes(filter) {
+                stats.candidates += 1
+                guard ShapeBoundaryDistance.lowerBoundMeters(from: center, toPartsOf: shape) <= radiusMeters else { continue }
+                exactChecks += 1
+                let distance = ShapeBoundaryDistance.metersToShape(from: center, to: shape)
                 if distance <= radiusMeters { fromDelta.append(Neighbor(item: base.count + slot, distanceMeters: distance)) }
             }
             stats.exactChecks += exactChecks
@@ -61,14 +83,26 @@ extension DynamicFeatureIndex {
     /// The base is asked for `count` neighbours, then twice as many until enough survive the tombstones and
     /// the filter or the base is exhausted; the delta's best `count` are found by scanning it in order of a
     /// distance lower bound and stopping once the bound exceeds the `count`-th exact distance. The two sorted
-    /// lists are merged, so the answer is exact.
-    /// - Complexity: O((log n + m) log n + d log d) for m base features examined and d delta slots.
+    /// lists are merged, so the answer is exact. A feature with a shape is measured to its shape, as
+    /// `FeatureIndex.nearest` measures it: the base's shapes from its extent tree (the same walk), the delta's by a
+    /// lower bound on their parts' extents, then exactly.
+    /// - Complexity: O((log n + m) log n + d log d) for m base features examined and d delta slots, plus the
+    ///   shape parts opened and a boundary search per shape measured.
     public func nearest(to point: Coordinate, count: Int, maxDistanceMeters: Double? = nil, model: DistanceModel = .wgs84,
                         filter: FeatureFilter = .all, stats: inout QueryStats) -> [DynamicHit] {
         guard count > 0 else { return [] }
         let limit = maxDistanceMeters ?? .infinity
-        let fromBase = nearestInBase(to: point, count: count, maxDistanceMeters: maxDistanceMeters, model: model,
+        var fromBase = nearestInBase(to: point, count: count, maxDistanceMeters: maxDistanceMeters, model: model,
                                      filter: filter, stats: &stats)
+        let shapes = base.shapes.index
+        if shapes.shapeCount > 0 {
+            // The base's shapes, measured to the shape, from the same walk `FeatureIndex.nearest` takes.
+            let fromShapes = FeatureIndex.shapeNeighbors(
+                of: shapes, nearest: point, count: count, maxDistanceMeters: maxDistanceMeters, after: fromBase,
+                features: base.features, where: { !isRemoved(basePosition: $0) && passes(base.features[$0], filter) },
+                stats: &stats)
+            fromBase = FeatureIndex.merged(fromBase, fromShapes, limit: count)
+        }
 
         // Delta: only features that could beat the base's count-th (or the limit) matter; take them in order of a
         // distance lower bound and stop once the bound exceeds the count-th exact distance found.
@@ -77,17 +111,23 @@ extension DynamicFeatureIndex {
         var candidates: [(lowerBound: Double, slot: Int)] = []
         if threshold >= 0 {
             stats.candidates += scanDelta(around: point, withinMeters: threshold, model: model) { slot, lowerBound in
-                guard lowerBound <= threshold, let feature = delta[slot], passes(feature, filter) else { return }
+                guard lowerBound <= threshold, let feature = delta[slot], feature.shape == nil, passes(feature, filter) else { return }
                 candidates.append((lowerBound, slot))
+            }
+            for (slot, shape) in deltaShapes(filter) {
+                stats.candidates += 1
+                let lowerBound = ShapeBoundaryDistance.lowerBoundMeters(from: point, toPartsOf: shape)
+                if lowerBound <= threshold { candidates.append((lowerBound, slot)) }
             }
         }
         candidates.sort { ($0.lowerBound, $0.slot) < ($1.lowerBound, $1.slot) }
         var fromDelta: [Neighbor] = []
         for candidate in candidates {
             if fromDelta.count == count, let worst = fromDelta.last, candidate.lowerBound > worst.distanceMeters { break }
-            guard let location = delta[candidate.slot]?.location else { continue }
+            guard let feature = delta[candidate.slot] else { continue }
             stats.exactChecks += 1
-            let distance = measure(model, point.latitude, point.longitude, location.latitude, location.longitude)
+            let distance = feature.shape.map { ShapeBoundaryDistance.metersToShape(from: point, to: $0) }
+                ?? measure(model, point.latitude, point.longitude, feature.location.latitude, feature.location.longitude)
             guard distance <= limit else { continue }
             let neighbor = Neighbor(item: base.count + candidate.slot, distanceMeters: distance)
             if fromDelta.count == count, let worst = fromDelta.last, !(neighbor < worst) { continue }
@@ -228,12 +268,15 @@ extension DynamicFeatureIndex {
                                filter: FeatureFilter, stats: inout QueryStats) -> [Neighbor] {
         guard base.count > tombstoneCount else { return [] }
         var scratch = NearestScratch()
+        // Shaped features are measured to their shapes by the caller; no test per point when there are none.
+        let shapes = base.shapes.index
+        let withoutShape: ((Int) -> Bool)? = shapes.shapeCount == 0 ? nil : { !shapes.hasShape($0) }
         var request = min(base.count, count)
         var neighbors: [Neighbor] = []
         while true {
             neighbors.removeAll(keepingCapacity: true)
             stats.add(base.points.nearest(to: point, count: request, maxDistance: maxDistanceMeters, model: model,
-                                          into: &neighbors, scratch: &scratch))
+                                          into: &neighbors, scratch: &scratch, where: withoutShape))
             let live = neighbors.lazy.filter { !self.isRemoved(basePosition: $0.item) && self.passes(self.base.features[$0.item], filter) }
             let best = Array(live.prefix(count))
             if best.count == count || neighbors.count < request || request >= base.count { return best }
@@ -280,6 +323,15 @@ extension DynamicFeatureIndex {
         let sinHalfDLat = sin((latitude2 - latitude1) * (Spherical.radiansPerDegree / 2))
         let sinHalfDLon = sin((longitude2 - longitude1) * (Spherical.radiansPerDegree / 2))
         return sinHalfDLat * sinHalfDLat + cosLatitude1 * cosLatitude2 * sinHalfDLon * sinHalfDLon
+    }
+
+    /// The live delta slots with a shape whose feature passes `filter`, ascending, with their shapes.
+    /// - Complexity: O(s) for s slots that held a shape when upserted.
+    private func deltaShapes(_ filter: FeatureFilter) -> [(slot: Int, shape: Shape)] {
+        deltaShapeSlots.compactMap { slot in
+            guard let feature = delta[slot], let shape = feature.shape, passes(feature, filter) else { return nil }
+            return (slot, shape)
+        }
     }
 
     /// Whether `feature` passes `filter`, skipping the check for the accept-all filter.

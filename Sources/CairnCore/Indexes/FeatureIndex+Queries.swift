@@ -22,15 +22,30 @@ extension FeatureIndex {
         return items.map { QueryHit(item: $0, distanceMeters: nil) }
     }
 
-    /// The features within `radiusMeters` of `center` under `model` (a feature at exactly the radius is inside)
-    /// that pass `filter`, nearest first, ties by item.
-    /// - Complexity: O(√n + k log k) for k candidates in the circle.
+    /// The features within `radiusMeters` of `center` (a feature at exactly the radius is inside) that pass
+    /// `filter`, nearest first, ties by item. A feature without a shape is measured to its location under `model`;
+    /// one with a shape to the shape itself (`ShapeBoundaryDistance.metersToShape`: 0 when a polygon covers the
+    /// centre, else the WGS84 geodesic to the nearest point of its boundary, line or points, under either model),
+    /// wherever its representative point lies.
+    /// - Complexity: O(√n + k log k) for k candidates in the circle, plus, when some features have shapes, O(log p)
+    ///   per shape part whose extent's lower bound is within the radius and a boundary search per such shape.
     public func within(radiusMeters: Double, of center: Coordinate, model: DistanceModel = .wgs84,
                        filter: FeatureFilter = .all, stats: inout QueryStats) -> [QueryHit] {
         var neighbors: [Neighbor] = []
         stats.add(points.neighbors(withinRadiusMeters: radiusMeters, of: center, model: model, into: &neighbors))
-        return neighbors.lazy.filter { filter.acceptsAll || filter.matches(features[$0.item]) }
-            .map { QueryHit(item: $0.item, distanceMeters: $0.distanceMeters) }
+        let features = self.features
+        let shapes = self.shapes.index
+        guard shapes.shapeCount > 0 else {
+            // No shapes: the point answer as it always was, without a test per point.
+            return neighbors.lazy.filter { filter.acceptsAll || filter.matches(features[$0.item]) }
+                .map { QueryHit(item: $0.item, distanceMeters: $0.distanceMeters) }
+        }
+        // A shaped feature's representative point says nothing here: its shape is measured below.
+        neighbors.removeAll { shapes.hasShape($0.item) || !(filter.acceptsAll || filter.matches(features[$0.item])) }
+        neighbors += shapes.neighbors(withinMeters: radiusMeters, of: center, features: features,
+                                      where: { filter.acceptsAll || filter.matches(features[$0]) }, stats: &stats)
+        neighbors.sort()
+        return neighbors.map { QueryHit(item: $0.item, distanceMeters: $0.distanceMeters) }
     }
 
     /// The `count` features nearest to `point` that pass `filter`, at most `maxDistanceMeters` away when given,
@@ -48,15 +63,65 @@ extension FeatureIndex {
     /// `nearest(to:count:maxDistanceMeters:model:filter:stats:)` with the caller's working memory: once `scratch`
     /// has grown to the largest query's needs, the search allocates only the returned array. The index stays a
     /// shared, immutable `Sendable` value; each thread keeps its own scratch (a scratch is not shared).
-    /// - Complexity: O((log n + m) log n) where m is the number of features examined (about count / selectivity).
+    ///
+    /// A feature with a shape is measured to the shape, as `within(radiusMeters:of:model:filter:stats:)` measures
+    /// it: the point tree finds the `count` nearest features without a shape, then the shapes' extent tree is
+    /// walked in order of its parts' lower bounds until a bound exceeds the `count`-th distance so far, and the two
+    /// lists are merged (distance, then item).
+    /// - Complexity: O((log n + m) log n) where m is the number of features examined (about count / selectivity),
+    ///   plus, when some features have shapes, O(log p) per shape part opened and a boundary search per shape
+    ///   measured.
     public func nearest(to point: Coordinate, count: Int, maxDistanceMeters: Double? = nil, model: DistanceModel = .wgs84,
                         filter: FeatureFilter = .all, scratch: inout NearestScratch, stats: inout QueryStats) -> [QueryHit] {
         var neighbors: [Neighbor] = []
         let features = self.features
-        let isIncluded: ((Int) -> Bool)? = filter.acceptsAll ? nil : { filter.matches(features[$0]) }
+        let shapes = self.shapes.index
+        guard shapes.shapeCount > 0 else {
+            // No shapes: the point search as it always was, without a test per point.
+            let isIncluded: ((Int) -> Bool)? = filter.acceptsAll ? nil : { filter.matches(features[$0]) }
+            stats.add(points.nearest(to: point, count: count, maxDistance: maxDistanceMeters, model: model,
+                                     into: &neighbors, scratch: &scratch, where: isIncluded))
+            return neighbors.map { QueryHit(item: $0.item, distanceMeters: $0.distanceMeters) }
+        }
+        let passes: (Int) -> Bool = { filter.acceptsAll || filter.matches(features[$0]) }
         stats.add(points.nearest(to: point, count: count, maxDistance: maxDistanceMeters, model: model,
-                                 into: &neighbors, scratch: &scratch, where: isIncluded))
+                                 into: &neighbors, scratch: &scratch, where: { !shapes.hasShape($0) && passes($0) }))
+        neighbors = Self.merged(neighbors, FeatureIndex.shapeNeighbors(of: shapes, nearest: point, count: count,
+                                                                       maxDistanceMeters: maxDistanceMeters, after: neighbors,
+                                                                       features: features, where: passes, stats: &stats),
+                                limit: count)
         return neighbors.map { QueryHit(item: $0.item, distanceMeters: $0.distanceMeters) }
+    }
+
+    /// The shapes of `shapes` that can join the `count` nearest beside `pointNeighbors` (the nearest features
+    /// without a shape, sorted, at most `count`): those at most `maxDistanceMeters` away and, when `pointNeighbors`
+    /// is full, not beyond its farthest. Shared by `FeatureIndex` and `DynamicFeatureIndex`'s base.
+    /// - Complexity: see `FeatureShapeIndex.nearest(to:count:limitMeters:features:where:stats:)`.
+    static func shapeNeighbors(of shapes: FeatureShapeIndex, nearest point: Coordinate, count: Int,
+                               maxDistanceMeters: Double?, after pointNeighbors: [Neighbor], features: FeatureList,
+                               where isIncluded: (Int) -> Bool, stats: inout QueryStats) -> [Neighbor] {
+        var limit = maxDistanceMeters ?? .infinity
+        if pointNeighbors.count >= count, let worst = pointNeighbors.last { limit = min(limit, worst.distanceMeters) }
+        return shapes.nearest(to: point, count: count, limitMeters: limit, features: features, where: isIncluded, stats: &stats)
+    }
+
+    /// Two lists sorted by (distance, item) merged into at most `limit`, in that order.
+    /// - Complexity: O(a + b).
+    static func merged(_ first: [Neighbor], _ second: [Neighbor], limit: Int) -> [Neighbor] {
+        guard !second.isEmpty else { return Array(first.prefix(limit)) }
+        var result: [Neighbor] = []
+        result.reserveCapacity(min(limit, first.count + second.count))
+        var i = 0, j = 0
+        while result.count < limit, i < first.count || j < second.count {
+            if j == second.count || (i < first.count && first[i] < second[j]) {
+                result.append(first[i])
+                i += 1
+            } else {
+                result.append(second[j])
+                j += 1
+            }
+        }
+        return result
     }
 
     /// The features that contain `point` and pass `filter`: those with a polygon shape that covers it
