@@ -7,9 +7,10 @@ import Dispatch
 /// the state's epoch), gzip-compressed.
 ///
 /// Tiles are found per zoom from the entries the hierarchy shows there (`ClusterIndex.occupiedTiles(zoom:)`) and the
-/// tiles the shapes' extents cover (`TileShapes.coveredTiles`; a covered tile the shape itself misses encodes to
-/// nothing and is not written), not by asking all 4^z tiles; they are written in PMTiles tile id order (zoom, then the Hilbert curve), which both archive
-/// formats accept and PMTiles needs. Encoding and compression run on two threads in batches, while the calling
+/// tiles the shapes reach (`TileShapes.coveredTiles`: those their edges cross and, for polygons, those wholly inside,
+/// by a scanline per row, not every tile of a shape's extent; a covered tile that rounds to nothing encodes empty and
+/// is not written), not by asking all 4^z tiles; they are written in PMTiles tile id order (zoom, then the Hilbert
+/// curve), which both archive formats accept and PMTiles needs. Encoding and compression run on two threads in batches, while the calling
 /// thread writes each finished batch in order.
 public struct ClusterTileExport: Sendable {
     /// The clusters.
@@ -57,7 +58,7 @@ public struct ClusterTileExport: Sendable {
                 let batch = Array(tiles[start..<min(start + Self.batchSize, tiles.count)])
                 for (position, result) in encode(batch) {
                     let bytes = try result.get()
-                    // A tile a shape's extent covers but the shape misses is empty: it is not written.
+                    // A covered tile where a shape's sliver rounded to nothing is empty: it is not written.
                     guard !bytes.isEmpty else { continue }
                     try archive.append(batch[position], gzippedBytes: bytes)
                     done += 1

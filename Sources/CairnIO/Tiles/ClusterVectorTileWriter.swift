@@ -80,15 +80,20 @@ public struct ClusterVectorTileWriter {
     /// empty; zero bytes for a tile with nothing in it or an address outside the world.
     /// - Throws: `VectorTileError.coordinateOutOfRange` for a position beyond a geometry parameter's range, which
     ///   these tiles never hold, or `.tooManyPoints` for a line or ring of over 2^29 vertices.
-    /// - Complexity: O(log e + k·a) for k entries of a properties each, plus O(s + v) for s shapes and the v
-    ///   vertices of those the tile shows.
+    /// - Complexity: O(log e + k·a) for k entries of a properties each, plus O(log p + v) for p shape parts and
+    ///   the v vertices of the shapes the tile shows.
     public func encodeTile(z: Int, x: Int, y: Int) throws(VectorTileError) -> [UInt8] {
+        try encodeTile(z: z, x: x, y: y, scanningShapes: false)
+    }
+
+    /// `encodeTile(z:x:y:)`, finding the tile's shapes through their index or, for tests, by testing every shape.
+    func encodeTile(z: Int, x: Int, y: Int, scanningShapes: Bool) throws(VectorTileError) -> [UInt8] {
         var tile = VectorTileEncoder()
         let (clusters, points) = try pointLayers(index.tile(z: z, x: x, y: y))
         try tile.append(clusters)
         try tile.append(points)
         if !shapes.isEmpty, TileAddress(zoom: z, x: x, y: y) != nil {
-            try tile.append(shapesLayer(z: z, x: x, y: y))
+            try tile.append(shapesLayer(z: z, x: x, y: y, scanning: scanningShapes))
         }
         return tile.encoded()
     }
@@ -130,10 +135,12 @@ public struct ClusterVectorTileWriter {
     }
 
     /// The `shapes` layer of tile (z, x, y): each shape that meets the tile plus the clusters' buffer, clipped to it.
-    private func shapesLayer(z: Int, x: Int, y: Int) throws(VectorTileError) -> VectorTileLayer {
+    private func shapesLayer(z: Int, x: Int, y: Int, scanning: Bool) throws(VectorTileError) -> VectorTileLayer {
         var layer = try VectorTileLayer(name: Self.shapesLayerName, extent: extent)
         let bufferTiles = index.options.radiusPixels / index.options.extent
-        for (s, shift) in shapes.shapes(z: z, x: x, y: y, bufferTiles: bufferTiles) {
+        let found = scanning ? shapes.shapesByScan(z: z, x: x, y: y, bufferTiles: bufferTiles)
+                             : shapes.shapes(z: z, x: x, y: y, bufferTiles: bufferTiles)
+        for (s, shift) in found {
             let feature = features[shapes.featureIndices[s]]
             guard let shape = feature.shape,
                   let geometry = try shapes.geometry(ofShape: s, shape: shape, z: z, x: x, y: y, shift: shift,

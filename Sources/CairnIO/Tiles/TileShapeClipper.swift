@@ -79,6 +79,20 @@ enum TileShapeClipper {
         return (start, end)
     }
 
+    /// Whether a clipped ring is the whole window: every vertex on its edge and each of its four corners among
+    /// them. Then the ring went round the window without entering it (a ring that enters leaves a vertex inside or
+    /// cuts a corner off). The clipper writes crossings on an edge exactly at `low` or `high`, so this is exact.
+    /// - Complexity: O(n).
+    static func isWindow(_ ring: [Position], low: Double, high: Double) -> Bool {
+        var corners = 0 // one bit per corner: bit 0 x low, bit 1 y low
+        for p in ring {
+            let xEdge = p.x == low || p.x == high, yEdge = p.y == low || p.y == high
+            guard xEdge || yEdge else { return false }
+            if xEdge, yEdge { corners |= 1 << ((p.x == low ? 0 : 1) + (p.y == low ? 0 : 2)) }
+        }
+        return corners == 0b1111
+    }
+
     /// Where segment a–b crosses the line `axis == bound` (the coordinate on that axis set exactly to `bound`).
     static func crossing(_ a: Position, _ b: Position, axis: Int, at bound: Double) -> Position {
         if axis == 0 {
