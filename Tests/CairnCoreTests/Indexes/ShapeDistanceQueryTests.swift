@@ -150,7 +150,7 @@ import Testing
             let counts = Self.check(index, features, at: point, radii: [0, 1_000, 50_000, 300_000, 2_000_000])
             (inside, outside) = (inside + counts.inside, outside + counts.outside)
         }
-        #expect(inside >= 15 && outside > 300, "\(inside) \(outside)")
+        #expect(inside >= 15 && outside >= 100, "\(inside) \(outside)")
     }
 
     @Test func dynamicIndexAfterEditsMatchesAFreshIndex() throws {
