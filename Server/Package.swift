@@ -41,6 +41,8 @@ let package = Package(
             .product(name: "CairnIO", package: cairn),
             .product(name: "CairnStore", package: cairn),
             .product(name: "CairnCheckIns", package: cairn),
+            // Polygon validity on writes, the import's rule; GEOS itself is opened at run time, nothing linked.
+            .product(name: "CairnGEOS", package: cairn),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -67,6 +69,7 @@ let package = Package(
             .product(name: "CairnCore", package: cairn),
             .product(name: "CairnIO", package: cairn),
             .product(name: "CairnCLI", package: cairn),
+            .product(name: "CairnGEOS", package: cairn),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `cairn serve`'s options, parsed as the CLI parses its own.

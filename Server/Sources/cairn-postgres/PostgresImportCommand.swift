@@ -1,6 +1,7 @@
 import ArgumentParser
 import CairnCLI
 import CairnCore
+import CairnGEOS
 import CairnIO
 import CairnPostgres
 import Foundation
@@ -8,7 +9,8 @@ import Foundation
 /// `cairn import FILE… --db postgres://…`, which `cairn import` runs (exec) when its `--db` is a PostgreSQL URL:
 /// the root package's `cairn` links no NIO, so the PostgreSQL client lives here, beside `cairn-server`.
 /// The rows are read by CairnIO's readers (the same validation, rejections and messages as the SQLite import) and
-/// streamed with COPY in one transaction: every good row, or on a failure nothing.
+/// streamed with COPY in one transaction: every good row, or on a failure nothing. Polygons pass the SQLite
+/// import's validity rule (`FeatureShapeCheck`: refused with GEOS's reason, or repaired with `--make-valid`).
 struct PostgresImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cairn import",
@@ -41,25 +43,42 @@ struct PostgresImportCommand: AsyncParsableCommand {
         // Places of this run by id, for events that name their place only (the SQLite import also asks the store).
         let places = PlaceBook()
         let options = input.importOptions(placeLookup: { places.feature(id: $0) })
-        var imported = 0, rejected = 0
+        var imported = 0, rejected = 0, repaired = 0, clamped = 0
         var pending = input.files[...]
         var reader: (any FeatureReader)?
+        var file = "", record = 0 // the file being read, and the record's place in it (a feature's number)
         var stopped: StrictStop?
         var notes: [String] = []
+        var shapes = FeatureShapeCheck(makeValid: input.makeValid)
+        /// `read` as the SQLite import keeps it: a feature whose polygon is invalid becomes a rejection naming the
+        /// geometry and the record, a repaired one is counted.
+        func checked(_ read: ImportRecord, record: Int) throws -> ImportRecord {
+            guard case .feature(let feature, let line) = read, let shape = feature.shape else { return read }
+            switch try shapes.checked(feature) {
+            case .success(let valid):
+                if valid != feature { repaired += 1 }
+                clamped += shape.clampedVertexCount
+                return .feature(valid, line: line)
+            case .failure(let invalid):
+                return .rejected(RowRejection(file: file, line: line, field: "geometry", reason: invalid.importReason(record: record)))
+            }
+        }
         do {
             _ = try await store.importFeatures { () throws -> Feature? in
                 while true {
                     if reader == nil {
-                        guard let file = pending.popFirst() else { return nil }
-                        reader = try openFeatureReader(path: file, format: input.format, options: options)
+                        guard let next = pending.popFirst() else { return nil }
+                        reader = try openFeatureReader(path: next, format: input.format, options: options)
+                        (file, record) = (next, 0)
                     }
-                    guard let record = try reader?.next() else {
+                    guard let read = try reader?.next() else {
                         // A file's coordinate system, said as the SQLite import says it (`--s-srs`, a crs member).
                         notes += reader?.coordinateSystemNotes ?? []
                         reader = nil
                         continue
                     }
-                    switch record {
+                    record += 1
+                    switch try checked(read, record: record) {
                     case .feature(let feature, _):
                         imported += 1
                         if feature.kind == .place || feature.kind == .park { places.record(feature) }
@@ -83,7 +102,7 @@ struct PostgresImportCommand: AsyncParsableCommand {
         }
         await store.close()
         for note in notes { print(note) }
-        print("imported \(imported), rejected \(rejected)")
+        print("imported \(imported), rejected \(rejected)" + FeatureShapeCheck.summaryNotes(repaired: repaired, clamped: clamped))
         if rejected > 0 { throw ExitCode(3) }
     }
 }

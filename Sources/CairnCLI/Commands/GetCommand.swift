@@ -30,7 +30,7 @@ struct GetCommand: ParsableCommand {
         guard let feature = found else {
             throw CLIError("no feature with id '\(id)' in \(store.path)")
         }
-        if let coordinates = try OutputCoordinateSystem.coordinates(outputSystem, of: [feature.location]) {
+        if let coordinates = try OutputCoordinateSystem.coordinates(outputSystem, of: [feature]) {
             print(format == .geojson ? FeatureEncoding.geoJSON(feature, coordinates: coordinates)
                                      : FeatureEncoding.json(feature, coordinates: coordinates))
             return

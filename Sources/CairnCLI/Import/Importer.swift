@@ -22,11 +22,7 @@ struct ImportSummary: Equatable {
     var line: String {
         var text = "imported \(imported), rejected \(rejected)"
         if duplicateIds > 0 { text += " (\(duplicateIds) duplicate ids: the last row of each wins)" }
-        if repairedShapes > 0 { text += " (\(repairedShapes) invalid polygons repaired by --make-valid)" }
-        if clampedCoordinates > 0 {
-            text += " (\(clampedCoordinates) coordinates within 1e-9 degrees outside the valid range taken as its edge)"
-        }
-        return text
+        return text + FeatureShapeCheck.summaryNotes(repaired: repairedShapes, clamped: clampedCoordinates)
     }
 }
 
@@ -195,8 +191,8 @@ struct Importer {
     /// Why a shape was refused, said as a rejection's reason.
     struct ShapeProblem: Error { let reason: String }
 
-    /// `feature` as it is when its polygons are valid (GEOS's rules), repaired with `--make-valid` (its location
-    /// moved to the repaired shape's representative point when it was the old one's), or the problem:
+    /// `feature` as it is when its polygons are valid (GEOS's rules), repaired with `--make-valid`, or the problem:
+    /// the one rule of every way in (`FeatureShapeCheck`, which the PostgreSQL import and the server's writes use).
     /// `record` is the record's place in its file (a feature's number in a FeatureCollection). The validator, one
     /// GEOS context, is made at the first polygon of the run.
     /// - Complexity: O(n log n) in the shape's positions for a polygon; O(1) for points and lines.
@@ -205,17 +201,7 @@ struct Importer {
         guard shape.kind.isAreal else { return .success(feature) }
         let checker = try validator ?? ShapeValidator()
         validator = checker
-        guard let problem = checker.problem(in: shape) else { return .success(feature) }
-        let invalid = "field 'geometry': invalid \(shape.kind.name) (record \(record) of the file): \(problem)"
-        guard makeValid else { return .failure(ShapeProblem(reason: invalid + "; --make-valid repairs it")) }
-        do {
-            let repaired = try checker.repaired(shape)
-            let location = feature.location == shape.representativePoint ? repaired.representativePoint : feature.location
-            return .success(try Feature(id: feature.id, kind: feature.kind, location: location,
-                                        radiusMeters: feature.radiusMeters, timeWindow: feature.timeWindow,
-                                        attributes: feature.attributes, shape: repaired))
-        } catch {
-            return .failure(ShapeProblem(reason: invalid + "; --make-valid could not repair it: \(error)"))
-        }
+        return FeatureShapeCheck.checked(feature, validator: checker, makeValid: makeValid)
+            .mapError { ShapeProblem(reason: $0.importReason(record: record)) }
     }
 }

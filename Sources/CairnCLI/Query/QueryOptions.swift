@@ -113,7 +113,7 @@ struct QueryOptions: ParsableArguments {
             }
         }
         let sink = try OutputSink.forOption(out)
-        QueryResultWriter(format: format).write(rows, coordinates: try OutputCoordinateSystem.coordinates(outputSystem, of: rows.lazy.map(\.feature.location)), to: sink)
+        QueryResultWriter(format: format).write(rows, coordinates: try OutputCoordinateSystem.coordinates(outputSystem, of: rows.lazy.map(\.feature)), to: sink)
         try sink.close()
         if explain {
             Terminal.printError("explain: \(Terminal.grouped(loaded.index.count)) features \(loaded.note) in \(Terminal.duration(queryStart - loadStart))")
@@ -139,7 +139,7 @@ extension QueryOptions {
             .map { QueryResultRow(feature: $0.feature, distanceMeters: $0.distanceMeters) } as [QueryResultRow]
         let answered = clock.now
         let sink = try OutputSink.forOption(out)
-        QueryResultWriter(format: format).write(rows, coordinates: try OutputCoordinateSystem.coordinates(outputSystem, of: rows.lazy.map(\.feature.location)), to: sink)
+        QueryResultWriter(format: format).write(rows, coordinates: try OutputCoordinateSystem.coordinates(outputSystem, of: rows.lazy.map(\.feature)), to: sink)
         try sink.close()
         if explain {
             Terminal.printError("explain: answered by PostGIS in \(Terminal.duration(answered - start)) (connection included); \(Terminal.grouped(rows.count)) results")

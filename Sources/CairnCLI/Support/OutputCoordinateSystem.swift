@@ -25,9 +25,15 @@ enum OutputCoordinateSystem {
         }
     }
 
-    /// The positions of `locations` in `system`, nil without one.
-    static func coordinates(_ system: String?, of locations: some Collection<Coordinate>) throws -> OutputCoordinates? {
+    /// The positions and shapes of `features` in `system`, nil without one.
+    /// - Throws: `ValidationError` for the system, `CLIError` naming the feature whose shape has a vertex PROJ
+    ///   cannot transform into it.
+    static func coordinates(_ system: String?, of features: some Collection<Feature>) throws -> OutputCoordinates? {
         guard let transform = try transform(system) else { return nil }
-        return OutputCoordinates(locations: locations, transform: transform)
+        do throws(CoordinateTransformError) {
+            return try OutputCoordinates(features: features, transform: transform)
+        } catch {
+            throw CLIError("--t-srs: \(error)")
+        }
     }
 }

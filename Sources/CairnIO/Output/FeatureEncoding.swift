@@ -26,12 +26,13 @@ public enum FeatureEncoding {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// A GeoJSON Feature whose Point is the first position of `coordinates` (an output coordinate system), with
-    /// the system named in a legacy `crs` member of the Feature (see `OutputCoordinates`).
-    /// - Complexity: O(a).
+    /// A GeoJSON Feature in an output coordinate system, the first row of `coordinates`: its shape there, or a
+    /// Point at its position, with the system named in a legacy `crs` member of the Feature (see `OutputCoordinates`).
+    /// - Complexity: O(a + v) for v vertices.
     public static func geoJSON(_ feature: Feature, coordinates: OutputCoordinates) -> String {
         var out: [UInt8] = [], order = AttributeOrder()
-        appendGeoJSON(feature, distanceMeters: nil, extra: [], position: coordinates.positions.first, order: &order, to: &out)
+        appendGeoJSON(feature, distanceMeters: nil, extra: [], position: coordinates.positions.first,
+                      projectedShape: coordinates.shapes.first ?? nil, order: &order, to: &out)
         // `{"type":"Feature",` opens every Feature: the member goes right after it.
         var member: [UInt8] = []
         coordinates.appendGeoJSONMember(to: &member)
@@ -40,12 +41,12 @@ public enum FeatureEncoding {
     }
 
     /// The flat JSON object of `json(_:extra:)` with `x` and `y`, the first position of `coordinates`, in place of
-    /// latitude and longitude.
-    /// - Complexity: O(a).
+    /// latitude and longitude, and its `geometry` (a shape) in that system.
+    /// - Complexity: O(a + v) for v vertices.
     public static func json(_ feature: Feature, coordinates: OutputCoordinates) -> String {
         var out: [UInt8] = [], order = AttributeOrder()
         appendProperties(feature, distanceMeters: nil, extra: [], includeLocation: true, position: coordinates.positions.first,
-                         order: &order, to: &out)
+                         projectedShape: coordinates.shapes.first ?? nil, order: &order, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -73,15 +74,16 @@ public enum FeatureEncoding {
 
     /// The GeoJSON Feature with `distance_m` (when given) as the first extra property: what the result writers
     /// write per row, without an array of extras per row; `order` is the document's, reused from row to row.
-    /// `position`, when given, is written in place of the location: x and y in an output coordinate system.
+    /// `position`, when given, is written in place of the location: x and y in an output coordinate system; with it,
+    /// `projectedShape` is the feature's shape in that system (`OutputCoordinates.shapes`), written as the geometry.
     static func appendGeoJSON(_ feature: Feature, distanceMeters: Double?, extra: [(String, Double)],
-                              position: OutputPosition? = nil, order: inout AttributeOrder, to out: inout [UInt8]) {
+                              position: OutputPosition? = nil, projectedShape: ShapeParts? = nil,
+                              order: inout AttributeOrder, to out: inout [UInt8]) {
         out.append(literal: "{\"type\":\"Feature\",\"id\":")
         TextEscaping.appendJSONString(feature.id, to: &out)
-        // A shape in another output system is not transformed yet: it is written as its representative point there.
-        if let shape = feature.shape, position == nil {
+        if let parts = position == nil ? feature.shape?.parts : projectedShape {
             out.append(literal: ",\"geometry\":")
-            ShapeOutput.appendGeoJSON(shape, to: &out)
+            ShapeOutput.appendGeoJSON(parts, to: &out)
             out.append(literal: ",\"properties\":")
         } else {
             out.append(literal: ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
@@ -96,9 +98,10 @@ public enum FeatureEncoding {
 
     /// The properties object (or with `includeLocation`, the flat object): `distance_m` and then `extra` sit after
     /// the times and before the attributes, which come in name order (`order`, reused from row to row).
-    /// With `position`, the flat object's location is `x` and `y` in an output coordinate system.
+    /// With `position`, the flat object's location is `x` and `y` in an output coordinate system, and its `geometry`
+    /// is `projectedShape`, the shape in that system.
     static func appendProperties(_ feature: Feature, distanceMeters: Double?, extra: [(String, Double)],
-                                 includeLocation: Bool, position: OutputPosition? = nil,
+                                 includeLocation: Bool, position: OutputPosition? = nil, projectedShape: ShapeParts? = nil,
                                  order: inout AttributeOrder, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         if includeLocation {
@@ -114,6 +117,10 @@ public enum FeatureEncoding {
             TextEscaping.appendJSONNumber(position.x, to: &out)
             out.append(literal: ",\"y\":")
             TextEscaping.appendJSONNumber(position.y, to: &out)
+            if let projectedShape {
+                out.append(literal: ",\"geometry\":")
+                ShapeOutput.appendGeoJSON(projectedShape, to: &out)
+            }
         } else if includeLocation {
             out.append(literal: ",\"latitude\":")
             TextEscaping.appendJSONNumber(feature.location.latitude, to: &out)
@@ -221,9 +228,9 @@ public enum FeatureEncoding {
     /// The CSV row with `distance_m` (when given) as an extra column: what the result writers write per row,
     /// without a dictionary of extras per row.
     /// With `position`, the `latitude` and `longitude` columns (headed `y` and `x` by `QueryResultWriter`) hold y and x in an
-    /// output coordinate system.
+    /// output coordinate system, and the `geometry` column `projectedShape`, the shape in that system.
     static func appendCSVRow(_ feature: Feature, columns: [String], distanceMeters: Double?, extra: [String: Double],
-                             position: OutputPosition? = nil, to out: inout [UInt8]) {
+                             position: OutputPosition? = nil, projectedShape: ShapeParts? = nil, to out: inout [UInt8]) {
         for (n, column) in columns.enumerated() {
             if n > 0 { out.append(UInt8(ascii: ",")) }
             if n < fixedColumnCount, fixedColumns[n] == column {
@@ -246,7 +253,9 @@ public enum FeatureEncoding {
             } else if let value = extra[column] {
                 TextEscaping.appendJSONNumber(value, to: &out)
             } else if column == geometryColumn, feature.attributes[column] == nil {
-                if let shape = feature.shape { TextEscaping.appendCSVField(ShapeOutput.wkt(shape), to: &out) }
+                if let parts = position == nil ? feature.shape?.parts : projectedShape {
+                    TextEscaping.appendCSVField(ShapeOutput.wkt(parts), to: &out)
+                }
             } else if let value = feature.attributes[column] {
                 TextEscaping.appendCSVField(value.description, to: &out)
             }

@@ -26,7 +26,8 @@ public struct QueryResultWriter: Sendable {
 
     /// Writes `rows`, in order, to `sink` as one complete document; with `coordinates` (one position per row), the
     /// positions are written in that output system instead of longitude/latitude: GeoJSON `[x, y]` under a `crs`
-    /// member, JSON `x` and `y` members, CSV columns `x` and `y` (see `OutputCoordinates`).
+    /// member, JSON `x` and `y` members, CSV columns `x` and `y`, and shapes with every vertex in that system
+    /// (see `OutputCoordinates`).
     /// - Complexity: O(n·a) for n rows of a attributes (CSV first collects the attribute names of all rows).
     public func write(_ rows: [QueryResultRow], coordinates: OutputCoordinates? = nil, to sink: some ByteSink) {
         precondition(coordinates.map { $0.positions.count == rows.count } ?? true, "one output position per row")
@@ -80,7 +81,7 @@ public struct QueryResultWriter: Sendable {
             for (n, row) in rows.enumerated() {
                 out.append(literal: n == 0 ? "\n" : ",\n")
                 FeatureEncoding.appendGeoJSON(row.feature, distanceMeters: row.distanceMeters, extra: [], position: positions?[n],
-                                              order: &order, to: &out)
+                                              projectedShape: coordinates?.shape(ofRow: n), order: &order, to: &out)
                 if out.count >= Self.chunkBytes { spill(&out) }
             }
             out.append(literal: "\n]}\n")
@@ -89,14 +90,14 @@ public struct QueryResultWriter: Sendable {
             for (n, row) in rows.enumerated() {
                 out.append(literal: n == 0 ? "\n" : ",\n")
                 FeatureEncoding.appendProperties(row.feature, distanceMeters: row.distanceMeters, extra: [],
-                                                 includeLocation: true, position: positions?[n], order: &order, to: &out)
+                                                 includeLocation: true, position: positions?[n],
+                                                 projectedShape: coordinates?.shape(ofRow: n), order: &order, to: &out)
                 if out.count >= Self.chunkBytes { spill(&out) }
             }
             out.append(literal: "\n]\n")
         case .csv:
             let measured = rows.contains { $0.distanceMeters != nil }
-            // Shapes are not transformed yet: in an output system each row is its representative point (as in GeoJSON).
-            let shaped = coordinates == nil && rows.contains { $0.feature.shape != nil }
+            let shaped = rows.contains { $0.feature.shape != nil }
             var names = Set<String>()
             for row in rows { names.formUnion(row.feature.attributes.keys) }
             let columns = FeatureEncoding.csvColumns(
@@ -119,7 +120,7 @@ public struct QueryResultWriter: Sendable {
             }
             for (n, row) in rows.enumerated() {
                 FeatureEncoding.appendCSVRow(row.feature, columns: columns, distanceMeters: row.distanceMeters, extra: [:],
-                                             position: positions[n], to: &out)
+                                             position: positions[n], projectedShape: coordinates?.shape(ofRow: n), to: &out)
                 out.append(UInt8(ascii: "\n"))
                 if out.count >= Self.chunkBytes { spill(&out) }
             }

@@ -6,9 +6,15 @@ enum ShapeOutput {
     /// Appends `{"type":"Polygon","coordinates":[[[lon,lat],...]]}` (RFC 7946 nesting per type).
     /// - Complexity: O(n) in the number of positions.
     static func appendGeoJSON(_ shape: Shape, to out: inout [UInt8]) {
-        let parts = shape.parts
+        appendGeoJSON(shape.parts, to: &out)
+    }
+
+    /// Appends `parts` as a GeoJSON geometry object: a shape's parts, or their positions in an output system
+    /// (`OutputCoordinates`), x first.
+    /// - Complexity: O(n) in the number of positions.
+    static func appendGeoJSON(_ parts: ShapeParts, to out: inout [UInt8]) {
         out.append(literal: "{\"type\":\"")
-        out.append(utf8: shape.kind.name)
+        out.append(utf8: parts.kind.name)
         out.append(literal: "\",\"coordinates\":")
         func position(_ index: Int) {
             out.append(UInt8(ascii: "["))
@@ -27,7 +33,7 @@ enum ShapeOutput {
         }
         func ring(_ ring: Int) { list(parts.positionRange(ofRing: ring), position) }
         func polygon(_ polygon: Int) { list(parts.ringRange(ofPolygon: polygon), ring) }
-        switch shape.kind {
+        switch parts.kind {
         case .point: position(0)
         case .lineString: ring(0)
         case .polygon: polygon(0)
@@ -38,11 +44,10 @@ enum ShapeOutput {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// Appends the shape as WKT: `POLYGON ((lon lat, ...), (...))`.
+    /// Appends the parts as WKT: `POLYGON ((lon lat, ...), (...))` (x y in an output system).
     /// - Complexity: O(n) in the number of positions.
-    static func appendWKT(_ shape: Shape, to out: inout [UInt8]) {
-        let parts = shape.parts
-        out.append(utf8: shape.kind.name.uppercased())
+    static func appendWKT(_ parts: ShapeParts, to out: inout [UInt8]) {
+        out.append(utf8: parts.kind.name.uppercased())
         out.append(UInt8(ascii: " "))
         func ring(_ ring: Int) {
             out.append(UInt8(ascii: "("))
@@ -63,7 +68,7 @@ enum ShapeOutput {
             out.append(UInt8(ascii: ")"))
         }
         func polygon(_ polygon: Int) { list(parts.ringRange(ofPolygon: polygon), ring) }
-        switch shape.kind {
+        switch parts.kind {
         case .point, .lineString: ring(0)
         case .polygon: polygon(0)
         case .multiPoint, .multiLineString: list(parts.ringEnds.indices, ring)
@@ -73,9 +78,13 @@ enum ShapeOutput {
 
     /// The WKT of `shape`, as a `String`.
     /// - Complexity: O(n).
-    static func wkt(_ shape: Shape) -> String {
+    static func wkt(_ shape: Shape) -> String { wkt(shape.parts) }
+
+    /// The WKT of `parts` (a shape's, or their positions in an output system), as a `String`.
+    /// - Complexity: O(n).
+    static func wkt(_ parts: ShapeParts) -> String {
         var out: [UInt8] = []
-        appendWKT(shape, to: &out)
+        appendWKT(parts, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 }
