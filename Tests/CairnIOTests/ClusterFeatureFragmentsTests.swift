@@ -26,11 +26,14 @@ import Testing
     }
 
     static let views: [(box: BoundingBox, zoom: Int)] = {
-        let boxes: [(Double, Double, Double, Double)] = [(-180, -90, 180, 90), (170, 50, -170, 70), (0, 0, 180, 90), (150, -40, 152, -30)]
-        return boxes.flatMap { b in [0, 3, 5, 9, 17].map { (try! BoundingBox(west: b.0, south: b.1, east: b.2, north: b.3), $0) } }
+        // Zooms up to `ClusterIndex.blockLevelLimit` copy whole grid cells as blocks; the boxes cover some cells
+        // whole and cut others.
+        let boxes: [(Double, Double, Double, Double)] = [(-180, -90, 180, 90), (170, 50, -170, 70), (0, 0, 180, 90), (150, -40, 152, -30),
+                                                         (-100, -60, 100, 75), (175, 55, 180, 65)]
+        return boxes.flatMap { b in [0, 3, 5, 7, 9, 17].map { (try! BoundingBox(west: b.0, south: b.1, east: b.2, north: b.3), $0) } }
     }()
 
-    @Test(arguments: [0, 2_000, 1 << 30])
+    @Test(arguments: [0, 2_000, 60_000, 1 << 30])
     func keptFragmentsGiveTheSameBytes(limitBytes: Int) {
         let plain = ClusterWriter(index: index, features: features)
         let kept = ClusterWriter(index: index, features: features, cache: ClusterFeatureFragments(for: index, limitBytes: limitBytes))

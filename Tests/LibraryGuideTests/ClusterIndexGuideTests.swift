@@ -17,7 +17,7 @@ import Testing
         ]
         let clusters = ClusterIndex(features: cafes, options: try ClusterOptions(numericAttributes: ["seats"]))
 
-        // What a map shows at zoom 6: Helsinki's three cafés as one cluster, Tampere's alone.
+        // What a map shows at zoom 6: Helsinki's three cafés as one cluster, Tampere's alone (north first).
         let shown = clusters.clusters(in: .world, zoom: 6)
         var lines: [String] = []
         for node in shown {
@@ -29,17 +29,17 @@ import Testing
                 lines.append("point \(cafes[point].id)")
             }
         }
-        // ["cluster of 3, splits at zoom 10: [\"kappeli\", \"ekberg\", \"regatta\"]", "point runo"]
+        // ["point runo", "cluster of 3, splits at zoom 10: [\"kappeli\", \"ekberg\", \"regatta\"]"]
 
         // The same nodes as GeoJSON for a map client, with supercluster's properties and the seats aggregates.
         let sink = MemorySink()
         ClusterWriter(index: clusters, features: cafes).writeCollection(shown, to: sink)
 
-        #expect(lines == ["cluster of 3, splits at zoom 10: [\"kappeli\", \"ekberg\", \"regatta\"]", "point runo"])
+        #expect(lines == ["point runo", "cluster of 3, splits at zoom 10: [\"kappeli\", \"ekberg\", \"regatta\"]"])
         #expect(sink.text == """
             {"type":"FeatureCollection","features":[
-            {"type":"Feature","id":9,"geometry":{"type":"Point","coordinates":[24.932627677917466,60.169766683204955]},"properties":{"cluster":true,"cluster_id":9,"point_count":3,"point_count_abbreviated":3,"expansion_zoom":10,"seats_sum":190,"seats_min":30,"seats_max":120,"seats_mean":63.333333333333336}},
-            {"type":"Feature","id":"runo","geometry":{"type":"Point","coordinates":[23.7608,61.4981]},"properties":{"kind":"place","seats":60}}
+            {"type":"Feature","id":"runo","geometry":{"type":"Point","coordinates":[23.7608,61.4981]},"properties":{"kind":"place","seats":60}},
+            {"type":"Feature","id":9,"geometry":{"type":"Point","coordinates":[24.932627677917466,60.169766683204955]},"properties":{"cluster":true,"cluster_id":9,"point_count":3,"point_count_abbreviated":3,"expansion_zoom":10,"seats_sum":190,"seats_min":30,"seats_max":120,"seats_mean":63.333333333333336}}
             ]}
 
             """)

@@ -43,6 +43,12 @@ import Testing
             ("/clusters?zoom=4", ["cluster", "--zoom", "4"]),
             ("/clusters?bbox=20,55,30,65&zoom=9", ["cluster", "--bbox", "20,55,30,65", "--zoom", "9"]),
             ("/clusters?bbox=24,59,26,61&zoom=9", ["cluster", "--bbox", "24,59,26,61", "--zoom", "9"]),
+            // Zooms with block grids: whole cells kept as blocks, then the same cells again, and cells cut.
+            ("/clusters?bbox=0,40,60,80&zoom=5", ["cluster", "--bbox", "0,40,60,80", "--zoom", "5"]),
+            ("/clusters?bbox=10,50,40,70&zoom=5", ["cluster", "--bbox", "10,50,40,70", "--zoom", "5"]),
+            ("/clusters?bbox=24.9,60.1,25,60.3&zoom=7", ["cluster", "--bbox", "24.9,60.1,25,60.3", "--zoom", "7"]),
+            ("/clusters?bbox=20,55,30,65&zoom=7", ["cluster", "--bbox", "20,55,30,65", "--zoom", "7"]),
+            ("/clusters?zoom=1", ["cluster", "--zoom", "1"]),
         ]
         let expected = try views.map { try fixture.cli($0.arguments) }
         try await fixture.withServer { (client: any TestClientProtocol) async throws in
@@ -84,6 +90,25 @@ import Testing
             #expect(children.contains("\"type\":\"FeatureCollection\""))
             // The spliced hierarchy holds what a fresh build over the store holds; edited entries are listed last.
             #expect(sortedLines(withoutEpoch(after)) == sortedLines(try fixture.cli(["cluster", "--zoom", "0"])))
+        }
+    }
+
+    /// Blocks kept for the low zooms' grid cells before an edit are not read after it: the answers hold what a
+    /// fresh build over the edited store holds.
+    @Test func blocksKeptBeforeAnEditAreNotReadAfterIt() async throws {
+        let views = ["/clusters?bbox=0,40,60,80&zoom=5", "/clusters?zoom=3", "/clusters?bbox=20,55,30,65&zoom=7"]
+        try await fixture.withServer(writeToken: "t") { (client: any TestClientProtocol) async throws in
+            for view in views + views { _ = try await client.get(view) }
+            let feature = #"{"type":"Feature","id":"new","geometry":{"type":"Point","coordinates":[24.95,60.18]},"properties":{"name":"New","kind":"place"}}"#
+            let put = try await client.call("/features/new", method: .put, headers: [.authorization: "Bearer t"], body: feature)
+            #expect(put.status == .ok, "\(put.body)")
+            let fresh = try [["--bbox", "0,40,60,80", "--zoom", "5"], ["--zoom", "3"], ["--bbox", "20,55,30,65", "--zoom", "7"]]
+                .map { try fixture.cli(["cluster"] + $0) }
+            for _ in 0..<2 {
+                for (view, expected) in zip(views, fresh) {
+                    #expect(sortedLines(withoutEpoch(try await client.get(view))) == sortedLines(expected), "\(view)")
+                }
+            }
         }
     }
 }

@@ -27,24 +27,24 @@ public struct ClusterTileFeature: Hashable, Sendable {
 
 extension ClusterIndex {
     /// The clusters and single points shown at `zoom` inside `box` (a box across the antimeridian works). The same
-    /// set for the same points and options, edited or rebuilt; the order is spatial but otherwise unspecified (a
-    /// fresh build gives the tree's order, by the zoom at which they formed and the zooms from which they show, then
-    /// spatially; entries changed by edits since then come last). Zooms below `minZoom` read `minZoom`; zooms above
-    /// `maxZoom` show single points (groups of identical points stay clusters).
-    /// - Complexity: O(log e + k) for k results among e entries.
+    /// set for the same points and options, edited or rebuilt; the order is spatial but otherwise unspecified: up to
+    /// `blockLevelLimit`, cell by cell of the level's block grid (rows from the north, west to east), within a cell
+    /// in the tree's order; above it, the tree's order (by the zoom at which entries formed and the zooms from which
+    /// they show, then spatially; entries changed by edits since the last build last). Zooms below `minZoom` read
+    /// `minZoom`; zooms above `maxZoom` show single points (groups of identical points stay clusters).
+    /// - Complexity: O(log e + k) for k results among e entries (up to `blockLevelLimit`, O(c + k) for c grid
+    ///   cells met, after an O(e) build of the level's grid at its first query).
     public func clusters(in box: BoundingBox, zoom: Int) -> [ClusterNode] {
-        let found = slots(in: box, zoom: zoom)
         var result: [ClusterNode] = []
-        result.reserveCapacity(found.count)
-        for s in found { result.append(node(atSlot: Int(s))) }
+        result.reserveCapacity(64)
+        forEachCluster(in: box, zoom: zoom) { result.append($0) }
         return result
     }
 
-    /// Calls `body` with each cluster or point `clusters(in:zoom:)` returns, without building an array of nodes
-    /// (it collects only their 4-byte tree slots first, so the nodes' scattered reads overlap).
-    /// - Complexity: O(log e + k) for k results among e entries.
+    /// Calls `body` with each cluster or point `clusters(in:zoom:)` returns, without building an array of nodes.
+    /// - Complexity: O(log e + k) for k results among e entries (see `clusters(in:zoom:)`).
     public func forEachCluster(in box: BoundingBox, zoom: Int, _ body: (ClusterNode) -> Void) {
-        for s in slots(in: box, zoom: zoom) { body(node(atSlot: Int(s))) }
+        forEachEntry(in: box, zoom: zoom) { _, node in body(node) }
     }
 
     /// How many entries (points and clusters) the hierarchy holds: every entry number `forEachEntry` gives is below it.
@@ -55,24 +55,49 @@ extension ClusterIndex {
     /// a dense number in `0..<entryCount` naming the entry within this index value (a point's is its input
     /// position), so that a caller can keep data per entry in an array rather than a table keyed by id. An edit
     /// gives another index value, whose numbers mean other entries.
-    /// - Complexity: O(log e + k) for k results among e entries.
+    /// - Complexity: O(log e + k) for k results among e entries (see `clusters(in:zoom:)`).
     public func forEachEntry(in box: BoundingBox, zoom: Int, _ body: (_ entry: Int, _ node: ClusterNode) -> Void) {
-        for s in slots(in: box, zoom: zoom) {
+        forEachPart(in: box, zoom: zoom, block: { forEachEntry(in: $0, body) }, entry: body)
+    }
+
+    /// What `forEachEntry(in:zoom:_:)` gives, in the same order, with each run of entries that is a whole cell of
+    /// the level's block grid (up to `blockLevelLimit`) given once as a `ClusterBlock` to `block`, the others one
+    /// by one to `entry`: a writer keeps a block's bytes and copies them whole into the answers that cover it.
+    /// - Complexity: O(c + k) for c grid cells met and k entries in the cells the box cuts, plus the blocks; above
+    ///   `blockLevelLimit`, O(log e + k) for k results.
+    public func forEachPart(in box: BoundingBox, zoom: Int, block: (ClusterBlock) -> Void,
+                            entry body: (_ entry: Int, _ node: ClusterNode) -> Void) {
+        let y0 = WebMercator.y(latitude: box.north), y1 = WebMercator.y(latitude: box.south)
+        let ranges = UnitXRanges(box), level = level(forZoom: zoom)
+        if let grid = blockGrid(level: level), grid.canWalk(ranges) {
+            grid.walk(x: ranges, y0: y0, y1: y1, whole: { cell, positions in
+                block(ClusterBlock(level: level, cell: cell, cellCount: grid.cellCount, grid: grid, positions: positions))
+            }, single: { i in
+                let e = Int(grid.entries[i])
+                body(e, node(atSlot: Int(grid.slots[i]), entry: e))
+            })
+            return
+        }
+        // Slots first, nodes after: the nodes' scattered reads overlap.
+        var found: [UInt32] = []
+        found.reserveCapacity(64)
+        hierarchy.tree.forEachEntry(x: ranges, y0: y0, y1: y1, zoom: level, hierarchy: hierarchy) { s, _ in
+            found.append(UInt32(truncatingIfNeeded: s))
+        }
+        for s in found {
             let e = hierarchy.tree.entry(atSlot: Int(s))
             body(e, node(atSlot: Int(s), entry: e))
         }
     }
 
-    /// The tree slots of the entries shown at `zoom` inside `box`, in the tree's search order. Finding them first and building
-    /// the nodes after lets the nodes' scattered reads overlap.
-    private func slots(in box: BoundingBox, zoom: Int) -> [UInt32] {
-        let y0 = WebMercator.y(latitude: box.north), y1 = WebMercator.y(latitude: box.south)
-        var found: [UInt32] = []
-        found.reserveCapacity(64)
-        hierarchy.tree.forEachEntry(x: UnitXRanges(box), y0: y0, y1: y1, zoom: level(forZoom: zoom), hierarchy: hierarchy) { s, _ in
-            found.append(UInt32(truncatingIfNeeded: s))
+    /// Calls `body` with each entry of `block` (which a query of this index value gave) and its node, in order.
+    /// - Complexity: O(k) for the block's k entries.
+    public func forEachEntry(in block: ClusterBlock, _ body: (_ entry: Int, _ node: ClusterNode) -> Void) {
+        let grid = block.grid
+        for i in block.positions {
+            let e = Int(grid.entries[i])
+            body(e, node(atSlot: Int(grid.slots[i]), entry: e))
         }
-        return found
     }
 
     /// The node of the entry in tree slot `s`, its coordinate read from the tree's cache when it has one.

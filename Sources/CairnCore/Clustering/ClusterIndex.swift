@@ -22,9 +22,11 @@ public struct ClusterIndex: Sendable {
     /// The options the index was built with.
     public let options: ClusterOptions
     /// The input points, in input order.
-    var points: ClusterPoints
+    var points: ClusterPoints { didSet { forgetBlockGrids() } }
     /// The built hierarchy.
-    var hierarchy: ClusterHierarchy
+    var hierarchy: ClusterHierarchy { didSet { forgetBlockGrids() } }
+    /// The low levels' block grids, built by the first query of each (`forEachPart`); dropped by any change.
+    private var blockGrids = ClusterBlockGrids()
 
     /// Clusters bare coordinates.
     /// - Complexity: O(n) expected per zoom for n points (a grid per zoom; points nothing lies near are skipped).
@@ -62,6 +64,22 @@ public struct ClusterIndex: Sendable {
     /// Bytes held by the index's arrays (points, entries, tree, aggregates), for memory reports.
     /// - Complexity: O(1).
     public var memoryBytes: Int { points.memoryBytes + hierarchy.memoryBytes }
+
+    /// The highest level with a block grid: up to zoom 7 a viewport holds many entries per 128-pixel cell (the
+    /// grids cost 2^(2·level+2) cells each, 65,536 at 7); above it the tree's search reads little.
+    public static let blockLevelLimit = 7
+
+    /// A change to the points or the hierarchy: the grids built for the old ones no longer hold (a copy of the
+    /// index that shares them keeps them).
+    private mutating func forgetBlockGrids() {
+        if !isKnownUniquelyReferenced(&blockGrids) || blockGrids.isUsed { blockGrids = ClusterBlockGrids() }
+    }
+
+    /// The block grid of `level`, built at its first use, or nil above `blockLevelLimit`.
+    func blockGrid(level: Int) -> ClusterLevelGrid? {
+        guard level >= 0, level <= Self.blockLevelLimit else { return nil }
+        return blockGrids.grid(level: level) { ClusterLevelGrid(hierarchy: hierarchy, level: level) }
+    }
 
     /// The level a query at `zoom` reads: zooms below `minZoom` read `minZoom`, above `maxZoom` read `maxZoom + 1`.
     func level(forZoom zoom: Int) -> Int {

@@ -69,25 +69,34 @@ public struct ClusterWriter {
         return out
     }
 
-    /// The bytes of `encodeCollection(index.clusters(in: box, zoom: zoom))`, each entry copied from `cache` when it
-    /// holds it, else encoded and offered to it (a map's answers repeat most entries of the answers before them).
+    /// The bytes of `encodeCollection(index.clusters(in: box, zoom: zoom))`, each whole block of a low zoom's grid
+    /// (`ClusterIndex.forEachPart`) and each other entry copied from `cache` when it holds it, else encoded and
+    /// offered to it (a map's answers repeat most blocks and entries of the answers before them).
     ///
-    /// Assembled in two passes, the entries' bytes found (or made) first and then copied once into a buffer of the
+    /// Assembled in two passes, the pieces' bytes found (or made) first and then copied once into a buffer of the
     /// answer's exact size: an answer of a zoom-5 viewport is about 800 entries and 120 KB, and appending them one
     /// by one to a growing array cost more than finding them (a generic append per entry, and the regrowth copies).
-    /// - Complexity: O(log e + k·a) for k results; O(log e + total bytes) for the entries found in `cache`.
+    /// A block's bytes are its entries' features joined with ",\n", the separator the answer puts between pieces,
+    /// so the bytes are the same whichever pieces were kept.
+    /// - Complexity: O(log e + k·a) for k results; O(c + total bytes) for c grid cells met whose blocks and entries
+    ///   `cache` holds.
     public func encodeClusters(in box: BoundingBox, zoom: Int) -> [UInt8] {
         guard let cache else { return encodeCollection(index.clusters(in: box, zoom: zoom)) }
-        // Each entry's bytes: kept in `cache` (which outlives this call: `self` holds it), or encoded into `made`
+        // Each piece's bytes: kept in `cache` (which outlives this call: `self` holds it), or made into `made`
         // when the cache declined them (its budget spent), as a range since `made` may move while it grows.
         var kept: [UnsafeRawBufferPointer] = [], madeRanges: [(position: Int, bytes: Range<Int>)] = []
         var made: [UInt8] = [], order = AttributeOrder()
-        index.forEachEntry(in: box, zoom: zoom) { entry, node in
-            if let bytes = cache.feature(ofEntry: entry) { return kept.append(bytes) }
-            let start = made.count
-            appendFeature(node, position: nil, order: &order, to: &made)
-            cache.keep(made[start...], ofEntry: entry)
-            if let bytes = cache.feature(ofEntry: entry) {
+        kept.reserveCapacity(256)
+        /// The feature of `entry` appended to `out`, from the cache or encoded (and offered to it when `keep`).
+        func appendEntry(_ entry: Int, _ node: ClusterNode, keep: Bool, to out: inout [UInt8]) {
+            if let bytes = cache.feature(ofEntry: entry) { return out.append(contentsOf: bytes) }
+            let start = out.count
+            appendFeature(node, position: nil, order: &order, to: &out)
+            if keep { cache.keep(out[start...], ofEntry: entry) }
+        }
+        /// The bytes at `made[start...]` as the next piece: moved into `kept`, else left in `made`.
+        func place(madeFrom start: Int, kept bytes: UnsafeRawBufferPointer?) {
+            if let bytes {
                 made.removeSubrange(start...)
                 kept.append(bytes)
             } else {
@@ -95,6 +104,23 @@ public struct ClusterWriter {
                 kept.append(UnsafeRawBufferPointer(start: nil, count: 0))
             }
         }
+        index.forEachPart(in: box, zoom: zoom, block: { block in
+            if let bytes = cache.features(of: block) { return kept.append(bytes) }
+            let start = made.count
+            var first = true
+            index.forEachEntry(in: block) { entry, node in
+                if !first { made.append(UInt8(ascii: ",")); made.append(UInt8(ascii: "\n")) }
+                first = false
+                appendEntry(entry, node, keep: false, to: &made)
+            }
+            made.withUnsafeBytes { cache.keep(UnsafeRawBufferPointer(rebasing: $0[start...]), of: block) }
+            place(madeFrom: start, kept: cache.features(of: block))
+        }, entry: { entry, node in
+            if let bytes = cache.feature(ofEntry: entry) { return kept.append(bytes) }
+            let start = made.count
+            appendEntry(entry, node, keep: true, to: &made)
+            place(madeFrom: start, kept: cache.feature(ofEntry: entry))
+        })
         let count = kept.count
         let separators = count == 0 ? 0 : 2 * count - 1  // "\n" before the first, ",\n" before the others
         let total = Self.collectionOpening.utf8CodeUnitCount + separators + Self.closing.utf8CodeUnitCount
