@@ -120,7 +120,7 @@ import Testing
         let huge = String(repeating: "h", count: 100_000)
         let folder = try TemporaryFolder()
         let places = try folder.write("places.csv", "id,lat,lon,radius\n\(huge),60,24,100\n\(huge.dropLast())i,60,24,200\n")
-        let events = try folder.write("events.csv", "id,placeId,startTime,endTime\n\(huge)e,\(huge)i,2026-06-01T10:00:00Z,2026-06-01T12:00:00Z\n")
+        let events = try folder.write("events.csv", "id,placeId,startTime,endTime\n\(huge)e,\(huge.dropLast())i,2026-06-01T10:00:00Z,2026-06-01T12:00:00Z\n")
         var references = CheckInReferenceData(defaultRadiusMeters: nil)
         try references.loadPlaces(path: places)
         try references.loadEvents(path: events)
