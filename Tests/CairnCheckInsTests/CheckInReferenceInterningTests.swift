@@ -131,3 +131,34 @@ import Testing
         #expect(resolved(validator, event: huge + "e") == (0, 1))
     }
 }
+
+/// Places and events read at once (`loadPlacesAndEvents`, as the CLI reads them) give what the serial calls give:
+/// the rows, the skipped count, the messages in the same order (ten skipped rows at most, notices always), and the
+/// first failing file's error.
+@Suite struct CheckInReferenceAtOnceTests {
+    @Test func atOnceEqualsOneAfterTheOther() throws {
+        let folder = try TemporaryFolder()
+        let places = try folder.write("places.csv", "id,lat,lon,radius\n"
+            + (0..<12).map { "bad\($0),x,24,100\n" }.joined() + "hall,60,24,100\n")
+        let emptyEvents = try folder.write("empty.csv", "")
+        let events = try folder.write("events.csv", "id,placeId,startTime,endTime\nlate,hall,soon,never\n"
+            + "talk,hall,2026-06-01T10:00:00Z,2026-06-01T12:00:00Z\n")
+        var serial = CheckInReferenceData(defaultRadiusMeters: nil)
+        serial.workers = 2
+        try serial.loadPlaces(path: places)
+        try serial.loadEvents(path: emptyEvents)
+        try serial.loadEvents(path: events)
+        var atOnce = CheckInReferenceData(defaultRadiusMeters: nil)
+        atOnce.workers = 2
+        try atOnce.loadPlacesAndEvents(placePaths: [places], eventPaths: [emptyEvents, events])
+        #expect(atOnce.places == serial.places && atOnce.events == serial.events)
+        #expect(atOnce.skippedCount == serial.skippedCount && atOnce.skippedCount == 13)
+        #expect(atOnce.skippedMessages == serial.skippedMessages && atOnce.skippedMessages.count == 11)
+
+        var failing = CheckInReferenceData(defaultRadiusMeters: nil)
+        let placesError = #expect(throws: CheckInError.self) {
+            try failing.loadPlacesAndEvents(placePaths: [folder.path("none.csv")], eventPaths: [folder.path("nothing.csv")])
+        }
+        #expect(placesError?.description.contains("none.csv") == true)
+    }
+}
