@@ -114,13 +114,12 @@ struct CheckInValidateCommand: ParsableCommand {
                 try data.loadStore(path: storePath)
             }
         }
-        for file in placeFiles { try data.loadPlaces(path: file) }
-        for file in eventFiles { try data.loadEvents(path: file) }
+        try data.loadPlacesAndEvents(placePaths: placeFiles, eventPaths: eventFiles)
         for file in joinFiles { try data.loadJoins(path: file) }
         let validator = data.makeValidator(model: model, accuracyPolicy: accuracyPolicy)
-        let placeCount = data.places.count, eventCount = data.events.count
-        data.places = []
-        data.events = []
+        let placeCount = data.placeRows.count, eventCount = data.eventRows.count
+        data.placeRows = CheckInPlaceRows()
+        data.eventRows = CheckInEventRows()
         data.joins = nil
         let loaded = ContinuousClock.now
 

@@ -1,6 +1,7 @@
 import CairnCore
 import CairnIO
 import CairnStore
+import Dispatch
 import Foundation
 
 /// Loads what check-ins are judged against: places, events and joins, from CSV (read directly as bytes,
@@ -13,16 +14,30 @@ public struct CheckInReferenceData: Sendable {
     public var defaultRadiusMeters: Double?
     /// Threads for parsing CSV files.
     public var workers = 1
+    /// The places read so far, in file order, ids as bytes (one arena, no `String` each).
+    package var placeRows = CheckInPlaceRows()
+    /// The events read so far, in file order, ids as bytes.
+    package var eventRows = CheckInEventRows()
     /// The places read so far, in file order.
-    public var places: [CheckInPlace] = []
+    /// - Complexity: O(n) in the places' ids, to read or to set (they are kept as bytes, `placeRows`).
+    public var places: [CheckInPlace] {
+        get { placeRows.places }
+        set { placeRows = CheckInPlaceRows(newValue) }
+    }
     /// The events read so far, in file order.
-    public var events: [CheckInEvent] = []
+    /// - Complexity: O(n) in the events' ids, to read or to set (they are kept as bytes, `eventRows`).
+    public var events: [CheckInEvent] {
+        get { eventRows.events }
+        set { eventRows = CheckInEventRows(newValue) }
+    }
     /// The joins read so far; nil when no joins file was given (then no check-in needs a join).
     public var joins: [CheckInJoin]?
     /// Skipped rows: messages (the first few, with file and line) and the count.
     public private(set) var skippedMessages: [String] = []
     /// How many reference rows were skipped.
     public private(set) var skippedCount = 0
+    /// Whether each of `skippedMessages` is a notice (kept whatever the count) rather than a skipped row's.
+    private var noticeFlags: [Bool] = []
 
     /// Nothing loaded yet.
     /// - Parameter defaultRadiusMeters: the radius of places that have none (nil: such places are skipped).
@@ -34,22 +49,64 @@ public struct CheckInReferenceData: Sendable {
     /// The rule's tables for what was loaded (`CheckInValidator`: repeated ids keep their first row).
     /// - Complexity: O(p + e + j) for p places, e events and j joins.
     public func makeValidator(model: DistanceModel = .wgs84, accuracyPolicy: CheckInAccuracyPolicy = .ignore) -> CheckInValidator {
-        CheckInValidator(places: places, events: events, joins: joins, model: model, accuracyPolicy: accuracyPolicy)
+        CheckInValidator(placeRows: placeRows, eventRows: eventRows, joins: joins, model: model, accuracyPolicy: accuracyPolicy)
     }
 
     private mutating func skip(_ message: String) {
         skippedCount += 1
-        if skippedMessages.count < 10 { skippedMessages.append(message) }
+        if skippedMessages.count < 10 {
+            skippedMessages.append(message)
+            noticeFlags.append(false)
+        }
     }
 
     /// Something the user should know that skipped no row (an empty file).
     private mutating func notice(_ message: String) {
         skippedMessages.append(message)
+        noticeFlags.append(true)
+    }
+
+    /// Reads place files and event files as `loadPlaces` on each place file and then `loadEvents` on each event
+    /// file would, with the places and the events read at once (each on `workers` threads): nothing is shared
+    /// until the events' rows are appended, so the two files' serial stretches (the first batch, the joining of
+    /// pieces) overlap. Messages come in that order; a failure is the first in that order's.
+    /// - Throws: `CheckInError` as `loadPlaces` and `loadEvents` do.
+    /// - Complexity: O(n) in the files' bytes.
+    public mutating func loadPlacesAndEvents(placePaths: [String], eventPaths: [String]) throws(CheckInError) {
+        let parts = [CheckInBuildBox(Result<CheckInReferenceData, CheckInError>.success(self)),
+                     CheckInBuildBox(Result<CheckInReferenceData, CheckInError>.success(Self(sharingSettingsOf: self)))]
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            parts[part].value = parts[part].value.flatMap { data in
+                var data = data
+                do throws(CheckInError) {
+                    if part == 0 {
+                        for path in placePaths { try data.loadPlaces(path: path) }
+                    } else {
+                        for path in eventPaths { try data.loadEvents(path: path) }
+                    }
+                } catch { return .failure(error) }
+                return .success(data)
+            }
+        }
+        var loaded = try parts[0].value.get()
+        let events = try parts[1].value.get()
+        loaded.eventRows.append(contentsOf: events.eventRows)
+        for (message, isNotice) in zip(events.skippedMessages, events.noticeFlags) {
+            if isNotice { loaded.notice(message) } else { loaded.skip(message) }
+        }
+        loaded.skippedCount += events.skippedCount - events.noticeFlags.filter { !$0 }.count
+        self = loaded
+    }
+
+    /// Nothing loaded, with the settings of `other` (default radius, workers).
+    private init(sharingSettingsOf other: Self) {
+        self.init(defaultRadiusMeters: other.defaultRadiusMeters)
+        workers = other.workers
     }
 
     /// Reports the skipped rows a parallel CSV read kept messages for, and counts the rest.
     /// - Complexity: O(messages kept).
-    private mutating func reportSkips<Item>(of rows: ParsedReferenceRows<Item>) {
+    private mutating func reportSkips<Rows>(of rows: ParsedReferenceRows<Rows>) {
         for message in rows.skipped { skip(message) }
         skippedCount += rows.skippedCount - rows.skipped.count
     }
@@ -72,24 +129,24 @@ public struct CheckInReferenceData: Sendable {
             let rows = try ReferenceCSVReader.parallelCSVRows(path: path, workers: workers) { header in
                 // A geometry column: no layout here, so that no row is read twice (the feature reader reads them).
                 PlaceColumns.geometryPosition(in: header) >= 0 ? nil : PlaceColumns(header)
-            } row: { (columns: PlaceColumns, scanner: CheckInCSVScanner, line: Int) -> ReferenceRow<CheckInPlace> in
+            } row: { (columns: PlaceColumns, scanner: CheckInCSVScanner, rows: inout CheckInPlaceRows) -> String? in
                 let idField = scanner.field(columns.id)
-                guard idField.count > 0 else { return .skip("missing id") }
-                guard !idField.hasIdControlCharacters else { return .skip(Self.controlCharacterMessage(idField.text)) }
-                let id = idField.text
+                guard idField.count > 0 else { return "missing id" }
+                guard !idField.hasIdControlCharacters else { return Self.controlCharacterMessage(idField.text) }
                 guard let center = Self.coordinate(scanner.field(columns.latitude), scanner.field(columns.longitude)) else {
-                    return .skip("bad coordinate")
+                    return "bad coordinate"
                 }
                 guard let radius = Self.radius(scanner.field(columns.radius), default: defaultRadius),
                       let circle = try? Circle(center: center, radiusMeters: radius) else {
-                    return .skip("missing radius, or not a distance above 0 (give --radius for a default)")
+                    return "missing radius, or not a distance above 0 (give --radius for a default)"
                 }
-                return .item(CheckInPlace(id: id, circle: circle))
+                idField.withTextBytes { rows.append(id: $0, circle: circle) }
+                return nil
             }
             guard let header = rows.header else { return notice("\(path): an empty file (no header): no places read") }
             if !rows.layoutFound, PlaceColumns.geometryPosition(in: header) >= 0 { return try loadPlaceFeatures(path: path) }
             guard rows.layoutFound else { throw PlaceColumns.missingColumnsError(path, header: header) }
-            if places.isEmpty { places = rows.items } else { places += rows.items }
+            if placeRows.count == 0 { placeRows = rows.rows } else { placeRows.append(contentsOf: rows.rows) }
             reportSkips(of: rows)
             return
         }
@@ -104,7 +161,7 @@ public struct CheckInReferenceData: Sendable {
                 skip("\(path): place \(feature.id) has no radius (give --radius for a default)")
                 return
             }
-            places.append(place)
+            placeRows.append(place)
         } rejected: { skip($0.description) }
     }
 
@@ -136,16 +193,15 @@ public struct CheckInReferenceData: Sendable {
             let defaultRadius = defaultRadiusMeters
             let rows = try ReferenceCSVReader.parallelCSVRows(path: path, workers: workers) { header in
                 EventColumns(header)
-            } row: { (columns: EventColumns, scanner: CheckInCSVScanner, line: Int) -> ReferenceRow<CheckInEvent> in
+            } row: { (columns: EventColumns, scanner: CheckInCSVScanner, rows: inout CheckInEventRows) -> String? in
                 let idField = scanner.field(columns.id)
-                guard idField.count > 0 else { return .skip("missing id") }
-                guard !idField.hasIdControlCharacters else { return .skip(Self.controlCharacterMessage(idField.text)) }
-                let id = idField.text
+                guard idField.count > 0 else { return "missing id" }
+                guard !idField.hasIdControlCharacters else { return Self.controlCharacterMessage(idField.text) }
                 let start = scanner.field(columns.start).seconds
                 let end = scanner.field(columns.end).seconds
                 guard start.isFinite, end.isFinite,
                       let window = try? TimeWindow(start: Timestamp(secondsSince1970: start), end: Timestamp(secondsSince1970: end)) else {
-                    return .skip("event \(id): missing or bad startTime/endTime, or end before start")
+                    return "event \(idField.text): missing or bad startTime/endTime, or end before start"
                 }
                 let placeField = scanner.field(columns.place)
                 var circle: Circle?
@@ -153,11 +209,15 @@ public struct CheckInReferenceData: Sendable {
                    let radius = Self.radius(scanner.field(columns.radius), default: defaultRadius) {
                     circle = try? Circle(center: center, radiusMeters: radius)
                 }
-                return .item(CheckInEvent(id: id, placeId: placeField.count > 0 ? placeField.text : nil, circle: circle, window: window))
+                idField.withTextBytes { id in
+                    guard placeField.count > 0 else { return rows.append(id: id, placeId: nil, circle: circle, window: window) }
+                    placeField.withTextBytes { rows.append(id: id, placeId: $0, circle: circle, window: window) }
+                }
+                return nil
             }
             guard let header = rows.header else { return notice("\(path): an empty file (no header): no events read") }
             guard rows.layoutFound else { throw EventColumns.missingColumnsError(path, header: header) }
-            if events.isEmpty { events = rows.items } else { events += rows.items }
+            if eventRows.count == 0 { eventRows = rows.rows } else { eventRows.append(contentsOf: rows.rows) }
             reportSkips(of: rows)
             return
         }
@@ -180,7 +240,7 @@ public struct CheckInReferenceData: Sendable {
             return
         }
         if let placeOnly {
-            events.append(CheckInEvent(id: feature.id, placeId: placeOnly, circle: nil, window: window))
+            eventRows.append(CheckInEvent(id: feature.id, placeId: placeOnly, circle: nil, window: window))
             return
         }
         var placeId: String?
@@ -195,7 +255,7 @@ public struct CheckInReferenceData: Sendable {
             break
         }
         let circle = (feature.radiusMeters ?? defaultRadiusMeters).flatMap { try? Circle(center: feature.location, radiusMeters: $0) }
-        events.append(CheckInEvent(id: feature.id, placeId: placeId, circle: circle, window: window))
+        eventRows.append(CheckInEvent(id: feature.id, placeId: placeId, circle: circle, window: window))
     }
 
     // MARK: - Joins
@@ -266,7 +326,7 @@ public struct CheckInReferenceData: Sendable {
         }
         let fallback = feature.kind == .place || feature.kind == .park ? defaultRadiusMeters : nil
         guard let place = Self.place(feature, defaultRadiusMeters: fallback) else { return }
-        places.append(place)
+        placeRows.append(place)
     }
 
     // MARK: - Reading

@@ -50,13 +50,14 @@ enum ReferenceCSVReader {
     }
 
     /// Parses a CSV file's rows with `workers` threads: each batch is split at record boundaries and the pieces
-    /// are parsed at once; their rows are joined in order.
-    static func parallelCSVRows<Layout: Sendable, Item: Sendable>(
+    /// are parsed at once, each into rows of its own (`row` appends a row, or returns why it skipped it); the
+    /// pieces' rows are joined in order, a few array copies per piece.
+    static func parallelCSVRows<Layout: Sendable, Rows: ReferenceRowList>(
         path: String, workers: Int,
         layout: ([String]) -> Layout?,
-        row: @escaping @Sendable (Layout, CheckInCSVScanner, Int) -> ReferenceRow<Item>
-    ) throws -> ParsedReferenceRows<Item> {
-        var parsed = ParsedReferenceRows<Item>()
+        row: @escaping @Sendable (Layout, CheckInCSVScanner, inout Rows) -> String?
+    ) throws -> ParsedReferenceRows<Rows> {
+        var parsed = ParsedReferenceRows<Rows>()
         let input = try CheckInBatchInput(path: path)
         let pieceCount = max(1, workers == 1 ? 1 : 4 * workers)
         let scanners = (0..<pieceCount).map { _ in CheckInScannerBox() }
@@ -100,8 +101,8 @@ enum ReferenceCSVReader {
                 scanner.reset(forBufferOf: ranges[k].count)
                 var position = ranges[k].lowerBound
                 var localLine = 0
-                var rows: [ReferenceRow<Item>] = []
-                var lines: [Int] = []
+                var rows = Rows()
+                var skips: [(line: Int, message: String)] = []
                 while position < ranges[k].upperBound {
                     let (outcome, next, consumed) = scanner.scanRecord(rest.base, start: position, end: ranges[k].upperBound)
                     let recordLine = localLine
@@ -110,15 +111,14 @@ enum ReferenceCSVReader {
                     localLine += consumed
                     if blank { continue }
                     if case .unterminatedQuote = outcome {
-                        rows.append(.skip("a quote opened and not closed on its line"))
-                    } else {
-                        rows.append(row(columns, scanner, recordLine))
+                        skips.append((recordLine, "a quote opened and not closed on its line"))
+                    } else if let message = row(columns, scanner, &rows) {
+                        skips.append((recordLine, message))
                     }
-                    lines.append(recordLine)
                 }
                 box.scanner = scanner
                 box.rows = rows
-                box.lineOffsets = lines
+                box.skips = skips
                 box.lines = localLine
             }
             if workers > 1, ranges.count > 1 {
@@ -126,24 +126,22 @@ enum ReferenceCSVReader {
             } else {
                 for k in ranges.indices { work(k) }
             }
-            if parsed.items.isEmpty, let size = input.sizeHint, count > 0 {
+            if parsed.rows.count == 0, let size = input.sizeHint, count > 0 {
                 // Size the result from the first batch's rows per byte, so that a large file is not copied
                 // from buffer to doubled buffer while its rows are appended.
-                let rowsInBatch = ranges.indices.reduce(0) { $0 + ((scanners[$1].rows as? [ReferenceRow<Item>])?.count ?? 0) }
-                parsed.items.reserveCapacity(Int(Double(rowsInBatch) * Double(size) / Double(count) * 1.02) + 16)
+                let rowsInBatch = ranges.indices.reduce(0) { $0 + ((scanners[$1].rows as? Rows)?.count ?? 0) }
+                parsed.rows.reserveCapacity(Int(Double(rowsInBatch) * Double(size) / Double(count) * 1.02) + 16)
             }
             for k in ranges.indices {
                 let box = scanners[k]
-                for (n, result) in (box.rows as? [ReferenceRow<Item>] ?? []).enumerated() {
-                    switch result {
-                    case .item(let item): parsed.items.append(item)
-                    case .skip(let message):
-                        parsed.skippedCount += 1
-                        if parsed.skipped.count < 10 { parsed.skipped.append("\(path):\(line + box.lineOffsets[n]): \(message)") }
-                    }
+                if let rows = box.rows as? Rows { parsed.rows.append(contentsOf: rows) }
+                for (offset, message) in box.skips {
+                    parsed.skippedCount += 1
+                    if parsed.skipped.count < 10 { parsed.skipped.append("\(path):\(line + offset): \(message)") }
                 }
                 line += box.lines
-                box.rows = []
+                box.rows = ()
+                box.skips = []
             }
         }
         return parsed

@@ -41,4 +41,35 @@ extension CheckInField {
         for byte in bytes where byte < 0x20 || byte == 0x7F { return true }
         return false
     }
+
+    /// Calls `body` with the bytes `text` holds: the field's own when they are valid UTF-8 (ASCII is checked
+    /// first, eight bytes at a time), else those of the string they decode to (each invalid sequence replaced with
+    /// U+FFFD), so that an id interned from bytes equals the one interned from its `String` before.
+    /// - Complexity: O(n) in the field's length.
+    @inline(__always)
+    func withTextBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let raw = self.raw
+        if raw.isASCII || String(validating: bytes, as: UTF8.self) != nil { return body(raw) }
+        var text = self.text
+        return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Whether every byte is below 0x80: eight at a time, then the rest.
+    /// - Complexity: O(n).
+    @inline(__always)
+    var isASCII: Bool {
+        guard let base = baseAddress else { return true }
+        var i = 0, high: UInt64 = 0
+        while i + 8 <= count {
+            high |= base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < count {
+            high |= UInt64(base.load(fromByteOffset: i, as: UInt8.self))
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
 }

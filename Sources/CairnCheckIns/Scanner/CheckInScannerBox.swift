@@ -5,7 +5,8 @@ import CairnIO
 final class CheckInScannerBox: @unchecked Sendable {
     var scanner = CheckInCSVScanner()
     var rows: Any = ()
-    var lineOffsets: [Int] = []
+    /// The piece's skipped rows: line (from the piece's start) and why.
+    var skips: [(line: Int, message: String)] = []
     var lines = 0
     deinit { scanner.deallocate() }
 }

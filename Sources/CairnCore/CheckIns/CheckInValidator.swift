@@ -91,6 +91,15 @@ public struct CheckInValidator: Sendable {
     public init(places: some Sequence<CheckInPlace>, events: some Sequence<CheckInEvent>,
                 joins: (some Sequence<CheckInJoin>)? = [CheckInJoin]?.none,
                 model: DistanceModel = .wgs84, accuracyPolicy: CheckInAccuracyPolicy = .ignore) {
+        self.init(placeRows: CheckInPlaceRows(places), eventRows: CheckInEventRows(events), joins: joins,
+                  model: model, accuracyPolicy: accuracyPolicy)
+    }
+
+    /// Builds a validator from places and events as read (ids as bytes, hashed): as `init(places:events:...)`.
+    /// - Complexity: O((p + e) log(p + e) + j) for p places, e events and j joins.
+    package init(placeRows: CheckInPlaceRows, eventRows: CheckInEventRows,
+                 joins: (some Sequence<CheckInJoin>)? = [CheckInJoin]?.none,
+                 model: DistanceModel = .wgs84, accuracyPolicy: CheckInAccuracyPolicy = .ignore) {
         self.model = model
         self.accuracyPolicy = accuracyPolicy
         let bounds = DistanceBounds(model)
@@ -99,22 +108,19 @@ public struct CheckInValidator: Sendable {
         var placeData = ContiguousArray<Double>()
         var placeCircles = ContiguousArray<Circle>()
         var ignoredPlaces = 0
-        func addPlace(_ id: String, _ circle: Circle) -> Int32? {
-            let (index, inserted) = placeKeys.insert(id)
+        func addPlace(_ id: UnsafeRawBufferPointer, hash: UInt64, _ circle: Circle) -> Int32? {
+            let (index, inserted) = placeKeys.insert(id, hash: hash)
             guard inserted else { return nil }
             Self.appendRecord(of: circle, model: model, to: &placeData)
             placeCircles.append(circle)
             return Int32(index)
         }
-        @Sendable func placeName(_ event: CheckInEvent) -> String { event.placeId.flatMap { $0.isEmpty ? nil : $0 } ?? event.id }
 
         // Two threads: one numbers the places (first occurrence wins) and works out their circle tests, the
         // other numbers the event ids (first occurrence wins). Then both look the events' place names up among
         // the places, half each. Then, in order, events whose place was not among them may define it with their
         // own circle; a second pass looks again for those still unknown, so an event may name a place another
-        // event defines later in the file.
-        let placeList = Array(places)
-        let eventList = Array(events)
+        // event defines later in the file. Ids stay bytes throughout, hashed where they were read.
         let keysBox = CheckInBuildBox(KeyTable())
         let repeatedBox = CheckInBuildBox([Bool]())
         let placesBox = CheckInBuildBox((keys: KeyTable(), data: ContiguousArray<Double>(),
@@ -123,8 +129,9 @@ public struct CheckInValidator: Sendable {
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             if part == 1 {
                 var keys = KeyTable()
-                var repeated = [Bool](repeating: false, count: eventList.count)
-                for (i, event) in eventList.enumerated() where !keys.insert(event.id).inserted { repeated[i] = true }
+                var repeated = [Bool](repeating: false, count: eventRows.count)
+                let ids = eventRows.ids
+                for i in 0..<ids.count where !ids.withId(i, { keys.insert($0, hash: $1).inserted }) { repeated[i] = true }
                 keysBox.value = keys
                 repeatedBox.value = repeated
                 return
@@ -132,18 +139,21 @@ public struct CheckInValidator: Sendable {
             // Places go in blocks of 16: their ids are looked up first (independent lookups whose cache misses
             // overlap), then inserted; `warm` keeps the look-ahead reads from being optimised away.
             var built = placesBox.value
-            built.data.reserveCapacity(Self.placeStride * placeList.count)
-            built.circles.reserveCapacity(placeList.count)
+            let ids = placeRows.ids, circles = placeRows.circles
+            var shapeRows = placeRows.shapes[...]
+            built.data.reserveCapacity(Self.placeStride * circles.count)
+            built.circles.reserveCapacity(circles.count)
             var start = 0
-            while start < placeList.count {
-                let block = placeList[start ..< min(placeList.count, start + 16)]
-                for place in block { built.warm &+= built.keys.index(of: place.id) }
-                for place in block {
-                    let (index, inserted) = built.keys.insert(place.id)
+            while start < circles.count {
+                let block = start ..< min(circles.count, start + 16)
+                for row in block { built.warm &+= ids.withId(row) { built.keys.index(of: $0, hash: $1) } }
+                for row in block {
+                    let (index, inserted) = ids.withId(row) { built.keys.insert($0, hash: $1) }
+                    while let first = shapeRows.first, first.row < row { shapeRows.removeFirst() }
                     guard inserted else { built.ignored += 1; continue }
-                    Self.appendRecord(of: place.circle, model: model, to: &built.data)
-                    built.circles.append(place.circle)
-                    if let shape = place.shape { built.shapes.append((index, shape)) }
+                    Self.appendRecord(of: circles[row], model: model, to: &built.data)
+                    built.circles.append(circles[row])
+                    if let first = shapeRows.first, first.row == row { built.shapes.append((index, first.shape)) }
                 }
                 start += 16
             }
@@ -154,32 +164,37 @@ public struct CheckInValidator: Sendable {
         let warm = placesBox.value.warm
         let shapedPlaces = placesBox.value.shapes
         let givenPlaces = placeKeys
+        let names = eventRows.placeNames
         let halves = [CheckInBuildBox([Int32]()), CheckInBuildBox([Int32]())]
         DispatchQueue.concurrentPerform(iterations: 2) { part in
-            let range = part == 0 ? 0 ..< eventList.count / 2 : eventList.count / 2 ..< eventList.count
-            halves[part].value = range.map { Int32(givenPlaces.index(of: placeName(eventList[$0]))) }
+            let range = part == 0 ? 0 ..< names.count / 2 : names.count / 2 ..< names.count
+            halves[part].value = range.map { row in Int32(names.withId(row) { givenPlaces.index(of: $0, hash: $1) }) }
         }
         var eventKeys = keysBox.value
         let repeated = repeatedBox.value, found = halves[0].value + halves[1].value
         var eventRecords = ContiguousArray<EventRecord>()
-        eventRecords.reserveCapacity(eventList.count)
+        eventRecords.reserveCapacity(eventRows.count)
         var ignoredEvents = 0
-        var pending: [(record: Int, name: String)] = []
-        for (i, event) in eventList.enumerated() {
-            if repeated[i] { ignoredEvents += 1; continue }
-            var place = Int(found[i])
+        var pending: [(record: Int, row: Int)] = []
+        for row in 0..<eventRows.count {
+            if repeated[row] { ignoredEvents += 1; continue }
+            var place = Int(found[row])
             if place < 0 {
-                let name = placeName(event)
-                place = placeKeys.index(of: name)
-                if place < 0, let circle = event.circle { place = Int(addPlace(name, circle) ?? -1) }
-                if place < 0 { pending.append((eventRecords.count, name)) }
+                place = names.withId(row) { name, hash in
+                    var place = placeKeys.index(of: name, hash: hash)
+                    if place < 0, let circle = eventRows.circles[row] { place = Int(addPlace(name, hash: hash, circle) ?? -1) }
+                    return place
+                }
+                if place < 0 { pending.append((eventRecords.count, row)) }
             }
-            eventRecords.append(EventRecord(start: event.window.start.secondsSince1970, end: event.window.end.secondsSince1970,
+            let window = eventRows.windows[row]
+            eventRecords.append(EventRecord(start: window.start.secondsSince1970, end: window.end.secondsSince1970,
                                             place: Int32(place)))
         }
-        for (record, name) in pending {
+        for (record, row) in pending {
             let old = eventRecords[record]
-            eventRecords[record] = EventRecord(start: old.start, end: old.end, place: Int32(placeKeys.index(of: name)))
+            let place = names.withId(row) { placeKeys.index(of: $0, hash: $1) }
+            eventRecords[record] = EventRecord(start: old.start, end: old.end, place: Int32(place))
         }
 
         // Events per place, by start then input order (`RadixSort` on the place, then a sort per place),
