@@ -11,6 +11,10 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Sendable {
     case invalidRow(id: String, reason: String)
     /// The database's schema was made by a newer Cairn (a migration this version does not know).
     case newerSchema(version: Int, known: Int)
+    /// A reader found no Cairn schema in the database (readers never create it: a writer does, on connecting).
+    case noSchema(url: String)
+    /// A reader found the schema of an older Cairn (a writer of this version upgrades it on connecting).
+    case olderSchema(url: String, version: Int, known: Int)
 
     public var description: String {
         switch self {
@@ -21,6 +25,13 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Sendable {
         case .invalidRow(let id, let reason): "PostgreSQL store: the row of feature '\(id)' is not a valid feature: \(reason)"
         case .newerSchema(let version, let known):
             "PostgreSQL store: its schema is at version \(version), this Cairn knows versions up to \(known): use a newer Cairn"
+        case .noSchema(let url):
+            "database \(url) has no Cairn schema: a reader does not create it; run `cairn import FILE --db \(url)` "
+                + "(or `cairn serve --db \(url) --write-token TOKEN`) first, as a role that may create tables"
+        case .olderSchema(let url, let version, let known):
+            "database \(url) has Cairn's schema version \(version), this cairn reads version \(known): a reader does "
+                + "not upgrade it; run `cairn import FILE --db \(url)` (or `cairn serve --db \(url) --write-token TOKEN`) "
+                + "with this cairn first, as a role that may alter tables"
         }
     }
 }

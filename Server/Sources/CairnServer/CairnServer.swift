@@ -40,7 +40,7 @@ public enum CairnServer {
     /// - Complexity: O(n log n) for n features.
     public static func makeReplicaApplication(configuration: ServerConfiguration, logger: Logger = Logger(label: "cairn")) async throws -> some ApplicationProtocol {
         let url = try PostgresStoreURL(configuration.storePath)
-        let served = try await ServedStore.replica(of: url, clusterOptions: configuration.clusterOptions,
+        let served = try await ServedStore.replica(of: url, writes: configuration.writeToken != nil, clusterOptions: configuration.clusterOptions,
                                                    answerCacheBytes: configuration.answerCacheBytes, logger: logger)
         let follower = PostgresFollower(served: served, url: url, logger: logger)
         return try makeApplication(served: served, follower: follower, configuration: configuration, logger: logger)

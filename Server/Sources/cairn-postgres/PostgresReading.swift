@@ -35,10 +35,10 @@ enum PostgresReading {
         }
     )
 
-    /// Opens the store at `url` (running its migrations, so a new database reads as an empty store), runs `body`
-    /// and closes it, also when `body` throws.
+    /// Opens the store at `url` as a reader (no migrations: a database without this Cairn's schema is an error
+    /// saying which writer to run), runs `body` and closes it, also when `body` throws.
     private static func withStore<Result>(_ url: String, _ body: (PostgresFeatureStore) async throws(PostgresStoreError) -> Result) async throws -> Result {
-        let store = try await PostgresFeatureStore(url: try PostgresStoreURL(url))
+        let store = try await PostgresFeatureStore(url: try PostgresStoreURL(url), access: .reading)
         do {
             let result = try await body(store)
             await store.close()

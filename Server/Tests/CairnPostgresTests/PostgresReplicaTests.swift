@@ -106,6 +106,47 @@ struct PostgresReplicaTests {
         }
     }
 
+    /// The change log keeps the last `kept_generations` generations; a replica behind its horizon loads everything
+    /// (and says why), and ends equal to the table; one within it catches up from the log.
+    @Test func aReplicaBehindThePrunedChangeLogReloads() async throws {
+        try await PostgresTestDatabase.with { database in
+            let writer = try await PostgresFeatureStore(url: database.url)
+            _ = try await writer.importFeatures(Array(Self.places.prefix(50)))
+            try database.psql("UPDATE cairn_generation SET kept_generations = 3")
+            let behind = try await TestReplica(store: try await PostgresFeatureStore(url: database.url, access: .reading))
+            let start = behind.generation
+            for n in 0..<6 {
+                let moved = try Feature(id: "place-\(n)", kind: .place, location: Coordinate(latitude: 60, longitude: 25 + Double(n) / 100), radiusMeters: 10)
+                try await writer.write(upserting: [moved], deleting: ["place-\(n + 10)"])
+            }
+            let now = try await writer.generation()
+            #expect(now == start + 6)
+            // Pruned by the writers themselves: the last 3 generations are left, and the horizon says so.
+            let session = try await PostgresSession.open(database.url, logger: database.logger)
+            let kept = try await session.rows("SELECT DISTINCT generation FROM cairn_change ORDER BY generation", action: "test") { try $0.decode(Int64.self) }
+            let horizon = try await PostgresFeatureStore.horizon(session).prunedThrough
+            await session.close()
+            #expect(kept == [now - 2, now - 1, now])
+            #expect(horizon == now - 3)
+
+            let fromBehind = try await writer.changes(since: start)
+            #expect(fromBehind.reloadNeeded && fromBehind.prunedThrough == now - 3)
+            let fromHorizon = try await writer.changes(since: now - 3)
+            #expect(!fromHorizon.reloadNeeded && fromHorizon.upserted.map(\.id) == ["place-3", "place-4", "place-5"])
+
+            let feed = PostgresChangeFeed(url: database.url, generation: start, retryMilliseconds: 100) { try await behind.apply($0) }
+            let task = Task { await feed.run() }
+            #expect(try await eventually(within: Self.windowSeconds) { behind.generation == now && feed.status.reloads == 1 } != nil)
+            #expect(feed.status.lastReload?.contains("older than the change log's horizon \(now - 3)") == true, "\(String(describing: feed.status.lastReload))")
+            #expect(feed.status.reloading == nil)
+            #expect(try behind.matches(try await writer.load().features))
+            task.cancel()
+            await task.value
+            await behind.store.close()
+            await writer.close()
+        }
+    }
+
     /// A replica whose connection is cut keeps what it has, says so, reconnects and catches up from its generation
     /// with the edits made meanwhile, without a reload.
     @Test func aReplicaCatchesUpAfterItsConnectionIsCut() async throws {

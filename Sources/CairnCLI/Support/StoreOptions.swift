@@ -8,7 +8,10 @@ import Glibc
 
 /// The `--db PATH` and `--wait-seconds S` options shared by every command that reads or writes the store.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .customLong("db"), help: ArgumentHelp("The store: an SQLite file, or PostgreSQL/PostGIS as postgres://user@host:port/database.", valueName: "path"))
+    // One help for every command that takes a store, so it names the commands that refuse PostgreSQL (`open`).
+    @Option(name: .customLong("db"), help: ArgumentHelp(
+        "The store: an SQLite file, or PostgreSQL/PostGIS as postgres://user@host:port/database (not for info, delete, intersects and snapshot, which take an SQLite file only).",
+        valueName: "path"))
     var path: String = "cairn.sqlite"
 
     @Option(name: .customLong("wait-seconds"), parsing: .unconditional, help: ArgumentHelp(

@@ -6,7 +6,8 @@ import PostgresNIO
 /// notification the changes since the last generation applied (`PostgresFeatureStore.changes(since:)`) handed to
 /// `apply`. On connection loss it keeps the replica as it is, says so in `status`, reconnects (every
 /// `retryMilliseconds`), and catches up from the last generation applied: the change log holds every id after it,
-/// so nothing is missed and nothing is reloaded (unless the log says a `TRUNCATE` happened).
+/// so nothing is missed and nothing is reloaded (unless the log says a `TRUNCATE` happened, or was pruned past that
+/// generation: then it loads everything, says why in its log and in `status.reloading`, and counts it).
 ///
 /// It listens before it reads the changes, so a write committed between the two is both read and notified (the
 /// second read finds nothing new): never lost.
@@ -79,12 +80,39 @@ public final class PostgresChangeFeed: Sendable {
             state.withLockedValue { $0.failure = nil }
             return
         }
-        let reached = try await apply(changes)
+        if changes.reloadNeeded {
+            let reason = Self.reloadReason(changes, since: since)
+            logger.warning("\(reason)")
+            state.withLockedValue { $0.reloading = reason }
+        }
+        let reached: Int64
+        do {
+            reached = try await apply(changes)
+        } catch {
+            state.withLockedValue { $0.reloading = nil }
+            throw error
+        }
         state.withLockedValue { status in
             status.generation = reached
             status.failure = nil
             status.applied += 1
-            if changes.reloadNeeded { status.reloads += 1 }
+            if changes.reloadNeeded {
+                status.reloads += 1
+                status.lastReload = status.reloading
+                status.reloading = nil
+            }
         }
+    }
+
+    /// What a replica at `since` says when `changes` ask for a full reload (its log and `/healthz`).
+    static func reloadReason(_ changes: PostgresChanges, since: Int64) -> String {
+        if let horizon = changes.prunedThrough {
+            return "reloading every feature: this replica holds generation \(since), older than the change log's horizon "
+                + "\(horizon) (the log keeps cairn_generation.kept_generations generations), so it cannot catch up from it"
+        }
+        if since > changes.generation {
+            return "reloading every feature: this replica holds generation \(since), ahead of the store's \(changes.generation) (a store made anew)"
+        }
+        return "reloading every feature: the table was truncated after generation \(since)"
     }
 }

@@ -8,8 +8,12 @@ public struct PostgresFollowStatus: Sendable, Equatable {
     public var failure: String?
     /// Connections made after the first (each followed by a catch-up, not a reload).
     public var reconnects = 0
-    /// Full reloads asked for (a `TRUNCATE`, or a store made anew).
+    /// Full reloads asked for (a `TRUNCATE`, a store made anew, or a change log pruned past the replica).
     public var reloads = 0
+    /// Why a full reload is under way (the replica answers from what it had until it is done), nil otherwise.
+    public var reloading: String?
+    /// Why the last full reload happened, nil before the first.
+    public var lastReload: String?
     /// Change sets applied.
     public var applied = 0
 

@@ -15,14 +15,18 @@ public struct PostgresChanges: Sendable, Equatable {
     public let removedIDs: [String]
     /// Whether the replica must load everything instead.
     public let reloadNeeded: Bool
+    /// When the reload is needed because the change log was pruned past the replica's generation: the log's
+    /// horizon (it holds the changes after this generation only); nil otherwise.
+    public internal(set) var prunedThrough: Int64? = nil
 
     /// Whether nothing changed.
     /// - Complexity: O(1).
     public var isEmpty: Bool { upserted.isEmpty && removedIDs.isEmpty && !reloadNeeded }
 
     /// A change set that says: load everything again.
-    static func reload(at generation: Int64) -> PostgresChanges {
-        PostgresChanges(generation: generation, upserted: [], upsertedPositions: [], removedIDs: [], reloadNeeded: true)
+    static func reload(at generation: Int64, behindHorizon prunedThrough: Int64? = nil) -> PostgresChanges {
+        PostgresChanges(generation: generation, upserted: [], upsertedPositions: [], removedIDs: [], reloadNeeded: true,
+                        prunedThrough: prunedThrough)
     }
 }
 

@@ -16,14 +16,27 @@ public final class PostgresFeatureStore: Sendable {
     public let url: PostgresStoreURL
     private let gate: PostgresSessionGate
 
-    /// Connects to the server at `url` and brings the schema up to date (`PostgresSchema.migrate`).
+    /// How a store is opened: a writer creates and upgrades the schema, a reader only checks its version.
+    public enum Access: Sendable {
+        /// Reads only: the schema must be this Cairn's (`PostgresStoreError.noSchema`, `.olderSchema`,
+        /// `.newerSchema` otherwise), and nothing is created, so a role with only SELECT can read.
+        case reading
+        /// Writes: runs the migrations first (`PostgresSchema.migrate`), which needs a role that may create tables.
+        case writing
+    }
+
+    /// Connects to the server at `url` and, for a writer, brings the schema up to date (`PostgresSchema.migrate`);
+    /// a reader checks it only (`PostgresSchema.check`).
     /// - Throws: `PostgresStoreError`.
     /// - Complexity: O(1) once migrated.
-    public init(url: PostgresStoreURL, logger: Logger = Logger(label: "cairn.postgres")) async throws(PostgresStoreError) {
+    public init(url: PostgresStoreURL, access: Access = .writing, logger: Logger = Logger(label: "cairn.postgres")) async throws(PostgresStoreError) {
         self.url = url
         let session = try await PostgresSession.open(url, logger: logger)
         do {
-            try await PostgresSchema.migrate(session)
+            switch access {
+            case .reading: try await PostgresSchema.check(session, url: url)
+            case .writing: try await PostgresSchema.migrate(session)
+            }
         } catch {
             await session.close()
             throw error
@@ -109,11 +122,12 @@ public final class PostgresFeatureStore: Sendable {
 
     static func changes(_ session: PostgresSession, since generation: Int64) async throws(PostgresStoreError) -> PostgresChanges {
         try await session.transaction("reading the changes", isolation: "REPEATABLE READ READ ONLY") { () throws(PostgresStoreError) in
-            let now = try await stamp(session).generation
+            let (now, horizon) = try await horizon(session)
             guard now != generation else { return PostgresChanges(generation: now, upserted: [], upsertedPositions: [], removedIDs: [], reloadNeeded: false) }
-            // A generation ahead of the store's: the store was made anew under the replica. (The log is never
-            // pruned in this version, so every later generation's ids are there.)
+            // A generation ahead of the store's: the store was made anew under the replica.
             if generation > now { return .reload(at: now) }
+            // Behind the horizon: the log no longer holds every id changed after `generation`.
+            if generation < horizon { return .reload(at: now, behindHorizon: horizon) }
             let truncated = try await !session.rows("""
                 SELECT 1 FROM cairn_change WHERE generation > \(generation) AND id = '' LIMIT 1
                 """, action: "reading the change log") { _ in () }.isEmpty
@@ -229,6 +243,15 @@ public final class PostgresFeatureStore: Sendable {
             position += 1
             return features[position - 1]
         }
+    }
+
+    /// The generation and the change log's horizon (`pruned_through`: the log holds every change after it).
+    static func horizon(_ session: PostgresSession) async throws(PostgresStoreError) -> (generation: Int64, prunedThrough: Int64) {
+        let rows = try await session.rows("SELECT generation, pruned_through FROM cairn_generation", action: "reading the generation") {
+            try $0.decode((Int64, Int64).self)
+        }
+        guard let first = rows.first else { throw .failed(action: "reading the generation", message: "cairn_generation has no row") }
+        return first
     }
 
     /// The generation and store id.

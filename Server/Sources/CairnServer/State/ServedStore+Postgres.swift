@@ -7,13 +7,21 @@ import Logging
 /// the store in one transaction, then read back as the changes since the generation it served (so an edit another
 /// replica made meanwhile comes along, in the table's order).
 extension ServedStore {
-    /// A replica of the store at `url`: connects, migrates, and loads every feature.
-    /// - Throws: `PostgresStoreError`, `ServerError.tooManyFeatures`.
+    /// A replica of the store at `url`: connects, migrates when it `writes` (a server with a write token; a
+    /// read-only one only checks the schema version, so a role with only SELECT can serve), and loads every feature.
+    /// - Throws: `PostgresStoreError` (`.noSchema`, `.olderSchema` for a read-only replica), `ServerError.tooManyFeatures`.
     /// - Complexity: O(n log n).
-    static func replica(of url: PostgresStoreURL, clusterOptions: ClusterOptions, answerCacheBytes: Int, logger: Logger) async throws -> ServedStore {
-        let store = try await PostgresFeatureStore(url: url, logger: logger)
+    static func replica(of url: PostgresStoreURL, writes: Bool, clusterOptions: ClusterOptions, answerCacheBytes: Int,
+                        logger: Logger) async throws -> ServedStore {
+        let store = try await PostgresFeatureStore(url: url, access: writes ? .writing : .reading, logger: logger)
+        let clock = ContinuousClock()
+        let start = clock.now
         let snapshot = try await store.load()
+        let read = clock.now
         let state = try Self.state(snapshot, clusterOptions: clusterOptions, epoch: 0, answerCacheBytes: answerCacheBytes)
+        // The load's two parts, for the replica figures (scripts/replica-figures reads this line).
+        logger.info("loaded the store", metadata: ["features": "\(snapshot.features.count)", "generation": "\(snapshot.generation)",
+                                                   "read_seconds": "\(seconds(read - start))", "index_seconds": "\(seconds(clock.now - read))"])
         return ServedStore(backend: .postgres(store, storeID: snapshot.storeID), clusterOptions: clusterOptions,
                            answerCacheBytes: answerCacheBytes, state: state)
     }
@@ -30,6 +38,11 @@ extension ServedStore {
                                                     answerCacheBytes: answerCacheBytes), rowids: rowids,
                            generation: snapshot.generation, contentID: contentID(snapshot.storeID, snapshot.generation),
                            epoch: epoch, answerCacheBytes: answerCacheBytes)
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let (whole, attoseconds) = duration.components
+        return "\(((Double(whole) + Double(attoseconds) / 1e18) * 1000).rounded() / 1000)"
     }
 
     private static func contentID(_ storeID: String, _ generation: Int64) -> String { "\(storeID)-\(generation)" }
@@ -76,9 +89,11 @@ extension ServedStore {
         return (deleted, state)
     }
 
-    /// Why the replica is not following its store now, or nil while it is (or for an SQLite store).
+    /// Why the replica is not following its store now, or nil while it is (or for an SQLite store): also while it
+    /// reloads everything (its generation was behind the change log's horizon), which `/healthz` shows as degraded.
     var postgresFollowFailure: String? {
-        guard let status = postgresFeed.withLock({ $0 })?.status, !status.connected else { return nil }
-        return status.failure ?? "not connected to the store's change feed yet"
+        guard let status = postgresFeed.withLock({ $0 })?.status else { return nil }
+        guard status.connected else { return status.failure ?? "not connected to the store's change feed yet" }
+        return status.reloading
     }
 }
