@@ -8,9 +8,9 @@ import Darwin
 
 /// Check-ins at park polygons (issue #19), seeded: the places are a `PolygonSet` around the towns, each written
 /// with its WKT (the area decides, no radius), and each check-in names a random park (1 % a park that does not
-/// exist; 10 % no park, matched by containment) at a point uniform within ±1.3 radii of the park's town, east
-/// and north, so most lie inside or near the boundary, where the exact test and the distance to the boundary
-/// work hardest. Times are across 2026, users drawn from 100,000, rows in random order.
+/// exist; 10 % no park, matched by containment) at a point uniform in the disc of 1.1 radii around the park's
+/// town (the polygon's vertices lie at 0.6 to 1.0 radii), so about half lie inside and the rest near the
+/// boundary, where the exact test and the distance to the boundary work hardest. Times are across 2026, users drawn from 100,000, rows in random order.
 public struct ParkCheckInLoad: Sendable {
     /// The parks.
     public let parks: PolygonSet
@@ -48,7 +48,9 @@ public struct ParkCheckInLoad: Sendable {
             let draw = random.unit()
             let placeId = draw < 0.01 ? "missing-\(n + 1)" : (draw < 0.11 ? "" : "park\(park + 1)")
             let radius = parks.radiiMeters[park]
-            let east = random.uniform(-1.3...1.3) * radius, north = random.uniform(-1.3...1.3) * radius
+            // Uniform in the disc of 1.1 radii: about half inside, the rest near the boundary.
+            let angle = random.uniform(0...(2 * Double.pi)), distance = 1.1 * radius * random.unit().squareRoot()
+            let east = distance * cos(angle), north = distance * sin(angle)
             let (latitude, longitude) = EdgeCheckInLoad.offset(parks.centres[park], eastMeters: east, northMeters: north)
             let time = (EdgeCheckInLoad.yearStartSeconds + random.uniform(0...EdgeCheckInLoad.yearSeconds)).rounded()
             text += "c\(n + 1),u\(1 + random.below(EdgeCheckInLoad.userCount)),\(placeId),"

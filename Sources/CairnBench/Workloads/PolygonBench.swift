@@ -184,7 +184,7 @@ public enum PolygonBench {
     public static func text(_ report: Report) -> String {
         var lines = [
             "cairn bench --polygons: seed \(report.seed), \(ReportText.grouped(report.polygons)) star-shaped polygons "
-                + "(\(ReportText.grouped(report.vertices)) vertices, 15 % with a hole) around the \(report.spread) towns, one thread",
+                + "(\(ReportText.grouped(report.vertices)) vertices, 15 % with a hole) around points of the \(report.spread) dataset, one thread",
             "  cairn: FeatureIndex.containing (extent tree, then Shape.covers: exact, planar lon/lat, boundary inside)",
             "  \(peerName): \(report.peerSummary)",
             "",
@@ -194,7 +194,7 @@ public enum PolygonBench {
             let isBuild = row.operation == "build"
             table.append([
                 row.operation, row.engine,
-                ReportText.fixed(row.stats.p50Microseconds, 2),
+                isBuild ? ReportText.fixed(row.stats.p50Microseconds / 1_000, 1) + " ms" : ReportText.fixed(row.stats.p50Microseconds, 2),
                 isBuild ? "-" : ReportText.fixed(row.stats.p95Microseconds, 2), isBuild ? "-" : ReportText.fixed(row.stats.p99Microseconds, 2),
                 isBuild ? "-" : ReportText.grouped(Int(row.stats.queriesPerSecond.rounded())),
                 isBuild ? "-" : ReportText.fixed(row.meanResults, 2),

@@ -20,7 +20,7 @@ struct GenerateCommand: ParsableCommand {
             unknown event; issue #20 uses --events 1000000 --checkins 3000000. \
             With --park-load it writes check-ins at park polygons instead (places.csv, checkins.csv): --parks \
             star-shaped polygons of 8-64 vertices (15 % with a hole, 150 m to 3 km across) around the towns, as WKT, \
-            and --checkins check-ins within 1.3 radii of a park's town naming that park (1 % an unknown park, 10 % \
+            and --checkins check-ins within 1.1 radii of a park's town naming that park (1 % an unknown park, 10 % \
             none); issue #19 uses --parks 100000 --checkins 1000000.
             """
     )
