@@ -25,4 +25,7 @@ typedef __typeof__(GEOSMakeValidParams_destroy_r) *CairnGEOSMakeValidParams_dest
 typedef __typeof__(GEOSMakeValidParams_setMethod_r) *CairnGEOSMakeValidParams_setMethod_r;
 typedef __typeof__(GEOSMakeValidParams_setKeepCollapsed_r) *CairnGEOSMakeValidParams_setKeepCollapsed_r;
 typedef __typeof__(GEOSMakeValidWithParams_r) *CairnGEOSMakeValidWithParams_r;
+typedef __typeof__(GEOSPrepare_r) *CairnGEOSPrepare_r;
+typedef __typeof__(GEOSPreparedGeom_destroy_r) *CairnGEOSPreparedGeom_destroy_r;
+typedef __typeof__(GEOSPreparedCovers_r) *CairnGEOSPreparedCovers_r;
 #endif

@@ -31,6 +31,9 @@ struct GEOSLibrary: @unchecked Sendable {
     let setMakeValidMethod: CairnGEOSMakeValidParams_setMethod_r
     let setMakeValidKeepCollapsed: CairnGEOSMakeValidParams_setKeepCollapsed_r
     let makeValid: CairnGEOSMakeValidWithParams_r
+    let prepare: CairnGEOSPrepare_r
+    let destroyPrepared: CairnGEOSPreparedGeom_destroy_r
+    let preparedCovers: CairnGEOSPreparedCovers_r
 
     /// The C API's stable soname first (Debian's libgeos-c1v5), then the development link and macOS's name.
     static let libraryNames = ["libgeos_c.so.1", "libgeos_c.so", "libgeos_c.dylib"]
@@ -76,7 +79,10 @@ struct GEOSLibrary: @unchecked Sendable {
                 destroyMakeValidParameters: try symbol("GEOSMakeValidParams_destroy_r", CairnGEOSMakeValidParams_destroy_r.self),
                 setMakeValidMethod: try symbol("GEOSMakeValidParams_setMethod_r", CairnGEOSMakeValidParams_setMethod_r.self),
                 setMakeValidKeepCollapsed: try symbol("GEOSMakeValidParams_setKeepCollapsed_r", CairnGEOSMakeValidParams_setKeepCollapsed_r.self),
-                makeValid: try symbol("GEOSMakeValidWithParams_r", CairnGEOSMakeValidWithParams_r.self)))
+                makeValid: try symbol("GEOSMakeValidWithParams_r", CairnGEOSMakeValidWithParams_r.self),
+                prepare: try symbol("GEOSPrepare_r", CairnGEOSPrepare_r.self),
+                destroyPrepared: try symbol("GEOSPreparedGeom_destroy_r", CairnGEOSPreparedGeom_destroy_r.self),
+                preparedCovers: try symbol("GEOSPreparedCovers_r", CairnGEOSPreparedCovers_r.self)))
         } catch {
             return .failure(error)
         }

@@ -62,6 +62,17 @@ public final class GEOSSTRtree {
         if context.hasError { throw context.error(in: "GEOSSTRtree_insert_r") }
     }
 
+    /// Inserts `geometry`'s envelope under `item` (the tree copies the envelope).
+    /// Corresponding C function: `GEOSSTRtree_insert_r`.
+    /// - Precondition: `0 <= item < Int.max`; the geometry belongs to this tree's context.
+    /// - Throws: `GEOSError` with GEOS's message.
+    /// - Complexity: O(1) amortised (the packing happens in `build()`).
+    public func insert(_ geometry: GEOSPreparedGeometry, item: Int) throws(GEOSError) {
+        precondition(geometry.context === context, "a geometry goes into a tree of its own context")
+        insert(geometry.geometry, item: item)
+        if context.hasError { throw context.error(in: "GEOSSTRtree_insert_r") }
+    }
+
     /// Packs the tree now rather than on the first query. GEOS 3.11 has no call for it (3.12's
     /// `GEOSSTRtree_build_r`), so this is a query of an envelope that meets nothing.
     /// Corresponding C function: `GEOSSTRtree_query_r`.
@@ -78,16 +89,32 @@ public final class GEOSSTRtree {
     /// - Complexity: O(log n + k) for k items found, on a tree of well-spread envelopes.
     public func query(_ envelope: Envelope, into items: inout [Int]) throws(GEOSError) {
         // The query takes a geometry's envelope: a rectangle made per query, as a C API user must.
-        try context.withRectangle(envelope) { geometry in
-            withUnsafeMutablePointer(to: &items) { buffer in
-                // GEOSSTRtree_query_r returns nothing; it calls back with each item and the userdata (here the
-                // array), and reports an exception only through the message handler.
-                context.geos.queryTree(context.handle, tree, geometry, { item, userdata in
-                    guard let userdata else { return }
-                    userdata.assumingMemoryBound(to: [Int].self).pointee.append(Int(bitPattern: item) - 1)
-                }, buffer)
-            }
+        try context.withRectangle(envelope) { geometry in collect(geometry, into: &items) }
+        if context.hasError { throw context.error(in: "GEOSSTRtree_query_r") }
+    }
+
+    /// Appends the items whose envelope meets `geometry`'s; the caller checks `context.hasError` afterwards.
+    @inline(__always)
+    private func collect(_ geometry: OpaquePointer, into items: inout [Int]) {
+        withUnsafeMutablePointer(to: &items) { buffer in
+            // GEOSSTRtree_query_r returns nothing; it calls back with each item and the userdata (here the
+            // array), and reports an exception only through the message handler.
+            context.geos.queryTree(context.handle, tree, geometry, { item, userdata in
+                guard let userdata else { return }
+                userdata.assumingMemoryBound(to: [Int].self).pointee.append(Int(bitPattern: item) - 1)
+            }, buffer)
         }
+    }
+
+    /// Appends, in the tree's order, the item of every envelope that holds `point` (edges included): the
+    /// candidates of a containment query, with the point the caller then tests against each.
+    /// Corresponding C function: `GEOSSTRtree_query_r`.
+    /// - Precondition: the point belongs to this tree's context.
+    /// - Throws: `GEOSError` with GEOS's message.
+    /// - Complexity: O(log n + k) for k items found.
+    public func query(_ point: GEOSPoint, into items: inout [Int]) throws(GEOSError) {
+        precondition(point.context === context, "a point queries a tree of its own context")
+        collect(point.handle, into: &items)
         if context.hasError { throw context.error(in: "GEOSSTRtree_query_r") }
     }
 

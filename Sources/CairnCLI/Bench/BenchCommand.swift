@@ -24,6 +24,11 @@ struct BenchCommand: ParsableCommand {
             nearest,LAT,LON,K / containing,LAT,LON lines; bad lines are reported with their line and field, the \
             good ones run). --threads N queries from N threads at once, --duration S runs each operation S seconds; \
             p50/p95/p99/p99.9 come from a latency histogram that holds runs of any length.
+
+            With --polygons it times polygon containment instead: --polygon-count seeded star-shaped polygons \
+            (8-64 vertices, some with a hole, 150 m to 3 km across) around the places, and which of them contain \
+            each query point, through Cairn's containing and through GEOS's STRtree with prepared geometries \
+            (GEOSPreparedCovers_r: the boundary is inside), both answers compared query by query.
             """
     )
 
@@ -81,6 +86,12 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Run the clustering workload instead: hierarchy build, a 1024x768 viewport at zooms 0-16, grid mode, a move, an insert and a remove.")
     var clusters = false
 
+    @Flag(help: "Run the polygon workload instead: which of --polygon-count seeded polygons around the places contain a point, Cairn against GEOS's STRtree and prepared geometries.")
+    var polygons = false
+
+    @Option(name: .customLong("polygon-count"), parsing: .unconditional, help: "With --polygons: polygons to generate (default 100000; 10000 with --quick).")
+    var polygonCount: Int?
+
     func validate() throws {
         if let points { try OptionRange.check("--points", points, in: 1...Int(UInt32.max)) }
         _ = try queryCount()
@@ -89,8 +100,13 @@ struct BenchCommand: ParsableCommand {
         if db == nil {
             if queryFile != nil { throw ValidationError("--queries \(queries ?? ""): a queries file needs --db STORE (a number of queries otherwise)") }
             if threads != 1 || duration != nil { throw ValidationError("--threads and --duration need --db STORE") }
-        } else if clusters || points != nil {
-            throw ValidationError("--db benchmarks the store's own features: --clusters and --points do not apply")
+        } else if clusters || points != nil || polygons {
+            throw ValidationError("--db benchmarks the store's own features: --clusters, --polygons and --points do not apply")
+        }
+        if clusters && polygons { throw ValidationError("--clusters and --polygons are two workloads: choose one") }
+        if let polygonCount {
+            guard polygons else { throw ValidationError("--polygon-count needs --polygons") }
+            try OptionRange.check("--polygon-count", polygonCount, in: 1...10_000_000)
         }
         _ = try engineNames()
         _ = try operationKinds()
@@ -158,6 +174,11 @@ struct BenchCommand: ParsableCommand {
             }
         }
         configuration.datasets = datasets
+
+        if polygons {
+            try runPolygons(datasets: datasets, queries: queries)
+            return
+        }
 
         if clusters {
             var rows: [ClusterBench.Row] = []

@@ -17,7 +17,11 @@ struct GenerateCommand: ParsableCommand {
             With --edge-load it writes the hard check-in load instead (places.csv, events.csv, checkins.csv): \
             every town a place with a radius of 50-2,000 m, --events events of 30 min to 4 h across 2026 and \
             --checkins check-ins within 1.5 radii of the place's centre (most near the edge), 1 % naming an \
-            unknown event; issue #20 uses --events 1000000 --checkins 3000000.
+            unknown event; issue #20 uses --events 1000000 --checkins 3000000. \
+            With --park-load it writes check-ins at park polygons instead (places.csv, checkins.csv): --parks \
+            star-shaped polygons of 8-64 vertices (15 % with a hole, 150 m to 3 km across) around the towns, as WKT, \
+            and --checkins check-ins within 1.1 radii of a park's town naming that park (1 % an unknown park, 10 % \
+            none); issue #19 uses --parks 100000 --checkins 1000000.
             """
     )
 
@@ -43,9 +47,17 @@ struct GenerateCommand: ParsableCommand {
     @Flag(name: .customLong("edge-load"), help: "Write the hard check-in load (every town a place; --events, --checkins) instead.")
     var edgeLoad = false
 
+    @Flag(name: .customLong("park-load"), help: "Write check-ins at park polygons (--parks, --checkins) instead.")
+    var parkLoad = false
+
     func validate() throws {
         for (name, value) in [("parks", parks), ("trailheads", trailheads), ("places", places), ("events", events), ("users", users), ("checkins", checkIns)] where value < 0 {
             throw ValidationError("--\(name) must be 0 or more, got \(value)")
+        }
+        if edgeLoad && parkLoad { throw ValidationError("--edge-load and --park-load are two loads: choose one") }
+        if parkLoad {
+            if checkIns > 0, parks == 0 { throw ValidationError("--park-load --checkins \(checkIns) needs --parks 1 or more (give --checkins 0 for none)") }
+            return
         }
         if edgeLoad {
             if checkIns > 0, events == 0 { throw ValidationError("--edge-load --checkins \(checkIns) needs --events 1 or more (give --checkins 0 for none)") }
@@ -73,6 +85,12 @@ struct GenerateCommand: ParsableCommand {
             for name in EdgeCheckInLoad.fileNames { try guarded.check(out + "/" + name, option: "--out") }
             let load = EdgeCheckInLoad(towns: try Self.readTowns(path: towns), seed: seed, events: events, checkIns: checkIns)
             return try write(EdgeCheckInLoad.fileNames) { load.generate(write: $0) }
+        }
+        if parkLoad {
+            for name in ParkCheckInLoad.fileNames { try guarded.check(out + "/" + name, option: "--out") }
+            let towns = try Self.readTowns(path: towns).map(\.location)
+            let load = ParkCheckInLoad(parks: PolygonSet.generate(around: towns, count: parks, seed: seed), seed: seed, checkIns: checkIns)
+            return try write(ParkCheckInLoad.fileNames) { load.generate(write: $0) }
         }
         for name in SyntheticDataset.fileNames { try guarded.check(out + "/" + name, option: "--out") }
         let towns = try Self.readTowns(path: towns)

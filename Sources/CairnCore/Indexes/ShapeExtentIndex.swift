@@ -84,22 +84,35 @@ public struct ShapeExtentIndex: Sendable {
         var stats = QueryStats()
         guard !items.isEmpty else { return stats }
         let top = levelStarts.count - 2
-        // (node, level) pairs still to open; a depth-first walk keeps the stack at most levels × nodeSize.
-        var stack: [(Int, Int)] = [(levelStarts[top], top)]
-        boxes.withUnsafeBufferPointer { boxes in
-            while let (node, level) = stack.popLast() {
-                stats.nodesVisited += 1
-                let childStart = level == 0 ? node : levelStarts[level - 1] + (node - levelStarts[level]) * ShapeExtentIndex.nodeSize
-                let childEnd = level == 0 ? node + 1 : min(childStart + ShapeExtentIndex.nodeSize, levelStarts[level])
-                for child in childStart..<childEnd {
-                    let b = 4 * child
-                    guard boxes[b] <= east, boxes[b + 2] >= west, boxes[b + 1] <= north, boxes[b + 3] >= south else { continue }
-                    if level <= 1 {
-                        // Leaves are tested here, without a stack entry each (level 0: a lone leaf is the root).
-                        stats.candidates += 1
-                        results.append(Int(items[child]))
-                    } else {
-                        stack.append((child, level - 1))
+        // (node, level) pairs still to open; a depth-first walk keeps the stack at most levels × nodeSize, so it
+        // lives on the machine stack: a heap array and its growth were a third of a point query's instructions.
+        let capacity = levelStarts.count * ShapeExtentIndex.nodeSize
+        withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: capacity) { stack in
+            var depth = 1
+            stack[0] = (levelStarts[top], top)
+            boxes.withUnsafeBufferPointer { boxes in
+                levelStarts.withUnsafeBufferPointer { levelStarts in
+                    items.withUnsafeBufferPointer { items in
+                        while depth > 0 {
+                            depth -= 1
+                            let (node, level) = stack[depth]
+                            stats.nodesVisited += 1
+                            let childStart = level == 0 ? node : levelStarts[level - 1] + (node - levelStarts[level]) * ShapeExtentIndex.nodeSize
+                            let childEnd = level == 0 ? node + 1 : min(childStart + ShapeExtentIndex.nodeSize, levelStarts[level])
+                            for child in childStart..<childEnd {
+                                let b = 4 * child
+                                guard boxes[b] <= east, boxes[b + 2] >= west, boxes[b + 1] <= north, boxes[b + 3] >= south else { continue }
+                                if level <= 1 {
+                                    // Leaves are tested here, without a stack entry each (level 0: a lone leaf is the root).
+                                    stats.candidates += 1
+                                    results.append(Int(items[child]))
+                                } else {
+                                    precondition(depth < capacity, "ShapeExtentIndex: the walk's stack holds levels × nodeSize")
+                                    stack[depth] = (child, level - 1)
+                                    depth += 1
+                                }
+                            }
+                        }
                     }
                 }
             }

@@ -146,6 +146,10 @@ import Testing
                 let expected = entries.filter { $0.west <= east && $0.east >= west && $0.south <= north && $0.north >= south }.map(\.item)
                 #expect(found.sorted() == expected)
             }
+            // The whole world opens every node: the walk's fixed stack (levels × nodeSize) is at its deepest.
+            var everything: [Int] = []
+            index.search(west: -180, south: -90, east: 180, north: 90, into: &everything)
+            #expect(everything.sorted() == Array(0..<count))
             // Every box finds itself, touching edges included.
             for entry in entries.prefix(40) {
                 var found: [Int] = []
