@@ -65,17 +65,19 @@ public final class FeatureStoreWriter {
     ///   reused for all rows. Into an empty store: O(n log n) in all, most of it B-tree inserts.
     public func upsert(_ features: some Collection<Feature>) throws {
         guard isOpen else { throw StoreError.writerClosed(path: path) }
-        try deferRTreeIfEmpty()
-        do {
-            let statement = try upsertStatement ?? RawUpsertStatement(db)
-            upsertStatement = statement
-            for feature in features {
-                try statement.upsert(feature)
+        var batch = EncodedFeatureBatch()
+        for feature in features {
+            batch.append(feature)
+            if batch.count == Self.encodingChunk {
+                try upsertRows(batch, tellingRows: false) { _, _ in }
+                batch.removeAll()
             }
-        } catch let error as DatabaseError {
-            throw StoreError.wrapping(error, path: path, operation: "upsert")
         }
+        try upsertRows(batch, tellingRows: false) { _, _ in }
     }
+
+    /// Features encoded at a time by the `Feature` upserts: the memory of a chunk, whatever the collection's size.
+    private static let encodingChunk = 1024
 
     /// Where one feature of `upsert(_:written:)` went: its row's rowid and what happened to that row.
     public struct UpsertedRow: Sendable {
@@ -97,24 +99,54 @@ public final class FeatureStoreWriter {
     /// `upsert(_:)`, telling `written` where each feature went, in order, with its position in `features`: so
     /// that an import can notice an id given twice in one run without holding every id itself.
     /// - Throws: `StoreError` when SQLite fails.
-    /// An array, not any collection: a generic loop here is not specialised across modules, and its metadata
-    /// lookups cost more per row than the rest of this function.
     /// - Complexity: as `upsert(_:)`, plus one `max(rowid)` lookup, O(log N), on the first call.
     public func upsert(_ features: [Feature], written: (_ position: Int, _ row: UpsertedRow) -> Void) throws {
+        guard isOpen else { throw StoreError.writerClosed(path: path) }
+        var batch = EncodedFeatureBatch()
+        var first = features.startIndex
+        while first < features.endIndex {
+            batch.removeAll()
+            let end = min(first + Self.encodingChunk, features.endIndex)
+            for feature in features[first..<end] { batch.append(feature) }
+            let offset = first - features.startIndex
+            try upsert(batch) { position, row in written(offset + position, row) }
+            first = end
+        }
+        if features.isEmpty { try upsert(EncodedFeatureBatch(), written: written) }
+    }
+
+    /// `upsert(_:written:)` for features already encoded (an import encodes them on its reading thread): the
+    /// transaction's thread only binds and steps.
+    /// - Throws: `StoreError` when SQLite fails.
+    /// - Complexity: O(n log N) for the B-tree inserts, plus one `max(rowid)` lookup, O(log N), on the first call.
+    public func upsert(_ batch: EncodedFeatureBatch, written: (_ position: Int, _ row: UpsertedRow) -> Void) throws {
+        try upsertRows(batch, tellingRows: true, written: written)
+    }
+
+    /// The upserts' one loop; `tellingRows` false skips telling `written` where rows went (and the `max(rowid)`
+    /// lookup).
+    private func upsertRows(_ batch: EncodedFeatureBatch, tellingRows: Bool,
+                            written: (_ position: Int, _ row: UpsertedRow) -> Void) throws {
         guard isOpen else { throw StoreError.writerClosed(path: path) }
         try deferRTreeIfEmpty()
         do {
             // Rows this transaction inserts get rowids above every rowid stored before it (SQLite gives a new row
             // max(rowid) + 1, and an import deletes nothing); a replaced row at or below it was there before.
-            let lastRowidBefore = try self.lastRowidBefore ?? Int64.fetchOne(db, sql: "SELECT max(rowid) FROM feature") ?? 0
-            self.lastRowidBefore = lastRowidBefore
+            var lastRowidBefore: Int64 = 0
+            if tellingRows {
+                lastRowidBefore = try self.lastRowidBefore ?? Int64.fetchOne(db, sql: "SELECT max(rowid) FROM feature") ?? 0
+                self.lastRowidBefore = lastRowidBefore
+            }
             let statement = try upsertStatement ?? RawUpsertStatement(db)
             upsertStatement = statement
-            for position in features.indices {
-                let outcome = try statement.upsert(features[position])
-                let change: UpsertedRow.Change = !outcome.replaced ? .inserted
-                    : outcome.rowid > lastRowidBefore ? .replacedRowOfThisTransaction : .replacedStoredRow
-                written(position, UpsertedRow(rowid: outcome.rowid, change: change))
+            try batch.bytes.withUnsafeBufferPointer { bytes in
+                for position in batch.rows.indices {
+                    let outcome = try statement.upsert(batch.rows[position], bytes: bytes)
+                    guard tellingRows else { continue }
+                    let change: UpsertedRow.Change = !outcome.replaced ? .inserted
+                        : outcome.rowid > lastRowidBefore ? .replacedRowOfThisTransaction : .replacedStoredRow
+                    written(position, UpsertedRow(rowid: outcome.rowid, change: change))
+                }
             }
         } catch let error as DatabaseError {
             throw StoreError.wrapping(error, path: path, operation: "upsert")

@@ -20,10 +20,6 @@ final class RawUpsertStatement {
     private var pointStatement: OpaquePointer?
     /// The upsert with the geometry column, prepared at the first feature with a shape.
     private var shapeStatement: OpaquePointer?
-    /// Reused buffer for the attributes JSON.
-    private var attributesBuffer: [UInt8] = []
-    /// Reused buffer for the geometry's WKB.
-    private var geometryBuffer: [UInt8] = []
     /// Where `replacedRowFunction` notes the rowid of the row an upsert replaced.
     private let replaced = ReplacedRow()
 
@@ -99,17 +95,16 @@ final class RawUpsertStatement {
         sqlite3_create_function_v2(connection, Self.functionName, 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, nil, nil, nil, nil, nil)
     }
 
-    /// Inserts or replaces one feature.
+    /// Inserts or replaces `row`, whose id, attributes and geometry are in `bytes` (its batch's buffer).
     /// - Returns: the row's rowid and whether it replaced a stored row.
-    /// - Complexity: O(log N) for the B-tree inserts, plus O(a log a + s) to encode the attributes.
+    /// - Complexity: O(log N) for the B-tree inserts; the encoding was done when the row was added to its batch.
     @discardableResult
-    func upsert(_ feature: Feature) throws -> Outcome {
-        guard let pointStatement else {
+    func upsert(_ row: EncodedFeatureBatch.Row, bytes: UnsafeBufferPointer<UInt8>) throws -> Outcome {
+        guard let pointStatement, let base = bytes.baseAddress else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the upsert statement is closed")
         }
-        let hasShape = feature.shape != nil
         let statement: OpaquePointer
-        if !hasShape {
+        if !row.hasShape {
             statement = pointStatement
         } else if let shapeStatement {
             statement = shapeStatement
@@ -117,36 +112,30 @@ final class RawUpsertStatement {
             statement = try prepare(Self.sql)
             shapeStatement = statement
         }
-        attributesBuffer.removeAll(keepingCapacity: true)
-        AttributeJSON.encode(feature.attributes, into: &attributesBuffer)
         // Each sqlite3_bind_* returns SQLITE_OK, or SQLITE_RANGE/SQLITE_NOMEM/SQLITE_TOOBIG; parameters are 1-based.
-        var code = bindText(feature.id, at: 1, in: statement)
-        code |= bindText(feature.kind.rawValue, at: 2, in: statement)
-        code |= sqlite3_bind_double(statement, 3, feature.location.latitude)
-        code |= sqlite3_bind_double(statement, 4, feature.location.longitude)
-        code |= bindOptional(feature.radiusMeters, at: 5, in: statement)
-        code |= bindOptional(feature.timeWindow?.start.secondsSince1970, at: 6, in: statement)
-        code |= bindOptional(feature.timeWindow?.end.secondsSince1970, at: 7, in: statement)
-        code |= attributesBuffer.withUnsafeBufferPointer {
-            sqlite3_bind_text(statement, 8, $0.baseAddress, Int32($0.count), Self.transient)
-        }
-        if let shape = feature.shape {
-            geometryBuffer.removeAll(keepingCapacity: true)
-            shape.appendWKB(to: &geometryBuffer)
-            code |= geometryBuffer.withUnsafeBufferPointer {
-                sqlite3_bind_blob(statement, 9, $0.baseAddress, Int32($0.count), Self.transient)
-            }
+        // The text and blobs are copied (SQLITE_TRANSIENT), so no binding outlives the batch's buffer.
+        let text = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+        var code = sqlite3_bind_text(statement, 1, text + row.start, Int32(row.idEnd - row.start), Self.transient)
+        code |= bindText(row.kind.rawValue, at: 2, in: statement)
+        code |= sqlite3_bind_double(statement, 3, row.latitude)
+        code |= sqlite3_bind_double(statement, 4, row.longitude)
+        code |= bindOptional(row.radiusMeters, at: 5, in: statement)
+        code |= bindOptional(row.startSeconds, at: 6, in: statement)
+        code |= bindOptional(row.endSeconds, at: 7, in: statement)
+        code |= sqlite3_bind_text(statement, 8, text + row.idEnd, Int32(row.attributesEnd - row.idEnd), Self.transient)
+        if row.hasShape {
+            code |= sqlite3_bind_blob(statement, 9, base + row.attributesEnd, Int32(row.end - row.attributesEnd), Self.transient)
         }
         guard code == SQLITE_OK else {
             sqlite3_reset(statement)
-            throw lastError(code, sql: hasShape ? Self.sql : Self.pointSQL)
+            throw lastError(code, sql: row.hasShape ? Self.sql : Self.pointSQL)
         }
         replaced.happened = false
         // sqlite3_step returns SQLITE_DONE when the statement completed; anything else is an error here.
         let stepCode = sqlite3_step(statement)
         // sqlite3_reset returns the step's error again; the step's code is the one to report.
         sqlite3_reset(statement)
-        guard stepCode == SQLITE_DONE else { throw lastError(stepCode, sql: hasShape ? Self.sql : Self.pointSQL) }
+        guard stepCode == SQLITE_DONE else { throw lastError(stepCode, sql: row.hasShape ? Self.sql : Self.pointSQL) }
         // sqlite3_last_insert_rowid: the rowid of the last row inserted on this connection (by this step here).
         return replaced.happened ? Outcome(rowid: replaced.rowid, replaced: true)
                                  : Outcome(rowid: sqlite3_last_insert_rowid(connection), replaced: false)

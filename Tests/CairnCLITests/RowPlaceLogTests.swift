@@ -41,7 +41,8 @@ import Testing
         var duplicates = RunDuplicateIds(storePath: store.path, placePieceBytes: pieceBytes)
         var warnings: [String] = []
         func upsert(_ ids: [String], lines: [Int], writer: FeatureStoreWriter) throws {
-            let batch = try ids.map { try Feature(id: $0, kind: .place, location: Coordinate(latitude: 1, longitude: 2)) }
+            var batch = EncodedFeatureBatch()
+            for id in ids { batch.append(try Feature(id: id, kind: .place, location: Coordinate(latitude: 1, longitude: 2))) }
             try duplicates.upsert(batch, lines: lines, writer: writer)
         }
         try store.write { writer in

@@ -31,8 +31,8 @@ struct ImportSummary: Equatable {
 /// Good rows are kept when bad rows sit beside them; every bad row is reported. When a file cannot be read,
 /// or in strict mode at the first bad row, the transaction rolls back and nothing is written.
 struct Importer {
-    /// Features written per batch inside the transaction.
-    static let batchSize = 4096
+    /// Features written per upsert inside the transaction: one batch of the reading thread.
+    static let batchSize = RecordPipeline.batchRecords
 
     let options: ImportOptions
     let strict: Bool
@@ -94,23 +94,26 @@ struct Importer {
                             validator: UncheckedBox<ShapeValidator?>, summary: inout ImportSummary) throws {
         let reader = try openFeatureReader(path: file, format: format, options: options)
         let progress = ProgressBar(label: "importing \(file)", enabled: showProgress)
-        var batch: [Feature] = []
-        batch.reserveCapacity(Importer.batchSize)
-        var batchLines: [Int] = []
         var rows = 0
         var readRows = 0
         let total = reader.fileSizeBytes
         let pipeline = RecordPipeline(threaded: file != ByteSource.standardInputPath) { [self] batch in
             do {
-                while batch.records.count < RecordPipeline.batchRecords {
+                while batch.recordCount < RecordPipeline.batchRecords {
                     guard let record = try reader.next() else {
                         batch.isLast = true
                         break
                     }
                     readRows += 1
-                    let checked = try checkRecord(record, file: file, record: readRows, validator: validator, batch: &batch)
-                    if case .feature(let feature, _) = checked { imported?.record(feature) }
-                    batch.records.append(checked)
+                    batch.recordCount += 1
+                    switch try checkRecord(record, file: file, record: readRows, validator: validator, batch: &batch) {
+                    case .feature(let feature, let line):
+                        imported?.record(feature)
+                        batch.features.append(feature)
+                        batch.lines.append(line)
+                    case .rejected(let rejection):
+                        batch.rejections.append(rejection)
+                    }
                 }
             } catch {
                 batch.error = error
@@ -127,28 +130,20 @@ struct Importer {
         while let read = pipeline.next() {
             summary.repairedShapes += read.repairedShapes
             summary.clampedCoordinates += read.clampedCoordinates
-            for record in read.records {
-                rows += 1
-                switch record {
-                case .feature(let feature, let line):
-                    batch.append(feature)
-                    batchLines.append(line)
-                    summary.imported += 1
-                    if batch.count == Importer.batchSize {
-                        try duplicates.upsert(batch, lines: batchLines, writer: writer)
-                        batch.removeAll(keepingCapacity: true)
-                        batchLines.removeAll(keepingCapacity: true)
-                    }
-                case .rejected(let rejection):
-                    summary.rejected += 1
-                    reportRejection(rejection)
-                    if strict { throw StrictStop(rejection: rejection) }
-                }
+            rows += read.recordCount
+            // A strict run stops at its first rejection, and rolls back: its batch's features need no upsert.
+            if strict, let rejection = read.rejections.first {
+                summary.rejected += 1
+                reportRejection(rejection)
+                throw StrictStop(rejection: rejection)
             }
+            if !read.features.isEmpty { try duplicates.upsert(read.features, lines: read.lines, writer: writer) }
+            summary.imported += read.features.count
+            summary.rejected += read.rejections.count
+            for rejection in read.rejections { reportRejection(rejection) }
             if let error = read.error { throw error }
             if rows & 1023 == 0 { progress.update(done: read.bytesConsumed, total: total, rows: rows) }
         }
-        if !batch.isEmpty { try duplicates.upsert(batch, lines: batchLines, writer: writer) }
         pipeline.finish()
         summary.coordinateSystemNotes += reader.coordinateSystemNotes
         let repeated = duplicates.endFile()

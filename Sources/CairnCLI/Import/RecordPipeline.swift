@@ -1,4 +1,5 @@
 import CairnIO
+import CairnStore
 import Foundation
 
 /// Hands one file's records from a reading thread to the thread that writes the store, in file order, a batch of
@@ -16,12 +17,21 @@ final class RecordPipeline: @unchecked Sendable {
     static let batchRecords = 1024
     /// Batches read ahead: enough to ride out an upsert of `Importer.batchSize` rows.
     static let depth = 8
-    /// Rows read but not yet upserted, at most: the writer's batch, the queue and the batch being read.
-    static let rowsInFlight = Importer.batchSize + (depth + 1) * batchRecords
+    /// Rows read but not yet upserted, at most: the batch being upserted, the queue and the batch being read.
+    static let rowsInFlight = (depth + 2) * batchRecords
 
-    /// One batch: records in file order, then where the reading got to, and the error that ended it, if any.
+    /// One batch: its features, encoded for the store on the reading thread (so that their dictionaries are made
+    /// and freed there, and the writing thread only binds), its rejections, where the reading got to, and the
+    /// error that ended it, if any.
     struct Batch {
-        var records: [ImportRecord] = []
+        /// The batch's valid records, in file order.
+        var features = EncodedFeatureBatch()
+        /// The line each of `features` starts on.
+        var lines: [Int] = []
+        /// The batch's refused records, in file order.
+        var rejections: [RowRejection] = []
+        /// Records read into the batch: features and rejections.
+        var recordCount = 0
         /// `FeatureReader.bytesConsumed` after the batch's last record.
         var bytesConsumed: Int64 = 0
         /// Shapes the reading thread repaired, and coordinates it took as the edge, in this batch.
@@ -77,7 +87,7 @@ final class RecordPipeline: @unchecked Sendable {
 
     private func makeBatch() -> Batch {
         var batch = Batch()
-        batch.records.reserveCapacity(Self.batchRecords)
+        batch.lines.reserveCapacity(Self.batchRecords)
         produce.value(&batch)
         return batch
     }

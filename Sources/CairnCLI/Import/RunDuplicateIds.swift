@@ -50,7 +50,7 @@ struct RunDuplicateIds {
     /// Upserts `batch` (read from `lines` of the current file) through `writer`, noting rows an earlier file gave.
     /// - Complexity: as the upsert, plus O(1) a row.
     /// A struct, changed through `inout`: a class's stored properties cost a dynamic exclusivity check per access.
-    mutating func upsert(_ batch: [Feature], lines: [Int], writer: FeatureStoreWriter) throws {
+    mutating func upsert(_ batch: EncodedFeatureBatch, lines: [Int], writer: FeatureStoreWriter) throws {
         let fileStart = files.last?.firstRowid ?? 1
         try writer.upsert(batch) { position, row in
             switch row.change {
@@ -58,17 +58,17 @@ struct RunDuplicateIds {
                 lastInsertedRowid = row.rowid
                 record(row.rowid, line: lines[position])
             case .replacedRowOfThisTransaction where row.rowid < fileStart:
-                note(batch[position].id, line: lines[position], earlierRowid: row.rowid)
+                note(batch.id(at: position), line: lines[position], earlierRowid: row.rowid)
             case .replacedRowOfThisTransaction:
-                noteInFile(batch[position].id, line: lines[position], earlierRowid: row.rowid)
+                noteInFile(batch.id(at: position), line: lines[position], earlierRowid: row.rowid)
             case .replacedStoredRow:
                 let firstInRun = storedRowsReplaced.insert(row.rowid), firstInFile = storedRowsReplacedByFile.insert(row.rowid)
                 if firstInRun {
                     record(row.rowid, line: lines[position])
                 } else if firstInFile {
-                    note(batch[position].id, line: lines[position], earlierRowid: row.rowid)
+                    note(batch.id(at: position), line: lines[position], earlierRowid: row.rowid)
                 } else {
-                    noteInFile(batch[position].id, line: lines[position], earlierRowid: row.rowid)
+                    noteInFile(batch.id(at: position), line: lines[position], earlierRowid: row.rowid)
                 }
             }
         }

@@ -35,8 +35,11 @@ public struct Feature: Hashable, Sendable {
         guard !id.isEmpty else { throw .emptyId }
         if let radiusMeters, !(radiusMeters.isFinite && radiusMeters > 0) { throw .invalidRadius(radiusMeters) }
         if timeWindow == nil, kind == .event || kind == .sighting { throw .missingTime(kind: kind) }
+        // The kind's rules looked up once, not per attribute: most kinds have none, and hashing the kind for
+        // every attribute cost more than the checks.
+        let rules = Feature.enumeratedAttributes[kind]
         for (name, value) in attributes {
-            if let rule = Feature.enumeratedAttributes[kind]?[name] { try rule.check(name: name, value: value) }
+            if let rules, let rule = rules[name] { try rule.check(name: name, value: value) }
             if case .number(let n) = value, !n.isFinite { throw .invalidAttribute(name: name, value: value.description, expected: "a finite number") }
         }
         // A Point shape says no more than the location: kept as nil, so a point is stored one way only.
