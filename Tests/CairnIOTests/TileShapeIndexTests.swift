@@ -128,6 +128,17 @@ import Testing
     /// A tile wholly inside a polygon's hole draws nothing of it (it used to draw the tile's square twice, once each
     /// way round: a polygon of no area), and the cover leaves it out; a tile wholly inside the polygon draws the
     /// whole buffered square and is covered.
+    @Test func aHoleCrossedByAStripOfLandIsNotTheWindow() {
+        // A C-shaped lake whose inner edge runs across the whole window (land at y 4-6): clipped, every vertex lies
+        // on the window's edge and all four corners are there, but the strip of land must still be drawn.
+        let lake: [TileShapeClipper.Position] = [(-5, -5), (15, -5), (15, 15), (-5, 15), (-5, 6), (12, 6), (12, 4), (-5, 4)]
+        let clipped = TileShapeClipper.clipRing(lake, low: 0, high: 10)
+        #expect(clipped.allSatisfy { $0.x == 0 || $0.x == 10 || $0.y == 0 || $0.y == 10 })
+        #expect(!TileShapeClipper.isWindow(clipped, low: 0, high: 10))
+        let around: [TileShapeClipper.Position] = [(-5, -5), (15, -5), (15, 15), (-5, 15)]
+        #expect(TileShapeClipper.isWindow(TileShapeClipper.clipRing(around, low: 0, high: 10), low: 0, high: 10))
+    }
+
     @Test func aTileInsideAHoleDrawsNothing() throws {
         func ring(_ west: Double, _ south: Double, _ east: Double, _ north: Double) -> [(Double, Double)] {
             [(west, south), (east, south), (east, north), (west, north), (west, south)]

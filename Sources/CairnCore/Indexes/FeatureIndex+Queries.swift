@@ -73,6 +73,7 @@ extension FeatureIndex {
     ///   measured.
     public func nearest(to point: Coordinate, count: Int, maxDistanceMeters: Double? = nil, model: DistanceModel = .wgs84,
                         filter: FeatureFilter = .all, scratch: inout NearestScratch, stats: inout QueryStats) -> [QueryHit] {
+        guard count > 0 else { return [] } // as the point search answers; the merge below needs a count of 0 or more
         var neighbors: [Neighbor] = []
         let features = self.features
         let shapes = self.shapes.index

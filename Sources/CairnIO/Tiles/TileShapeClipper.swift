@@ -79,18 +79,24 @@ enum TileShapeClipper {
         return (start, end)
     }
 
-    /// Whether a clipped ring is the whole window: every vertex on its edge and each of its four corners among
-    /// them. Then the ring went round the window without entering it (a ring that enters leaves a vertex inside or
-    /// cuts a corner off). The clipper writes crossings on an edge exactly at `low` or `high`, so this is exact.
+    /// Whether a clipped ring is the whole window: every vertex on its edge, each of its four corners among them,
+    /// and its area the window's. Vertices on the edge alone do not say it: a hole's edge may cross the window from
+    /// one side to the other (a strip of land through a lake) and leave only edge vertices and all four corners,
+    /// enclosing less than the window. The clipper writes crossings on an edge exactly at `low` or `high`.
     /// - Complexity: O(n).
     static func isWindow(_ ring: [Position], low: Double, high: Double) -> Bool {
         var corners = 0 // one bit per corner: bit 0 x low, bit 1 y low
-        for p in ring {
+        var twiceArea = 0.0
+        for (index, p) in ring.enumerated() {
             let xEdge = p.x == low || p.x == high, yEdge = p.y == low || p.y == high
             guard xEdge || yEdge else { return false }
             if xEdge, yEdge { corners |= 1 << ((p.x == low ? 0 : 1) + (p.y == low ? 0 : 2)) }
+            let next = ring[(index + 1) % ring.count]
+            twiceArea += p.x * next.y - next.x * p.y
         }
-        return corners == 0b1111
+        let windowArea = (high - low) * (high - low)
+        // Vertices on the window's edges make the area exact but for rounding in the products.
+        return corners == 0b1111 && abs(abs(twiceArea) / 2 - windowArea) <= windowArea * 1e-9
     }
 
     /// Where segment a–b crosses the line `axis == bound` (the coordinate on that axis set exactly to `bound`).

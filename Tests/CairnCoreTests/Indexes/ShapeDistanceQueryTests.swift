@@ -97,6 +97,14 @@ import Testing
         #expect(inside > 20 && outside > 200, "the points must fall inside and outside shapes: \(inside) \(outside)")
     }
 
+    @Test func noCountAnswersNothingWithShapesToo() throws {
+        // With shapes in the index, nearest took the merge path, which trapped on a negative count.
+        let features = try ShapeContainmentTests.features(count: 50, seed: 7)
+        let index = FeatureIndex(features)
+        let point = features[0].location
+        for count in [0, -1, Int.min] { #expect(index.nearest(to: point, count: count).isEmpty) }
+    }
+
     @Test func filtersAndTheSphereModel() throws {
         // A shape is measured on WGS84 under either model; the filter applies to shapes and points alike.
         let features = try ShapeContainmentTests.features(count: 200, seed: 21)
