@@ -28,6 +28,17 @@ struct ClusterBlockGridTests {
         try! BoundingBox(west: -180, south: -85.06, east: -90, north: 85.06),
     ]
 
+    /// The query tree's entries for `box` at `zoom`, sorted: what the grids must give, read without them.
+    static func treeEntries(_ index: ClusterIndex, in box: BoundingBox, zoom: Int) -> [Int] {
+        let tree = index.hierarchy.tree
+        var entries: [Int] = []
+        tree.forEachEntry(x: UnitXRanges(box), y0: WebMercator.y(latitude: box.north), y1: WebMercator.y(latitude: box.south),
+                          zoom: index.level(forZoom: zoom), hierarchy: index.hierarchy) { slot, _ in
+            entries.append(tree.entry(atSlot: Int(slot)))
+        }
+        return entries.sorted()
+    }
+
     @Test("blocks are whole cells inside the box, in clusters(in:zoom:)'s order")
     func blocksFollowTheEntryOrder() throws {
         let index = ClusterIndex(coordinates: try Self.coordinates(seed: 3, count: 4_000))
@@ -42,9 +53,11 @@ struct ClusterBlockGridTests {
                     blocksSeen += 1
                 }, entry: { _, node in parts.append(node) })
                 #expect(parts == expected, "zoom \(zoom) box \(box)")
-                var entries: [ClusterNode] = []
-                index.forEachEntry(in: box, zoom: zoom) { _, node in entries.append(node) }
+                var entries: [ClusterNode] = [], numbers: [Int] = []
+                index.forEachEntry(in: box, zoom: zoom) { entry, node in entries.append(node); numbers.append(entry) }
                 #expect(entries == expected, "zoom \(zoom) box \(box)")
+                // The grids' entries are the tree's (the comparisons above hold the grid path against itself).
+                #expect(numbers.sorted() == Self.treeEntries(index, in: box, zoom: zoom), "zoom \(zoom) box \(box)")
                 if zoom > ClusterIndex.blockLevelLimit { #expect(cells.isEmpty) }
             }
         }
