@@ -17,8 +17,7 @@ extension DynamicFeatureIndex {
         }
         var slots = deltaSlots(locatedIn: box, filter: filter, skippingShapes: true, stats: &stats)
         var fromShapes = false
-        for slot in deltaShapeSlots {
-            guard let feature = delta[slot], let shape = feature.shape, passes(feature, filter) else { continue }
+        for (slot, shape) in deltaShapes(filter) {
             stats.candidates += 1
             stats.exactChecks += 1
             if shape.intersects(box) {
@@ -184,8 +183,7 @@ extension DynamicFeatureIndex {
                 if distance <= radius { fromDelta.append(Neighbor(item: base.count + slot, distanceMeters: distance)) }
             }
         }
-        for slot in deltaShapeSlots {
-            guard let feature = delta[slot], let shape = feature.shape, shape.kind.isAreal, passes(feature, filter) else { continue }
+        for (slot, shape) in deltaShapes(filter) where shape.kind.isAreal {
             stats.candidates += 1
             stats.exactChecks += 1
             if shape.covers(point) { fromDelta.append(Neighbor(item: base.count + slot, distanceMeters: 0)) }

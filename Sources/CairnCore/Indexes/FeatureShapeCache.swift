@@ -3,9 +3,10 @@ import Atomics
 /// A `FeatureIndex`'s `FeatureShapeIndex`, built by the first query that reads shapes and shared by every copy of
 /// the index and every thread after it.
 ///
-/// Why at first use and not stored in the snapshot: a point query (`around`, `nearest`) never reads it, a store
-/// without shapes finds none at once (the snapshot's shape table is empty), and building it reads only the
-/// records of features that have a shape and their WKB (about a millisecond for Natural Earth's 177 countries).
+/// Why at first use and not stored in the snapshot: a one-off query that reads no shapes pays nothing (`around` and
+/// `nearest` read it too, since they measure shaped features to their shapes), a store without shapes finds none
+/// at once (the snapshot's shape table is empty), and building it reads only the records of features that have a
+/// shape and their WKB (about a millisecond for Natural Earth's 177 countries).
 /// Two threads may build it at once; one result is kept.
 final class FeatureShapeCache: Sendable {
     private let features: FeatureList
