@@ -1,5 +1,8 @@
 /// Events as read, in input order, before the validator numbers them: ids and place names as bytes
 /// (`CheckInIdList`), windows and own circles. The form the reference loaders fill and `CheckInValidator` builds from.
+///
+/// Appending a parsed event is `@inlinable` (the setters are package-wide for it): the CSV loader in
+/// CairnCheckIns appends a million events, and a call across the module boundary per event was most of its cost.
 package struct CheckInEventRows: Sendable {
     /// How an event names its place.
     package enum PlaceNaming: UInt8, Sendable {
@@ -12,15 +15,15 @@ package struct CheckInEventRows: Sendable {
     }
 
     /// Each event's id.
-    package private(set) var ids = CheckInIdList()
+    package var ids = CheckInIdList()
     /// The name each event's place is looked up by: its place id, or its own id when it gives none.
-    package private(set) var placeNames = CheckInIdList()
+    package var placeNames = CheckInIdList()
     /// How each event named its place.
-    package private(set) var namings = ContiguousArray<PlaceNaming>()
+    package var namings = ContiguousArray<PlaceNaming>()
     /// Each event's own circle, or nil.
-    package private(set) var circles = ContiguousArray<Circle?>()
+    package var circles = ContiguousArray<Circle?>()
     /// Each event's window.
-    package private(set) var windows = ContiguousArray<TimeWindow>()
+    package var windows = ContiguousArray<TimeWindow>()
 
     /// No events.
     /// - Complexity: O(1).
@@ -48,7 +51,7 @@ package struct CheckInEventRows: Sendable {
 
     /// Appends an event whose ids are given as bytes; `placeId` nil when the event names no place.
     /// - Complexity: O(n) in the ids' lengths, amortised.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(id: UnsafeRawBufferPointer, placeId: UnsafeRawBufferPointer?, circle: Circle?, window: TimeWindow) {
         ids.append(id)
         if let placeId, placeId.count > 0 {

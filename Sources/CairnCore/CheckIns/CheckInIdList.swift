@@ -2,13 +2,16 @@
 /// ids are hashed on the thread that parsed them and interned (`KeyTable`) without a `String` or an allocation each.
 ///
 /// Id `i` is `bytes[ends[i - 1] ..< ends[i]]` (`ends[-1]` read as 0).
+///
+/// Appending is `@inlinable`: the loaders in CairnCheckIns append a million ids per file, and a call across the
+/// module boundary per id cost more than the copy (so the arrays' setters are package-wide, not private).
 package struct CheckInIdList: Sendable {
     /// Every id's bytes, back to back.
-    package private(set) var bytes = ContiguousArray<UInt8>()
+    package var bytes = ContiguousArray<UInt8>()
     /// The end of each id in `bytes`.
-    package private(set) var ends = ContiguousArray<Int>()
+    package var ends = ContiguousArray<Int>()
     /// Each id's `byteHash`.
-    package private(set) var hashes = ContiguousArray<UInt64>()
+    package var hashes = ContiguousArray<UInt64>()
 
     /// No ids.
     /// - Complexity: O(1).
@@ -28,9 +31,10 @@ package struct CheckInIdList: Sendable {
 
     /// Appends an id given as bytes (hashed here).
     /// - Complexity: O(n) in its length, amortised.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(_ id: UnsafeRawBufferPointer) {
-        bytes.append(contentsOf: id)
+        // As typed bytes: the array then copies them with `memcpy`, not byte by byte through the raw sequence.
+        bytes.append(contentsOf: id.assumingMemoryBound(to: UInt8.self))
         ends.append(bytes.count)
         hashes.append(byteHash(id))
     }

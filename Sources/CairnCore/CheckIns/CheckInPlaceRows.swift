@@ -1,10 +1,12 @@
 /// Places as read, in input order, before the validator numbers them: ids as bytes (`CheckInIdList`), circles,
 /// and the few areas. The form the reference loaders fill and `CheckInValidator` builds from.
+///
+/// Appending a parsed place is `@inlinable` (the setters are package-wide for it), as `CheckInEventRows`'s.
 package struct CheckInPlaceRows: Sendable {
     /// Each place's id.
-    package private(set) var ids = CheckInIdList()
+    package var ids = CheckInIdList()
     /// Each place's circle (its radius unused when it has an area).
-    package private(set) var circles = ContiguousArray<Circle>()
+    package var circles = ContiguousArray<Circle>()
     /// The places with an area (a Polygon or MultiPolygon): row and area, by row.
     package private(set) var shapes: [(row: Int, shape: Shape)] = []
 
@@ -31,7 +33,7 @@ package struct CheckInPlaceRows: Sendable {
 
     /// Appends a place whose id is given as bytes.
     /// - Complexity: O(n) in the id's length, amortised.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(id: UnsafeRawBufferPointer, circle: Circle) {
         ids.append(id)
         circles.append(circle)

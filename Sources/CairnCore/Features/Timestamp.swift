@@ -31,8 +31,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Seconds since 1970 for ISO 8601 bytes, by the rule of `init?(iso8601:)`, or nil when they are not a time:
-    /// the one ISO 8601 parser (import, check-ins, events). The common `YYYY-MM-DDTHH:MM:SSZ` with a day of
-    /// month up to 28 takes a fast path (its digits checked eight bytes at a time; no calendar check is needed),
+    /// the one ISO 8601 parser (import, check-ins, events). The common `YYYY-MM-DDTHH:MM:SSZ` takes a fast path
+    /// (its digits checked eight bytes at a time; the month's length checked only past the 28th),
     /// inlined into callers in other modules because check-in validation reads one per row.
     /// - Complexity: O(n) in the length of the text.
     @inlinable
@@ -42,35 +42,45 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// The fast path of `seconds(iso8601Bytes:)` for 20 bytes: nil when they are not `YYYY-MM-DDTHH:MM:SSZ`
-    /// with a day of the month (the general parser then decides, and words the error).
+    /// with a day of the month, or fall before 0000-03-01 (the general parser then decides, and words the error).
+    /// The text is read as three little-endian words (bytes 0-7, 8-15, 12-19): separators and digits are checked
+    /// lane-wise, and every sum is wrapping, as the checked digits bound each value far below overflow; it is the
+    /// one parse per check-in row and two per event.
     /// - Complexity: O(1).
     @inlinable
     static func secondsOfPlainUTC(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
-        guard b.count == 20, let base = b.baseAddress,
-              b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A else { return nil }
-        @inline(__always) func d(_ i: Int) -> Int64 { Int64(b[i]) &- 0x30 }
-        // The 14 digits, checked eight bytes at a time: bytes 0-7, 8-15 and 12-19, each with a mask of its
-        // digit lanes (byte k of a word in lane k).
+        guard b.count == 20, let base = b.baseAddress else { return nil }
         let raw = UnsafeRawPointer(base)
-        let plain = nonDigitLanes(raw.loadUnaligned(as: UInt64.self), digits: 0x00FF_FF00_FFFF_FFFF)
-            | nonDigitLanes(raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), digits: 0xFFFF_00FF_FF00_FFFF)
-            | nonDigitLanes(raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self), digits: 0x00FF_FF00_FFFF_00FF) == 0
-        guard plain else { return nil }
-        let year = d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3)
-        let month = d(5) * 10 + d(6), day = d(8) * 10 + d(9)
-        let hour = d(11) * 10 + d(12), minute = d(14) * 10 + d(15), second = d(17) * 10 + d(18)
+        let w0 = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+        let w1 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        let w2 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+        // '-' at bytes 4 and 7 (lanes 4, 7 of w0), 'T' at 10 and ':' at 13 (lanes 2, 5 of w1), ':' at 16 and
+        // 'Z' at 19 (lanes 4, 7 of w2); then the 14 digits, each word with a mask of its digit lanes.
+        guard w0 & 0xFF00_00FF_0000_0000 == 0x2D00_002D_0000_0000,
+              w1 & 0x0000_FF00_00FF_0000 == 0x0000_3A00_0054_0000,
+              w2 & 0xFF00_00FF_0000_0000 == 0x5A00_003A_0000_0000,
+              nonDigitLanes(w0, digits: 0x00FF_FF00_FFFF_FFFF) | nonDigitLanes(w1, digits: 0xFFFF_00FF_FF00_FFFF)
+                | nonDigitLanes(w2, digits: 0x00FF_FF00_FFFF_00FF) == 0 else { return nil }
+        // A checked digit lane's value is its low nibble.
+        @inline(__always) func d(_ word: UInt64, _ lane: UInt64) -> Int { Int(truncatingIfNeeded: (word >> (8 &* lane)) & 0x0F) }
+        let year = d(w0, 0) &* 1000 &+ d(w0, 1) &* 100 &+ d(w0, 2) &* 10 &+ d(w0, 3)
+        let month = d(w0, 5) &* 10 &+ d(w0, 6), day = d(w1, 0) &* 10 &+ d(w1, 1)
+        let hour = d(w1, 3) &* 10 &+ d(w1, 4), minute = d(w1, 6) &* 10 &+ d(w1, 7), second = d(w2, 5) &* 10 &+ d(w2, 6)
         guard month >= 1, month <= 12, day >= 1, hour < 24, minute < 60, second < 61 else { return nil }
-        // The month's length: 31 for odd months to July and even ones from August, February's by the Gregorian rule.
-        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        guard day <= (month == 2 ? (isLeap ? 29 : 28) : 30 + ((month + month >> 3) & 1)) else { return nil }
-        // Hinnant's days_from_civil, as `days(fromYear:month:day:)`; every term is an exact double.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
-        return Double(days * 86_400 + hour * 3600 + minute * 60 + second)
+        // The month's length, only past the 28th: 31 for odd months to July and even ones from August,
+        // February's by the Gregorian rule.
+        if day > 28 {
+            let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            guard day <= (month == 2 ? (isLeap ? 29 : 28) : 30 &+ ((month &+ month >> 3) & 1)) else { return nil }
+        }
+        // Hinnant's days_from_civil (as `days(fromYear:month:day:)`) for a March-based year y >= 0, where its
+        // eras sum to 365y + y/4 - y/100 + y/400: unsigned, so each division is a multiply and a shift.
+        guard month > 2 || year > 0 else { return nil }
+        let y = UInt(truncatingIfNeeded: month <= 2 ? year &- 1 : year)
+        let marchMonth = UInt(truncatingIfNeeded: month > 2 ? month &- 3 : month &+ 9)
+        let dayOfYear = (153 &* marchMonth &+ 2) / 5 &+ UInt(truncatingIfNeeded: day) &- 1
+        let days = Int(truncatingIfNeeded: 365 &* y &+ y / 4 &- y / 100 &+ y / 400 &+ dayOfYear) &- 719_468
+        return Double(days &* 86_400 &+ hour &* 3600 &+ minute &* 60 &+ second)
     }
 
     /// Non-zero when a lane of `digits` (0xFF lanes) in the little-endian `word` is not an ASCII digit: a digit

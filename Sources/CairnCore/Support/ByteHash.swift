@@ -1,7 +1,7 @@
 /// A 64-bit hash of a byte string: 8 bytes at a time, multiply-xorshift mixing, MurmurHash3's `fmix64` at the end.
 /// Not cryptographic; ids from users may collide on purpose only at the cost of a longer probe.
 /// - Complexity: O(n) in the length.
-@inline(__always)
+@inlinable @inline(__always)
 package func byteHash(_ key: UnsafeRawBufferPointer) -> UInt64 {
     var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: key.count)
     guard let base = key.baseAddress else { return fmix64(h) }
@@ -26,7 +26,8 @@ package func byteHash(_ key: UnsafeRawBufferPointer) -> UInt64 {
 }
 
 /// MurmurHash3's 64-bit finaliser (a bijection that spreads every input bit).
-@inline(__always)
+/// - Complexity: O(1).
+@inlinable @inline(__always)
 package func fmix64(_ value: UInt64) -> UInt64 {
     var h = value
     h ^= h >> 33

@@ -198,13 +198,21 @@ package struct KeyTable: Sendable {
     @discardableResult
     package mutating func insert(_ key: UnsafeRawBufferPointer, hash: UInt64) -> (index: Int, inserted: Bool) {
         if prefixLength == -2 { choosePrefix(key) }
-        let found = index(of: key, hash: hash)
-        if found >= 0 { return (found, false) }
+        // The key's number is parsed once, for the lookup and for the insertion (as `index(of:hash:)` looks up).
+        let number = denseNumber(key)
+        if number >= 0, number < byNumber.count {
+            let found = byNumber.withUnsafeBufferPointer { $0[number] }
+            if found >= 0 { return (Int(found), false) }
+        }
+        if hashedCount > 0 {
+            let found = hashedIndex(of: key, hash: hash)
+            if found >= 0 { return (found, false) }
+        }
         precondition(count < Int(Int32.max) - 1, "KeyTable holds fewer than 2^31 - 1 keys")
         let index = count
-        arena.append(contentsOf: key)
+        // As typed bytes: the array then copies them with `memcpy`, not byte by byte through the raw sequence.
+        arena.append(contentsOf: key.assumingMemoryBound(to: UInt8.self))
         starts.append(arena.count)
-        let number = denseNumber(key)
         if number >= 0, number < max(1 << 16, 8 * (index + 1)) {
             if number >= byNumber.count {
                 byNumber.append(contentsOf: repeatElement(-1, count: max(number + 1, 2 * byNumber.count) - byNumber.count))

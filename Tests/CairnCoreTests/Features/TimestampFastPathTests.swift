@@ -43,4 +43,22 @@ import Testing
         }
         #expect(taken == (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 366 : 365))
     }
+
+    /// The ends of the fast path's range and the epoch: January and February of year 0 (before its March-based
+    /// years start) are left to the general parser, and every answer is the general parser's and the known one.
+    @Test func edgesOfTheRangeMatchTheGeneralParser() {
+        let known: [(String, Double)] = [
+            ("1970-01-01T00:00:00Z", 0), ("0000-01-01T00:00:00Z", -62_167_219_200),
+            ("0000-02-29T23:59:59Z", -62_162_035_201), ("0000-03-01T00:00:00Z", -62_162_035_200),
+            ("9999-12-31T23:59:59Z", 253_402_300_799), ("2026-08-09T09:30:58Z", 1_786_267_858),
+            ("2000-02-29T12:00:60Z", 951_825_660)]
+        for (text, seconds) in known {
+            let bytes = Array(text.utf8)
+            let got = bytes.withUnsafeBufferPointer { Timestamp.seconds(iso8601Bytes: $0) }
+            let general = bytes.withUnsafeBufferPointer { Timestamp.parse($0) }
+            #expect(got == seconds && general == seconds, "\(text)")
+        }
+        let yearZero = Array("0000-02-29T00:00:00Z".utf8)
+        #expect(yearZero.withUnsafeBufferPointer { Timestamp.secondsOfPlainUTC($0) } == nil)
+    }
 }
