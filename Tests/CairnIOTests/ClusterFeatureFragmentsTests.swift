@@ -45,6 +45,29 @@ import Testing
         }
     }
 
+    /// The form that writes into the caller's storage (the server's NIO buffer) asks for exactly the answer's size
+    /// and fills every byte of it, with kept fragments or without (a filtered hierarchy keeps none).
+    @Test(arguments: [false, true])
+    func writingIntoTheCallersStorageGivesTheSameBytes(keeping: Bool) {
+        let plain = ClusterWriter(index: index, features: features)
+        let writer = ClusterWriter(index: index, features: features,
+                                   cache: keeping ? ClusterFeatureFragments(for: index, limitBytes: 1 << 30) : nil)
+        for round in 0..<2 {
+            for view in Self.views {
+                let expected = plain.encodeCollection(index.clusters(in: view.box, zoom: view.zoom))
+                // Storage with room to spare, filled with a byte no answer holds: a byte not written shows.
+                let written = writer.encodeClusters(in: view.box, zoom: view.zoom) { byteCount, fill -> (asked: Int, bytes: [UInt8]) in
+                    var storage = [UInt8](repeating: 0xFF, count: byteCount + 64)
+                    storage.withUnsafeMutableBytes { fill(UnsafeMutableRawBufferPointer(rebasing: $0[..<byteCount])) }
+                    return (byteCount, storage)
+                }
+                #expect(written.asked == expected.count, "round \(round), zoom \(view.zoom), \(view.box)")
+                #expect(Array(written.bytes.prefix(written.asked)) == expected, "round \(round), zoom \(view.zoom), \(view.box)")
+                #expect(written.bytes.dropFirst(written.asked).allSatisfy { $0 == 0xFF })
+            }
+        }
+    }
+
     @Test func threadsFillingTheSameEntriesAgree() async {
         let index = index, features = features
         let fragments = ClusterFeatureFragments(for: index, limitBytes: 1 << 30)

@@ -81,7 +81,26 @@ public struct ClusterWriter {
     /// - Complexity: O(log e + k·a) for k results; O(c + total bytes) for c grid cells met whose blocks and entries
     ///   `cache` holds.
     public func encodeClusters(in box: BoundingBox, zoom: Int) -> [UInt8] {
-        guard let cache else { return encodeCollection(index.clusters(in: box, zoom: zoom)) }
+        // Without a cache the collection is one growing array already: returned as it is, not copied.
+        guard cache != nil else { return encodeCollection(index.clusters(in: box, zoom: zoom)) }
+        return encodeClusters(in: box, zoom: zoom) { byteCount, fill in
+            [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+                fill(UnsafeMutableRawBufferPointer(buffer))
+                initialized = byteCount
+            }
+        }
+    }
+
+    /// The bytes of `encodeClusters(in:zoom:)` written straight into storage of the caller's: `make` is given the
+    /// answer's exact size in bytes and a function that fills that many bytes, and returns the storage holding them
+    /// (an HTTP server's own buffer, so that the answer is copied once, from the kept pieces into what is sent).
+    /// - Complexity: as `encodeClusters(in:zoom:)`.
+    public func encodeClusters<Answer>(in box: BoundingBox, zoom: Int,
+                                       into make: (_ byteCount: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) -> Answer) -> Answer {
+        guard let cache else {
+            let bytes = encodeCollection(index.clusters(in: box, zoom: zoom))
+            return bytes.withUnsafeBytes { source in make(source.count) { $0.copyMemory(from: source) } }
+        }
         // Each piece's bytes: kept in `cache` (which outlives this call: `self` holds it), or made into `made`
         // when the cache declined them (its budget spent), as a range since `made` may move while it grows.
         var kept: [UnsafeRawBufferPointer] = [], madeRanges: [(position: Int, bytes: Range<Int>)] = []
@@ -125,8 +144,9 @@ public struct ClusterWriter {
         let separators = count == 0 ? 0 : 2 * count - 1  // "\n" before the first, ",\n" before the others
         let total = Self.collectionOpening.utf8CodeUnitCount + separators + Self.closing.utf8CodeUnitCount
             + kept.reduce(0) { $0 + $1.count } + madeRanges.reduce(0) { $0 + $1.bytes.count }
-        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-            var at = buffer.baseAddress!
+        return make(total) { buffer in
+            precondition(buffer.count >= total, "encodeClusters: room for \(buffer.count) of the answer's \(total) bytes")
+            guard var at = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             func copy(_ bytes: UnsafeRawBufferPointer) {
                 guard let source = bytes.baseAddress else { return }
                 UnsafeMutableRawPointer(at).copyMemory(from: source, byteCount: bytes.count)
@@ -147,7 +167,6 @@ public struct ClusterWriter {
                 }
             }
             copy(UnsafeRawBufferPointer(start: Self.closing.utf8Start, count: Self.closing.utf8CodeUnitCount))
-            initialized = total
         }
     }
 

@@ -11,7 +11,7 @@ final class AnswerCache: Sendable {
             self.init(body: ByteBuffer(bytes: body), contentType: contentType, headers: headers, isGzip: isGzip)
         }
 
-        init(body: ByteBuffer, contentType: String, headers: HTTPFields, isGzip: Bool) {
+        init(body: ByteBuffer, contentType: String, headers: HTTPFields = [:], isGzip: Bool = false) {
             self.body = body
             self.contentType = contentType
             self.headers = headers

@@ -73,10 +73,18 @@ struct QueryParameters {
             guard text("sw") == nil, text("ne") == nil else {
                 throw RequestError(.badRequest, "give either bbox or sw and ne, not both", parameter: "bbox")
             }
+            // Plain numbers read fast; anything else (and any error) as the CLI reads it, with its message.
+            if let v = Self.plainNumbers(bbox, count: 4), let box = try? BoundingBox(unwrappedWest: v[0], south: v[1], east: v[2], north: v[3]) {
+                return box
+            }
             return try parsing { () throws(QueryArgumentError) in try QueryArgument.box(bbox, argument: "bbox") }
         }
         guard let sw = text("sw"), let ne = text("ne") else {
             throw RequestError(.badRequest, "give bbox=WEST,SOUTH,EAST,NORTH or both sw=LAT,LON and ne=LAT,LON", parameter: "bbox")
+        }
+        if let southWest = Self.plainNumbers(sw, count: 2), let northEast = Self.plainNumbers(ne, count: 2),
+           let box = try? BoundingBox(unwrappedWest: southWest[1], south: southWest[0], east: northEast[1], north: northEast[0]) {
+            return box
         }
         return try parsing { () throws(QueryArgumentError) in try QueryArgument.box(southWest: sw, northEast: ne, arguments: ("sw", "ne")) }
     }

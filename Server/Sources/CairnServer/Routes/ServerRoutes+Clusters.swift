@@ -18,7 +18,8 @@ extension ServerRoutes {
         if let notModified = notModified(request, state) { return notModified }
         let clusters = try await hierarchy(state, parameters)
         return try read(request, from: state) { state in
-            AnswerCache.Entry(body: writer(clusters, state).encodeClusters(in: box, zoom: Int(zoom.rounded(.down))),
+            // Assembled in NIO's buffer itself: the answer's one copy, from the kept pieces into what is sent.
+            AnswerCache.Entry(body: writer(clusters, state).encodeClusters(in: box, zoom: Int(zoom.rounded(.down)), into: ByteBuffer.filled),
                               contentType: "application/geo+json")
         }
     }
