@@ -76,8 +76,8 @@ struct ClusterActivation {
     }
 
     /// Per point, a lower bound on the distance to the nearest other point (0 when it may be identical to one or
-    /// is nearer to one than `finest`).
-    static func nearestBounds(_ positions: [ClusterPosition], finest: Double) -> [Double] {
+    /// is nearer to one than `finest`). `parallel` false keeps every round on this thread (tests compare both).
+    static func nearestBounds(_ positions: [ClusterPosition], finest: Double, parallel: Bool = true) -> [Double] {
         let n = positions.count
         var bound = [Double](repeating: 0, count: n)
         guard n > 1 else {
@@ -105,7 +105,7 @@ struct ClusterActivation {
                         let job = BoundJob(grid: grid, points: points, open: open, bound: bound, finestSquared: finestSquared)
                         // Each position writes its own point's bound only: the halves write disjoint memory, so the
                         // bounds are the one loop's whatever the timing.
-                        guard grid.count >= parallelCount else { return job.run(0..<grid.count) }
+                        guard parallel, grid.count >= parallelCount else { return job.run(0..<grid.count) }
                         let half = grid.count / 2
                         let (a, b) = forkJoin({ job.run(0..<half) }, { job.run(half..<grid.count) })
                         return a || b
