@@ -76,8 +76,8 @@ struct ClusterActivation {
     }
 
     /// Per point, a lower bound on the distance to the nearest other point (0 when it may be identical to one or
-    /// is nearer to one than `finest`).
-    static func nearestBounds(_ positions: [ClusterPosition], finest: Double) -> [Double] {
+    /// is nearer to one than `finest`). `parallel` false keeps every round on this thread (tests compare both).
+    static func nearestBounds(_ positions: [ClusterPosition], finest: Double, parallel: Bool = true) -> [Double] {
         let n = positions.count
         var bound = [Double](repeating: 0, count: n)
         guard n > 1 else {
@@ -102,7 +102,13 @@ struct ClusterActivation {
             let crowded = grid.points.withUnsafeBufferPointer { points in
                 open.withUnsafeMutableBufferPointer { open in
                     bound.withUnsafeMutableBufferPointer { bound in
-                        boundBlocks(grid, points: points, open: open, bound: bound, finestSquared: finestSquared)
+                        let job = BoundJob(grid: grid, points: points, open: open, bound: bound, finestSquared: finestSquared)
+                        // Each position writes its own point's bound only: the halves write disjoint memory, so the
+                        // bounds are the one loop's whatever the timing.
+                        guard parallel, grid.count >= parallelCount else { return job.run(0..<grid.count) }
+                        let half = grid.count / 2
+                        let (a, b) = forkJoin({ job.run(0..<half) }, { job.run(half..<grid.count) })
+                        return a || b
                     }
                 }
             }
@@ -116,16 +122,34 @@ struct ClusterActivation {
         return bound
     }
 
-    /// One round of `nearestBounds` on `grid` (its slots are the points): bounds the open points alone enough in
-    /// their block, closes those nearer than the finest threshold to another, and returns whether any stays crowded.
-    /// Reads and writes are unchecked: slots and positions come from the grid.
+    /// Points on a round's grid from which its positions are bounded on two threads: below it the hand-off costs
+    /// more than half the loop.
+    static let parallelCount = 16_384
+
+    /// One round of `nearestBounds` on `grid` (its slots are the points) over a range of its sorted positions:
+    /// bounds the open points alone enough in their block, closes those nearer than the finest threshold to another,
+    /// and returns whether any stays crowded. Reads and writes are unchecked: slots and positions come from the
+    /// grid. A position writes its own point's `open` and `bound` only, so ranges may run on separate threads.
+    private struct BoundJob: @unchecked Sendable {
+        let grid: ClusterNeighbourGrid
+        let points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>
+        let open: UnsafeMutableBufferPointer<Bool>
+        let bound: UnsafeMutableBufferPointer<Double>
+        let finestSquared: Double
+
+        func run(_ positions: Range<Int>) -> Bool {
+            boundBlocks(grid, positions: positions, points: points, open: open, bound: bound, finestSquared: finestSquared)
+        }
+    }
+
+    /// `BoundJob.run`.
     private static func boundBlocks(
-        _ grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>,
+        _ grid: ClusterNeighbourGrid, positions: Range<Int>, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>,
         open: UnsafeMutableBufferPointer<Bool>, bound: UnsafeMutableBufferPointer<Double>, finestSquared: Double
     ) -> Bool {
         var crowded = false
         let alone = 1 / Double(grid.side) * (1 - 1e-9)
-        for p in 0..<grid.count {
+        for p in positions {
             let point = Int(points[p].slot)
             guard open[point] else { continue }
             let px = points[p].x, py = points[p].y

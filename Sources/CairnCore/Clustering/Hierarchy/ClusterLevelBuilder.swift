@@ -315,17 +315,49 @@ struct ClusterLevelBuilder {
     /// Fills `owner` (all -1 on entry) for `owners(_:test:visits:)` in cell order, where every entry scans its
     /// block (reading memory in order) until its earlier neighbours that matter are decided. Returns the entries
     /// visited (debug builds; else 0).
+    ///
+    /// On a large level the rows of cells are split in two bands decided at once on two threads (`OwnerJob`), the
+    /// two rows between them left for after: a band writes its own rows only and reads its rows and the row next to
+    /// it, which nobody writes meanwhile. An entry is decided from decided entries alone, and the greedy pass has one
+    /// answer, so the owners do not depend on the order or the timing; the entries a band could not decide (those
+    /// waiting on the rows between) are finished here with the rows between.
     private static func decideOwners(
         _ grid: ClusterNeighbourGrid, points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>, test: ClusterReach,
         owner: UnsafeMutableBufferPointer<Int32>
     ) -> Int {
         let m = grid.count
-        var pending: [Int32] = []
-        var visits = 0
+        let job = OwnerJob(grid: grid, points: points, test: test, owner: owner)
+        guard m >= parallelOwnerCount, let (low, high) = grid.rowBands() else {
+            var pending: [Int32] = []
+            var visits = job.firstPass(0..<m, pending: &pending)
+            visits += job.settle(&pending)
+            return visits
+        }
+        let (a, b) = forkJoin({ job.band(low) }, { job.band(high) })
+        var pending = a.pending
+        pending.reserveCapacity(a.pending.count + (high.lowerBound - low.upperBound) + b.pending.count)
+        for p in low.upperBound..<high.lowerBound { pending.append(Int32(p)) }
+        pending.append(contentsOf: b.pending)
+        return a.visits + b.visits + job.settle(&pending)
+    }
+
+    /// Entries of a level from which `decideOwners` splits its rows over two threads: below it the hand-off costs
+    /// more than half the scans.
+    static let parallelOwnerCount = 16_384
+
+    /// The owner decisions of `decideOwners` over sorted positions of a grid. Writes go to `owner` at the positions
+    /// decided, so jobs over positions whose blocks do not reach each other's rows may run on separate threads.
+    private struct OwnerJob: @unchecked Sendable {
+        let grid: ClusterNeighbourGrid
+        let points: UnsafeBufferPointer<ClusterNeighbourGrid.Point>
+        let test: ClusterReach
+        let owner: UnsafeMutableBufferPointer<Int32>
+
         /// Decides position p when the neighbours that matter are decided; returns whether it did.
-        let r2 = test.radiusSquared
-        @inline(__always) func decide(_ p: Int) -> Bool {
+        @inline(__always)
+        func decide(_ p: Int, visits: inout Int) -> Bool {
             // An earlier entry q takes p when p's position as held at the precision is within the radius of q's.
+            let r2 = test.radiusSquared
             let s = points[p].slot, px = test.precision.rounded(points[p].x), py = test.precision.rounded(points[p].y)
             var centreSlot = Int32.max, centre = -1, openSlot = Int32.max
             _ = grid.forEachInBlock(around: p) { q in
@@ -351,15 +383,36 @@ struct ClusterLevelBuilder {
             owner[p] = Int32(centre >= 0 ? centre : p)
             return true
         }
-        for p in 0..<m where !decide(p) { pending.append(Int32(p)) }
-        while !pending.isEmpty {
-            var kept = 0
-            for k in pending.indices where !decide(Int(pending[k])) {
-                pending[kept] = pending[k]
-                kept += 1
-            }
-            pending.removeLast(pending.count - kept)
+
+        /// Tries every position of `positions` once, appending those left undecided to `pending`; returns the visits.
+        func firstPass(_ positions: Range<Int>, pending: inout [Int32]) -> Int {
+            var visits = 0
+            for p in positions where !decide(p, visits: &visits) { pending.append(Int32(p)) }
+            return visits
         }
-        return visits
+
+        /// Passes over `pending` while a pass decides something; returns the visits. With every other position
+        /// decided or in `pending` it empties it (the earliest undecided entry can always be decided).
+        func settle(_ pending: inout [Int32]) -> Int {
+            var visits = 0
+            while !pending.isEmpty {
+                var kept = 0
+                for k in pending.indices where !decide(Int(pending[k]), visits: &visits) {
+                    pending[kept] = pending[k]
+                    kept += 1
+                }
+                if kept == pending.count { break }
+                pending.removeLast(pending.count - kept)
+            }
+            return visits
+        }
+
+        /// A band's first pass and settling: the positions it leaves undecided, and the visits.
+        func band(_ positions: Range<Int>) -> (pending: [Int32], visits: Int) {
+            var pending: [Int32] = []
+            var visits = firstPass(positions, pending: &pending)
+            visits += settle(&pending)
+            return (pending, visits)
+        }
     }
 }

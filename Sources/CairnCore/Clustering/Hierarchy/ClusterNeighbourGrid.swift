@@ -224,6 +224,21 @@ struct ClusterNeighbourGrid {
         return false
     }
 
+    /// Two bands of rows whose blocks do not reach each other's: the sorted positions of the rows before the middle
+    /// position's row less one, and of the rows after it; the two rows between are in neither. A block reaches one
+    /// row up and down (the antimeridian's columns too), so a scan from one band reads its own rows and the rows
+    /// between only. Nil when the grid has too few rows for two bands.
+    /// - Complexity: O(log m) for m positions.
+    func rowBands() -> (low: Range<Int>, high: Range<Int>)? {
+        let n = keys.count
+        guard n > 0 else { return nil }
+        let side64 = UInt64(side)
+        let row = keys[n / 2] >> shift
+        guard row >= 2, row + 3 <= side64 else { return nil }
+        let a = lowerBound((row - 1) * side64), b = lowerBound((row + 1) * side64)
+        return (0..<a, b..<n)
+    }
+
     private func lowerBound(_ key: UInt64) -> Int {
         var lo = 0, hi = keys.count
         while lo < hi {

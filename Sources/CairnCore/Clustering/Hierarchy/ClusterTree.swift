@@ -349,8 +349,6 @@ struct ClusterTree: Sendable {
     private mutating func buildNodes(hierarchy h: ClusterHierarchy) {
         let leafCount = slots.count / Self.nodeSize
         let nodeEstimate = leafCount + leafCount / (Self.nodeSize - 1) + 2 * runs.count
-        boxes.reserveCapacity(4 * nodeEstimate)
-        nodeLow.reserveCapacity(nodeEstimate)
         // Runs of clusters come first (their creation zoom is below the points'); identical points grouped at the
         // points' zoom are rare and left out.
         let pointZoom = h.leafCount > 0 ? h.topZoom[0] : UInt8.max
@@ -358,40 +356,27 @@ struct ClusterTree: Sendable {
         latitudes = [Double](repeating: 0, count: cachedEnd)
         longitudes = [Double](repeating: 0, count: cachedEnd)
         cells = [UInt16](repeating: 0, count: slots.count - cachedEnd)
-        // The entries' positions and lowest zooms in slot order, gathered first in a tight loop (they are scattered
-        // in the hierarchy, and independent reads overlap), then every leaf from them in order.
-        var px = [Double](repeating: 0, count: slots.count), py = px
-        var pl = [UInt8](repeating: UInt8.max, count: slots.count)
-        for i in slots.indices where slots[i] != Self.padding {
-            let e = Int(slots[i])
-            px[i] = h.x(e)
-            py[i] = h.y(e)
-            pl[i] = h.lowZoom[e]
-        }
-        for leaf in 0..<leafCount {
-            let first = leaf * Self.nodeSize
-            var b = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
-            var low = UInt8.max
-            var end = first
-            while end < first + Self.nodeSize, slots[end] != Self.padding {
-                b = (min(b.0, px[end]), min(b.1, py[end]), max(b.2, px[end]), max(b.3, py[end]))
-                low = min(low, pl[end])
-                end += 1
-            }
-            appendBox(b)
-            nodeLow.append(low)
-            if first < cachedEnd {
-                for i in first..<end {
-                    let c = WebMercator.coordinate(x: px[i], y: py[i])
-                    latitudes[i] = c.latitude
-                    longitudes[i] = c.longitude
-                }
-            } else {
-                // Cells of the rounded box, as queries read it.
-                let (x0, y0, x1, y1) = box(leaf)
-                let sx = Self.cellScale(x0, x1), sy = Self.cellScale(y0, y1)
-                for i in first..<end {
-                    cells[i - cachedEnd] = Self.cell(px[i] - x0, scale: sx) | Self.cell(py[i] - y0, scale: sy) << 8
+        // Leaves first, at their places; the upper levels are appended after them.
+        boxes = [Float](repeating: 0, count: 4 * leafCount)
+        boxes.reserveCapacity(4 * nodeEstimate)
+        nodeLow = [UInt8](repeating: UInt8.max, count: leafCount)
+        nodeLow.reserveCapacity(nodeEstimate)
+        slots.withUnsafeBufferPointer { slots in
+            boxes.withUnsafeMutableBufferPointer { boxes in
+                nodeLow.withUnsafeMutableBufferPointer { nodeLow in
+                    latitudes.withUnsafeMutableBufferPointer { latitudes in
+                        longitudes.withUnsafeMutableBufferPointer { longitudes in
+                            cells.withUnsafeMutableBufferPointer { cells in
+                                let job = LeafJob(slots: slots, hierarchy: h, cachedEnd: cachedEnd, boxes: boxes, nodeLow: nodeLow,
+                                                  latitudes: latitudes, longitudes: longitudes, cells: cells)
+                                // A leaf writes its own box, lowest zoom, coordinates and cells only: the halves write
+                                // disjoint memory, so the nodes are the one loop's whatever the timing.
+                                guard leafCount >= Self.parallelLeafCount else { return job.run(0..<leafCount) }
+                                let half = leafCount / 2
+                                _ = forkJoin({ job.run(0..<half) }, { job.run(half..<leafCount) })
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -422,6 +407,66 @@ struct ClusterTree: Sendable {
         }
     }
 
+    /// Leaves from which `buildNodes` builds them on two threads: below it the hand-off costs more than half the
+    /// loop.
+    static let parallelLeafCount = 2_048
+
+    /// The leaves of `buildNodes` over a range of leaves: each one's box, lowest zoom, and its entries' cached
+    /// coordinates (runs of clusters) or cells (runs of points), from the entries' positions and lowest zooms,
+    /// gathered first in a tight loop (they are scattered in the hierarchy, and independent reads overlap).
+    private struct LeafJob: @unchecked Sendable {
+        let slots: UnsafeBufferPointer<UInt32>
+        let hierarchy: ClusterHierarchy
+        let cachedEnd: Int
+        let boxes: UnsafeMutableBufferPointer<Float>
+        let nodeLow: UnsafeMutableBufferPointer<UInt8>
+        let latitudes: UnsafeMutableBufferPointer<Double>
+        let longitudes: UnsafeMutableBufferPointer<Double>
+        let cells: UnsafeMutableBufferPointer<UInt16>
+
+        func run(_ leaves: Range<Int>) {
+            let h = hierarchy
+            let base = leaves.lowerBound * ClusterTree.nodeSize, end = leaves.upperBound * ClusterTree.nodeSize
+            var px = [Double](repeating: 0, count: end - base), py = px
+            var pl = [UInt8](repeating: UInt8.max, count: end - base)
+            for i in base..<end where slots[i] != ClusterTree.padding {
+                let e = Int(slots[i])
+                px[i - base] = h.x(e)
+                py[i - base] = h.y(e)
+                pl[i - base] = h.lowZoom[e]
+            }
+            for leaf in leaves {
+                let first = leaf * ClusterTree.nodeSize
+                var b = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+                var low = UInt8.max
+                var end = first
+                while end < first + ClusterTree.nodeSize, slots[end] != ClusterTree.padding {
+                    let k = end - base
+                    b = (min(b.0, px[k]), min(b.1, py[k]), max(b.2, px[k]), max(b.3, py[k]))
+                    low = min(low, pl[k])
+                    end += 1
+                }
+                let r = ClusterTree.roundedOutwards(b)
+                (boxes[4 * leaf], boxes[4 * leaf + 1], boxes[4 * leaf + 2], boxes[4 * leaf + 3]) = r
+                nodeLow[leaf] = low
+                if first < cachedEnd {
+                    for i in first..<end {
+                        let c = WebMercator.coordinate(x: px[i - base], y: py[i - base])
+                        latitudes[i] = c.latitude
+                        longitudes[i] = c.longitude
+                    }
+                } else {
+                    // Cells of the rounded box, as queries read it.
+                    let (x0, y0, x1, y1) = (Double(r.0), Double(r.1), Double(r.2), Double(r.3))
+                    let sx = ClusterTree.cellScale(x0, x1), sy = ClusterTree.cellScale(y0, y1)
+                    for i in first..<end {
+                        cells[i - cachedEnd] = ClusterTree.cell(px[i - base] - x0, scale: sx) | ClusterTree.cell(py[i - base] - y0, scale: sy) << 8
+                    }
+                }
+            }
+        }
+    }
+
     /// The box of node `n` (min x, min y, max x, max y).
     @inline(__always)
     private func box(_ n: Int) -> (Double, Double, Double, Double) {
@@ -430,6 +475,13 @@ struct ClusterTree: Sendable {
 
     /// Appends a node box, rounded outwards so that it still holds everything below it.
     private mutating func appendBox(_ b: (Double, Double, Double, Double)) {
+        let r = Self.roundedOutwards(b)
+        boxes.append(r.0); boxes.append(r.1); boxes.append(r.2); boxes.append(r.3)
+    }
+
+    /// A box (min x, min y, max x, max y) rounded outwards to `Float`, so that it still holds everything it held.
+    @inline(__always)
+    private static func roundedOutwards(_ b: (Double, Double, Double, Double)) -> (Float, Float, Float, Float) {
         @inline(__always) func down(_ v: Double) -> Float {
             let f = Float(v)
             return Double(f) > v ? f.nextDown : f
@@ -438,7 +490,7 @@ struct ClusterTree: Sendable {
             let f = Float(v)
             return Double(f) < v ? f.nextUp : f
         }
-        boxes.append(down(b.0)); boxes.append(down(b.1)); boxes.append(up(b.2)); boxes.append(up(b.3))
+        return (down(b.0), down(b.1), up(b.2), up(b.3))
     }
 
     /// Calls `body` with the first slot of each leaf of a run showing at `zoom` whose box meets the
