@@ -37,9 +37,16 @@ struct RTreePackedTreeWriter {
     /// The rowid and node number pairs of the leaf being filled, not yet inserted.
     private var pendingRowids: [Int64] = []
     private let db: Database
+    /// With `rowidOrder`, the leaf node of each entry by its arrival number (the entries' rank in rowid order,
+    /// `RTreeEntry.order`'s low 32 bits), and its rowid: the rowid table is then written in rowid order at
+    /// `finish()`, appending to its B-tree, where leaf order inserts all over it (about 4,400 instructions a row).
+    private var leafByArrival: [Int64] = []
+    private var rowidByArrival: [Int64] = []
 
     /// A writer for a tree of `entryCount` leaf cells (at least one), nodes of `nodeBytes` holding `capacity` cells.
-    init(_ db: Database, nodeBytes: Int, capacity: Int, entryCount: Int) throws {
+    /// With `rowidOrder` (for loads that fit in memory: 16 bytes an entry are held until `finish()`), the entries'
+    /// arrival numbers run from 0 to `entryCount` - 1, and the rowid table is written in rowid order.
+    init(_ db: Database, nodeBytes: Int, capacity: Int, entryCount: Int, rowidOrder: Bool = false) throws {
         var shape: [(nodeCount: Int, cellCount: Int)] = []
         var below = entryCount
         repeat {
@@ -62,13 +69,23 @@ struct RTreePackedTreeWriter {
         writeRowids = Array(repeating: nil, count: capacity)
         pendingRowids.reserveCapacity(2 * capacity)
         self.db = db
+        if rowidOrder {
+            leafByArrival = Array(repeating: 0, count: entryCount)
+            rowidByArrival = Array(repeating: 0, count: entryCount)
+        }
     }
 
     /// Adds the next leaf cell in sorted order.
     /// - Complexity: O(1) amortized; a full node costs one write per level it completes.
     mutating func add(_ entry: RTreeEntry) throws {
-        pendingRowids.append(entry.rowid)
-        pendingRowids.append(levels[0].number)
+        let arrival = Int(entry.order & 0xFFFF_FFFF)
+        if arrival < leafByArrival.count {
+            leafByArrival[arrival] = levels[0].number
+            rowidByArrival[arrival] = entry.rowid
+        } else {
+            pendingRowids.append(entry.rowid)
+            pendingRowids.append(levels[0].number)
+        }
         try add(id: entry.rowid, lon: (entry.minLon, entry.maxLon), lat: (entry.minLat, entry.maxLat), level: 0)
     }
 
@@ -100,6 +117,25 @@ struct RTreePackedTreeWriter {
         guard level + 1 < levels.count else { return }
         try writeParent.execute(number, levels[level + 1].number)
         try add(id: number, lon: box.lon, lat: box.lat, level: level + 1)
+    }
+
+    /// Writes the rowid table of a `rowidOrder` writer, in rowid order, a statement of `capacity` rows at a time;
+    /// nothing for the other writers (theirs is written leaf by leaf).
+    /// - Complexity: O(n).
+    mutating func finish() throws {
+        let count = leafByArrival.count
+        var start = 0
+        while start < count {
+            let end = min(start + writeRowids.count, count)
+            for arrival in start..<end {
+                pendingRowids.append(rowidByArrival[arrival])
+                pendingRowids.append(leafByArrival[arrival])
+            }
+            try flushRowids()
+            start = end
+        }
+        leafByArrival = []
+        rowidByArrival = []
     }
 
     /// Inserts the pending rowid rows in one statement.
