@@ -111,8 +111,12 @@ enum RTreeBulkLoad {
                 return true
             }
             guard sorter.count > 0 else { return nil }
-            var tree = try RTreePackedTreeWriter(db, nodeBytes: nodeBytes, capacity: capacity, entryCount: sorter.count)
+            // A load of one chunk writes its rowid table in rowid order (16 bytes an entry held: memory stays
+            // bounded by the chunk); past one chunk, leaf by leaf.
+            var tree = try RTreePackedTreeWriter(db, nodeBytes: nodeBytes, capacity: capacity, entryCount: sorter.count,
+                                                 rowidOrder: sorter.count <= limits.chunkEntries)
             try sorter.forEachSorted { try tree.add($0) }
+            try tree.finish()
         } catch let failure as ScratchFile.Failure {
             throw StoreError.io(path: storePath, operation: failure.operation, message: failure.message)
         }

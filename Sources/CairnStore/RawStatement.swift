@@ -47,6 +47,15 @@ final class RawStatement {
         try run(statement, bindCode: code)
     }
 
+    /// Binds `values` to parameters 1 through `values.count` and runs the statement to completion.
+    /// - Complexity: that of the statement, plus O(values).
+    func execute(_ values: UnsafeBufferPointer<Int64>) throws {
+        let statement = try prepared()
+        var code = SQLITE_OK
+        for (index, value) in values.enumerated() { code |= sqlite3_bind_int64(statement, Int32(index + 1), value) }
+        try run(statement, bindCode: code)
+    }
+
     /// Binds an integer to parameter 1 and a blob (copied by SQLite) to parameter 2 and runs the statement.
     /// - Complexity: that of the statement, plus O(bytes) for the copy.
     func execute(_ first: Int64, blob: UnsafeRawBufferPointer) throws {

@@ -44,37 +44,28 @@ public enum AttributeValue: Hashable, Sendable, CustomStringConvertible {
     /// Empty text gives nil (an absent attribute).
     /// - Complexity: O(n).
     public static func inferred(from text: String) -> AttributeValue? {
-        if text.isEmpty { return nil }
-        switch text {
-        case "true", "TRUE", "True": return .bool(true)
-        case "false", "FALSE", "False": return .bool(false)
-        default: break
-        }
-        if looksLikePlainNumber(text), let value = Double(text), value.isFinite { return .number(value) }
-        if let first = text.utf8.first, first >= 48, first <= 57, let time = Timestamp(iso8601: text) { return .time(time) }
-        return .string(text)
-    }
-
-    private static func looksLikePlainNumber(_ text: String) -> Bool {
-        var bytes = text.utf8[...]
-        if bytes.first == 45 { bytes = bytes.dropFirst() } // '-'
-        guard let first = bytes.first, first >= 48, first <= 57 else { return false }
-        // A leading zero followed by another digit is an identifier ("08", "007"), not a number.
-        if first == 48, bytes.count > 1, let second = bytes.dropFirst().first, second >= 48, second <= 57 { return false }
-        var seenDot = false, seenExponent = false
-        var previous: UInt8 = 0
-        for c in bytes {
-            switch c {
-            case 48...57: break
-            case 46 where !seenDot && !seenExponent: seenDot = true // '.'
-            case 101, 69: // 'e', 'E'
-                if seenExponent { return false }
-                seenExponent = true
-            case 43 where previous == 101 || previous == 69, 45 where previous == 101 || previous == 69: break
-            default: return false
+        guard let first = text.utf8.first else { return nil }
+        // Dispatch on the first byte: most cells are text that can be neither a number, a bool nor a time.
+        switch first {
+        case 48...57, 45: // a digit or '-': a number, else (digits only) maybe a time
+            var bytes = text // withUTF8 makes the text contiguous first when it is not (a bridged string)
+            let reading = bytes.withUTF8(PlainNumberText.read)
+            switch reading {
+            case .number(let value):
+                return .number(value)
+            case .needsParse:
+                if let value = Double(text), value.isFinite { return .number(value) }
+            case .notANumber:
+                break
             }
-            previous = c
+            if first != 45, let time = Timestamp(iso8601: text) { return .time(time) }
+            return .string(text)
+        case 116, 84: // 't', 'T'
+            return text == "true" || text == "TRUE" || text == "True" ? .bool(true) : .string(text)
+        case 102, 70: // 'f', 'F'
+            return text == "false" || text == "FALSE" || text == "False" ? .bool(false) : .string(text)
+        default:
+            return .string(text)
         }
-        return previous >= 48 && previous <= 57
     }
 }

@@ -33,6 +33,10 @@ public struct FeatureRecordBuilder: Sendable {
 
     /// Whether a field name refers to a place by id (`placeId`, `place_id`).
     static func isPlaceReference(_ name: String) -> Bool {
+        // Only 7 or 8 ASCII bytes starting with p or P can lower-case to these names (no other character
+        // lower-cases to an ASCII letter of them): most names are ruled out without making a lower-cased copy.
+        let count = name.utf8.count
+        guard count == 7 || count == 8, let first = name.utf8.first, first | 0x20 == UInt8(ascii: "p") else { return false }
         let lowered = name.lowercased()
         return lowered == "placeid" || lowered == "place_id"
     }
