@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension CheckInValidator {
     /// Matches a point-only check-in (no event, no place named) by containment.
     ///
@@ -52,41 +58,95 @@ extension CheckInValidator {
 
     /// With areas: maps the circle index's answers in `candidates` to places, and adds the places whose area
     /// covers `point` (or, with `accuracyMeters` above 0, whose boundary is at most that far), ascending.
-    /// - Complexity: O(log p + k) extent lookups and one `Shape.covers` per area whose extent holds the point;
-    ///   with an accuracy, O(v) for the v vertices of every area (each extent is bounded).
+    /// - Complexity: O(log p + k) extent lookups and one `Shape.covers` per area whose extent meets the point
+    ///   (with an accuracy, the box of the accuracy's cap around it), plus a distance bound per such area not
+    ///   covering it.
     func addCoveringAreas(_ point: Coordinate, accuracyMeters: Double, to candidates: inout [Int]) {
         for i in candidates.indices { candidates[i] = Int(circlePlaces[candidates[i]]) }
-        var found: [Int] = []
+        // The areas found are appended after the circles' places and filtered in place: no array per check-in.
+        let circleCount = candidates.count
         if accuracyMeters > 0 {
-            for place in placeShapes.indices {
-                guard let shape = placeShapes[place],
-                      ShapeBoundaryDistance.lowerBoundMeters(from: point, to: shape.extent) <= accuracyMeters else { continue }
-                found.append(place)
+            // Every point within the accuracy lies in this box (the cap's latitude reach, and its tangent
+            // meridians, or every longitude when the cap reaches a pole), and a part within the accuracy has a
+            // point there, so its extent meets the box.
+            let angle = DistanceBounds(.wgs84).outerAngle(radiusMeters: accuracyMeters)
+            let reach = Spherical.latitudeReachDegrees(angle: angle)
+            let south = max(-90, point.latitude - reach), north = min(90, point.latitude + reach)
+            let cosLatitude = cos(point.latitude * Spherical.radiansPerDegree)
+            if let halfWidth = Spherical.longitudeReachDegrees(angle: angle, latitude: point.latitude, cosLatitude: cosLatitude) {
+                let west = point.longitude - halfWidth, east = point.longitude + halfWidth
+                _ = shapeExtents.search(west: max(-180, west), south: south, east: min(180, east), north: north, into: &candidates)
+                if west < -180 { _ = shapeExtents.search(west: west + 360, south: south, east: 180, north: north, into: &candidates) }
+                if east > 180 { _ = shapeExtents.search(west: -180, south: south, east: east - 360, north: north, into: &candidates) }
+            } else {
+                _ = shapeExtents.search(west: -180, south: south, east: 180, north: north, into: &candidates)
             }
         } else {
             // At a pole every part reaching it, at ±180 parts at either meridian (as `FeatureShapeIndex`).
             if Swift.abs(point.latitude) == 90 {
-                _ = shapeExtents.search(west: -180, south: point.latitude, east: 180, north: point.latitude, into: &found)
+                _ = shapeExtents.search(west: -180, south: point.latitude, east: 180, north: point.latitude, into: &candidates)
             } else if Swift.abs(point.longitude) == 180 {
-                _ = shapeExtents.search(west: 180, south: point.latitude, east: 180, north: point.latitude, into: &found)
-                _ = shapeExtents.search(west: -180, south: point.latitude, east: -180, north: point.latitude, into: &found)
+                _ = shapeExtents.search(west: 180, south: point.latitude, east: 180, north: point.latitude, into: &candidates)
+                _ = shapeExtents.search(west: -180, south: point.latitude, east: -180, north: point.latitude, into: &candidates)
             } else {
                 _ = shapeExtents.search(west: point.longitude, south: point.latitude, east: point.longitude,
-                                        north: point.latitude, into: &found)
+                                        north: point.latitude, into: &candidates)
             }
         }
-        guard !found.isEmpty else { return }
-        found.sort()
-        var previous = -1
-        for place in found where place != previous {
+        guard candidates.count > circleCount else { return }
+        candidates[circleCount...].sort()
+        var kept = circleCount, previous = -1
+        for index in circleCount..<candidates.count {
+            let place = candidates[index]
+            guard place != previous else { continue }
             previous = place
-            guard let shape = placeShapes[place] else { continue }
-            if outsideAreaDistance(shape, latitude: point.latitude, longitude: point.longitude,
-                                   accuracyMeters: accuracyMeters).isNaN {
-                candidates.append(place)
+            guard let shape = placeShapes[place], areaAccepts(shape, point, accuracyMeters: accuracyMeters) else { continue }
+            candidates[kept] = place
+            kept += 1
+        }
+        candidates.removeLast(candidates.count - kept)
+        candidates.sort()
+    }
+
+    /// Whether a check-in at `point` counts as in `shape`: the shape covers it (boundary inside) or, with
+    /// `accuracyMeters` above 0 (the lenient policy), its boundary is at most that far
+    /// (`ShapeBoundaryDistance.meters`), decided by `ShapeBoundaryDistance.bracket` when it can.
+    /// - Complexity: O(v) for the shape's v vertices, plus a distance search when the bracket straddles the accuracy.
+    func areaAccepts(_ shape: Shape, _ point: Coordinate, accuracyMeters: Double) -> Bool {
+        if shape.covers(point) { return true }
+        guard accuracyMeters > 0 else { return false }
+        if let bracket = ShapeBoundaryDistance.bracket(from: point, to: shape) {
+            if bracket.upperMeters <= accuracyMeters { return true }
+            if bracket.lowerMeters > accuracyMeters { return false }
+        }
+        return ShapeBoundaryDistance.meters(from: point, to: shape) - accuracyMeters <= 0
+    }
+
+    /// NaN when `shape` covers the point (boundary inside) or, with `accuracyMeters` above 0 (the lenient
+    /// policy), when its boundary is at most that far; otherwise the geodesic distance to the boundary
+    /// (`ShapeBoundaryDistance.meters`, within 0.1 mm), or, with `distancesForPrinting`, possibly another with the
+    /// same millimetre ceiling.
+    ///
+    /// `ShapeBoundaryDistance.bracket` bounds that distance without a geodesic: the verdict is decided when the
+    /// accuracy is not inside the bracket, and the printed millimetre when both ends (or the lower end and the
+    /// seed vertex's distance, which `meters` measures first) have one ceiling (`CheckInMillimetres.ceiling` is
+    /// monotone, so the distance between them prints the same). The rest, a point whose distance lies within
+    /// `toleranceMeters` below a millimetre, is measured.
+    /// - Complexity: O(v) for the shape's v vertices, plus the distance search when the bracket does not decide.
+    func outsideAreaDistance(_ shape: Shape, latitude: Double, longitude: Double, accuracyMeters: Double) -> Double {
+        let point = Coordinate(uncheckedLatitude: latitude, longitude: longitude)
+        if shape.covers(point) { return .nan }
+        if distancesForPrinting || accuracyMeters > 0, let bracket = ShapeBoundaryDistance.bracket(from: point, to: shape) {
+            if accuracyMeters > 0, bracket.upperMeters <= accuracyMeters { return .nan }
+            if distancesForPrinting, accuracyMeters <= 0 || bracket.lowerMeters > accuracyMeters,
+               let printed = CheckInMillimetres.ceiling(bracket.lowerMeters) {
+                if CheckInMillimetres.ceiling(bracket.upperMeters) == printed { return bracket.upperMeters }
+                let seed = bracket.seedMeters(from: point)
+                if seed < bracket.upperMeters, CheckInMillimetres.ceiling(seed) == printed { return seed }
             }
         }
-        candidates.sort()
+        let distance = ShapeBoundaryDistance.meters(from: point, to: shape)
+        return accuracyMeters > 0 && distance - accuracyMeters <= 0 ? .nan : distance
     }
 
     /// The event at `place` ongoing at `seconds` that started last among those `isIncluded` accepts (ties: the

@@ -594,17 +594,6 @@ public struct CheckInValidator: Sendable {
         }
     }
 
-    /// NaN when `shape` covers the point (boundary inside) or, with `accuracyMeters` above 0 (the lenient
-    /// policy), when its boundary is at most that far; otherwise the geodesic distance to the boundary
-    /// (`ShapeBoundaryDistance`, within 0.1 mm).
-    /// - Complexity: O(v) for the shape's v vertices, plus the distance search when outside.
-    func outsideAreaDistance(_ shape: Shape, latitude: Double, longitude: Double, accuracyMeters: Double) -> Double {
-        let point = Coordinate(uncheckedLatitude: latitude, longitude: longitude)
-        if shape.covers(point) { return .nan }
-        let distance = ShapeBoundaryDistance.meters(from: point, to: shape)
-        return accuracyMeters > 0 && distance - accuracyMeters <= 0 ? .nan : distance
-    }
-
     /// Whether `user` joined `event`.
     @inline(__always)
     func hasJoined(event: Int, user: UnsafeRawBufferPointer) -> Bool {

@@ -81,17 +81,7 @@ public enum ShapeBoundaryDistance {
         let bounds = DistanceBounds(.wgs84)
         // Seed: the edges at the vertex nearest in an equirectangular view (no trigonometry per vertex), so that
         // the best is small before the pass that prunes with it.
-        var seed = 0, seedScore = Double.infinity
-        for position in 0..<parts.positionCount {
-            let dx = Spherical.angularGapDegrees(parts.positions[2 * position], point.longitude) * cosLatitude
-            let dy = parts.positions[2 * position + 1] - point.latitude
-            let score = dx * dx + dy * dy
-            if score < seedScore { seed = position; seedScore = score }
-        }
-        let seedRing = parts.positionRange(ofRing: parts.ringEnds.firstIndex { $0 > seed } ?? 0)
-        // The edges ending and starting at the seed (-1: none).
-        let seededBefore = seed > seedRing.lowerBound ? seed - 1 : -1
-        let seededAfter = seed + 1 < seedRing.upperBound ? seed : -1
+        let (seededBefore, seededAfter) = seedEdges(point, parts, cosLatitude: cosLatitude)
         func search(_ start: Int) {
             let edge = EdgeSearch(point: point,
                                   from: Coordinate(uncheckedLatitude: parts.positions[2 * start + 1], longitude: parts.positions[2 * start]),
@@ -120,6 +110,23 @@ public enum ShapeBoundaryDistance {
             }
         }
         return best
+    }
+
+    /// The edges `nearest(from:to:)` searches first (their start positions, -1 for none): those ending and
+    /// starting at the vertex nearest `point` in an equirectangular view (no trigonometry per vertex; the first
+    /// of several equally near), whose ends it measures before any other point.
+    /// - Complexity: O(v) for v vertices.
+    @inline(__always)
+    static func seedEdges(_ point: Coordinate, _ parts: ShapeParts, cosLatitude: Double) -> (before: Int, after: Int) {
+        var seed = 0, seedScore = Double.infinity
+        for position in 0..<parts.positionCount {
+            let dx = Spherical.angularGapDegrees(parts.positions[2 * position], point.longitude) * cosLatitude
+            let dy = parts.positions[2 * position + 1] - point.latitude
+            let score = dx * dx + dy * dy
+            if score < seedScore { seed = position; seedScore = score }
+        }
+        let seedRing = parts.positionRange(ofRing: parts.ringEnds.firstIndex { $0 > seed } ?? 0)
+        return (seed > seedRing.lowerBound ? seed - 1 : -1, seed + 1 < seedRing.upperBound ? seed : -1)
     }
 
     /// A lower bound in metres on the geodesic distance from `point` to every point of `box` (edges included; a box

@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ShapeBoundaryDistance {
+    /// Bounds on the answer of `meters(from:to:)` (its own answer, not only the exact minimum), found without
+    /// Karney's inverse: a caller that needs only a verdict ("within the accuracy?") or the answer's printed
+    /// millimetre decides most points with them and calls `meters(from:to:)` for the rest.
+    ///
+    /// Why they hold. Let d* be the exact distance to the boundary. `meters(from:to:)` answers with Karney's
+    /// distance to a point of the boundary (a vertex, or a point computed on an edge, within 1e-9 m of it), so its
+    /// answer is at least d* less 15 nm and that 1e-9 m; and every edge or piece it drops has a lower bound at least
+    /// its answer less `toleranceMeters`, so its answer is at most d* + `toleranceMeters` (plus its bounds'
+    /// nanometre rounding). `bracket(from:to:)` bounds d* itself, [ℓ, u], with `EdgeChordBounds`, and widens that
+    /// by those amounts and by `DistanceBounds.absoluteMarginMeters` (1 µm) each side: [ℓ − 1 µm,
+    /// u + `toleranceMeters` + 1 µm]. And `meters(from:to:)` measures the seed vertex first (`seedEdges`), so its
+    /// answer is also at most `seedMeters(from:)`, Karney's distance to that vertex, bit for bit the same call.
+    struct Bracket {
+        /// At most the answer, metres.
+        let lowerMeters: Double
+        /// At least the answer, metres.
+        let upperMeters: Double
+        /// The vertex `meters(from:to:)` measures first, degrees.
+        let seedLatitude: Double
+        let seedLongitude: Double
+
+        /// Karney's distance from `point` to the seed vertex, metres: at least the answer, and equal to it when
+        /// that vertex is the nearest point. The call `meters(from:to:)` makes, with the same arguments.
+        /// - Complexity: O(1), one geodesic.
+        func seedMeters(from point: Coordinate) -> Double {
+            Geodesic.inverseMeters(point.latitude, point.longitude, seedLatitude, seedLongitude)
+        }
+    }
+
+    /// The distance up to which `bracket(from:to:)` answers, metres: the chord's excess over the geodesic
+    /// (`GeodesicChord`) is 0.13 mm at 5 km, beyond which the bracket is too wide to pin a millimetre.
+    static let bracketReachMeters = 5_000.0
+
+    /// Bounds on `meters(from: point, to: shape)` (see `Bracket`), or nil when they do not apply: a shape of
+    /// points, the nearest vertex farther than `bracketReachMeters`, or an edge whose chord is not provably convex
+    /// (see `EdgeChordBounds`).
+    ///
+    /// Method: the seed vertex's chord gives a first upper bound u; every edge whose planar lower bound is below u
+    /// (the seed's edges first, the rest in order) is bounded by `EdgeChordBounds.chordBounds` (a few Newton
+    /// steps on the squared chord, then its convexity), which lowers u (the chord's upper bound at the point found)
+    /// and gives that edge's lower bound; ℓ is the smallest of those, and at most u (an edge pruned had a bound
+    /// at least u).
+    /// - Complexity: O(v) for v vertices, with no trigonometry per vertex; a few points evaluated per edge near
+    ///   the point.
+    static func bracket(from point: Coordinate, to shape: Shape) -> Bracket? {
+        guard shape.kind.isAreal || shape.kind.isLinear else { return nil }
+        let parts = shape.parts
+        let bounds = EdgeChordBounds(point: point)
+        let (seededBefore, seededAfter) = seedEdges(point, parts, cosLatitude: bounds.cosLatitude)
+        let seed = seededBefore >= 0 ? seededBefore + 1 : seededAfter
+        guard seed >= 0 else { return nil }
+        let seedLongitude = parts.positions[2 * seed], seedLatitude = parts.positions[2 * seed + 1]
+        let seedChord = GeodesicChord.chordMeters(bounds.axisDistanceMeters, bounds.heightMeters, point.longitude,
+                                                  seedLatitude, seedLongitude,
+                                                  cosLatitude: cos(seedLatitude * Spherical.radiansPerDegree))
+        guard seedChord <= bracketReachMeters else { return nil }
+        var upper = GeodesicChord.upperBoundMeters(chord: seedChord)
+        // The band of latitudes a point nearer than the first upper bound can have; its cosine scales the planar
+        // bound (points of an edge outside it are farther than any upper bound found later).
+        let bandDegrees = Spherical.latitudeReachDegrees(angle: DistanceBounds(.wgs84).outerAngle(radiusMeters: upper))
+        let bandCosine = max(0, cos(min(90, abs(point.latitude) + bandDegrees) * Spherical.radiansPerDegree))
+        var lowestChord = Double.infinity
+        var bounded = true
+        func visit(_ start: Int) {
+            let lon0 = parts.positions[2 * start], lat0 = parts.positions[2 * start + 1]
+            let lon1 = parts.positions[2 * start + 2], lat1 = parts.positions[2 * start + 3]
+            let planar = bounds.planar(lon0: lon0, lat0: lat0, lon1: lon1, lat1: lat1, bandCosine: bandCosine)
+            var bound = EdgeChordBounds.planarLowerBoundMeters(scaledRadians: planar.scaledRadians, factor: planar.factor)
+            if planar.factor == 0 {
+                // An edge reaching more than a radian away: the central angle to its box, as `nearest` prunes.
+                let haversine = Spherical.minimumHaversine(
+                    latitude: point.latitude, longitude: point.longitude, cosLatitude: bounds.cosLatitude,
+                    minLongitude: min(lon0, lon1), minLatitude: min(lat0, lat1), maxLongitude: max(lon0, lon1),
+                    maxLatitude: max(lat0, lat1))
+                bound = DistanceBounds(.wgs84).lowerBoundMeters(haversine: haversine)
+            }
+            guard bound < upper else { return }
+            guard let chord = bounds.chordBounds(lon0: lon0, lat0: lat0, lon1: lon1, lat1: lat1, guess: planar.guess) else {
+                bounded = false
+                return
+            }
+            lowestChord = min(lowestChord, chord.lowerMeters)
+            if chord.upperMeters <= bracketReachMeters {
+                upper = min(upper, GeodesicChord.upperBoundMeters(chord: chord.upperMeters))
+            }
+        }
+        if seededBefore >= 0 { visit(seededBefore) }
+        if seededAfter >= 0 { visit(seededAfter) }
+        for ring in parts.ringEnds.indices where bounded {
+            let range = parts.positionRange(ofRing: ring)
+            for start in range.lowerBound..<(range.upperBound - 1) where start != seededBefore && start != seededAfter {
+                visit(start)
+                if !bounded { break }
+            }
+        }
+        guard bounded else { return nil }
+        let lower = min(GeodesicChord.lowerBoundMeters(chord: lowestChord), upper)
+        return Bracket(lowerMeters: max(0, lower - DistanceBounds.absoluteMarginMeters),
+                       upperMeters: upper + toleranceMeters + DistanceBounds.absoluteMarginMeters,
+                       seedLatitude: seedLatitude, seedLongitude: seedLongitude)
+    }
+}
