@@ -85,12 +85,16 @@ import Testing
         #expect(polygonHits > 100 && circleHits > 100, "the data must exercise both: \(polygonHits) \(circleHits)")
     }
 
-    @Test func filtersApplyToShapes() throws {
-        var features = try ShapeContainmentTests.features(count: 200, seed: 5)
-        features = try features.enumerated().map { position, feature in
-            try Feature(id: feature.id, kind: position % 2 == 0 ? .park : .place, location: feature.location,
+    /// `features` with every `step`-th one (from the first) a park, the rest places.
+    static func parks(every step: Int, of features: [Feature]) throws -> [Feature] {
+        try features.enumerated().map { position, feature in
+            try Feature(id: feature.id, kind: position % step == 0 ? .park : .place, location: feature.location,
                         radiusMeters: feature.radiusMeters, shape: feature.shape)
         }
+    }
+
+    @Test func filtersApplyToShapes() throws {
+        let features = try ShapeContainmentTests.parks(every: 2, of: ShapeContainmentTests.features(count: 200, seed: 5))
         let index = FeatureIndex(features)
         let parks = FeatureFilter(kinds: [.park])
         for point in try ShapeContainmentTests.points(features, seed: 6) {
@@ -184,11 +188,7 @@ import Testing
     }
 
     @Test func explainCountersMatchTheShapeByShapeTest() throws {
-        var features = try ShapeContainmentTests.features(count: 400, seed: 31)
-        features = try features.enumerated().map { position, feature in
-            try Feature(id: feature.id, kind: position % 3 == 0 ? .park : .place, location: feature.location,
-                        radiusMeters: feature.radiusMeters, shape: feature.shape)
-        }
+        let features = try ShapeContainmentTests.parks(every: 3, of: ShapeContainmentTests.features(count: 400, seed: 31))
         let index = FeatureIndex(features)
         var checked = 0
         for point in try ShapeContainmentTests.points(features, seed: 32) {
