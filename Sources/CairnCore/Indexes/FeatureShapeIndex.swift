@@ -158,46 +158,17 @@ final class FeatureShapeIndex: Sendable {
         guard shapeCount > 0 else { return }
         let latitude = point.latitude, longitude = point.longitude
         let atPole = Swift.abs(latitude) == 90
-        // The box of `candidates(covering:)`: at a pole every part reaching it; on ±180 both meridians.
-        let ranges = (atPole ? BoundingBox(unchecked: -180, latitude, 180, latitude)
-            : BoundingBox(unchecked: longitude, latitude, longitude, latitude)).longitudeRanges
-        // Candidates as item << 32 | leaf, gathered on the machine stack (a point meets few parts), sorted by item.
-        let inlineCapacity = 64
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: inlineCapacity) { inline in
-            var count = 0
-            var spilled: [UInt64] = []
-            extents.items.withUnsafeBufferPointer { items in
-                func gather(_ leaf: Int) {
-                    let key = UInt64(items[leaf]) << 32 | UInt64(leaf)
-                    if count < inlineCapacity {
-                        inline[count] = key
-                    } else {
-                        if spilled.isEmpty { spilled.append(contentsOf: inline) }
-                        spilled.append(key)
-                    }
-                    count += 1
-                }
-                extents.forEachLeaf(west: ranges.first.lowerBound, south: latitude, east: ranges.first.upperBound,
-                                    north: latitude, stats: &stats, gather)
-                // As `candidates(in:stats:)` counts them: each search reports every candidate found so far.
-                stats.results += count
-                if ranges.hasSecond {
-                    extents.forEachLeaf(west: ranges.second.lower, south: latitude, east: ranges.second.upper,
-                                        north: latitude, stats: &stats, gather)
-                    stats.results += count
-                }
-            }
-            guard count > 0 else { return }
-            if count <= inlineCapacity {
-                decide(UnsafeMutableBufferPointer(rebasing: inline[0..<count]), longitude: longitude, latitude: latitude,
-                       atPole: atPole, features: features, filter: filter, into: &hits, stats: &stats)
-            } else {
-                spilled.withUnsafeMutableBufferPointer { keys in
-                    decide(keys, longitude: longitude, latitude: latitude, atPole: atPole, features: features,
-                           filter: filter, into: &hits, stats: &stats)
-                }
-            }
+        // The box of `candidates(covering:)`: at a pole every part reaching it; on ±180 both meridians. Candidates
+        // come as item << 32 | leaf; `decide` sorts them by item.
+        let box = atPole ? BoundingBox(unchecked: -180, latitude, 180, latitude)
+            : BoundingBox(unchecked: longitude, latitude, longitude, latitude)
+        var search = QueryStats()
+        extents.withLeaves(meeting: box, stats: &search) { keys in
+            guard !keys.isEmpty else { return }
+            decide(keys, longitude: longitude, latitude: latitude, atPole: atPole, features: features, filter: filter,
+                   into: &hits, stats: &stats)
         }
+        stats.add(search)
     }
 
     /// `appendCovering`'s exact step over its candidates (`item << 32 | leaf`): sorted, then per item the filter

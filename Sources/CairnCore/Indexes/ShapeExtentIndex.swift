@@ -140,6 +140,44 @@ public struct ShapeExtentIndex: Sendable {
         }
     }
 
+    /// Calls `body` with the leaves whose box meets `box` (edges inclusive; across the antimeridian when west >
+    /// east, 180 and -180 one meridian, as `BoundingBox.longitudeRanges` splits it), each as `item << 32 | leaf`,
+    /// in no order, a leaf twice when both ranges meet it. Gathered on the machine stack up to 64 (a point meets
+    /// few boxes), on the heap beyond. Counts as `search` does: `results` gets the leaves found so far after each
+    /// range's search.
+    /// - Complexity: O(log n + k) node visits for k boxes found, on typical data.
+    func withLeaves<Result>(meeting box: BoundingBox, stats: inout QueryStats,
+                            _ body: (UnsafeMutableBufferPointer<UInt64>) -> Result) -> Result {
+        let ranges = box.longitudeRanges
+        let inlineCapacity = 64
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: inlineCapacity) { inline in
+            var count = 0
+            var spilled: [UInt64] = []
+            items.withUnsafeBufferPointer { items in
+                func gather(_ leaf: Int) {
+                    let key = UInt64(items[leaf]) << 32 | UInt64(leaf)
+                    if count < inlineCapacity {
+                        inline[count] = key
+                    } else {
+                        if spilled.isEmpty { spilled.append(contentsOf: inline) }
+                        spilled.append(key)
+                    }
+                    count += 1
+                }
+                forEachLeaf(west: ranges.first.lowerBound, south: box.south, east: ranges.first.upperBound, north: box.north,
+                            stats: &stats, gather)
+                stats.results += count
+                if ranges.hasSecond {
+                    forEachLeaf(west: ranges.second.lower, south: box.south, east: ranges.second.upper, north: box.north,
+                                stats: &stats, gather)
+                    stats.results += count
+                }
+            }
+            if count <= inlineCapacity { return body(UnsafeMutableBufferPointer(rebasing: inline[0..<count])) }
+            return spilled.withUnsafeMutableBufferPointer { body($0) }
+        }
+    }
+
     /// The Hilbert value of an entry's centre on a 65,536 × 65,536 grid over the world.
     /// - Complexity: O(1).
     static func hilbertValue(_ entry: Entry) -> UInt32 {
