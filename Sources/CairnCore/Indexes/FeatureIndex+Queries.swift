@@ -146,13 +146,12 @@ extension FeatureIndex {
             guard feature.shape == nil, filter.acceptsAll || filter.matches(feature) else { continue }
             hits.append(QueryHit(item: item, distanceMeters: distanceMeters(from: feature.location, to: point, model: model)))
         }
-        for item in shapes.index.candidates(covering: point, stats: &stats) {
-            let feature = features[item]
-            guard let shape = feature.shape, shape.kind.isAreal, filter.acceptsAll || filter.matches(feature) else { continue }
-            stats.exactChecks += 1
-            if shape.covers(point) { hits.append(QueryHit(item: item, distanceMeters: 0)) }
+        // The polygons come ascending at distance 0: sorted already when no circle matched.
+        let circleHits = hits.count
+        shapes.index.appendCovering(point, features: features, filter: filter, into: &hits, stats: &stats)
+        if circleHits > 0, hits.count > 1 {
+            hits.sort { ($0.distanceMeters ?? 0, $0.item) < ($1.distanceMeters ?? 0, $1.item) }
         }
-        hits.sort { ($0.distanceMeters ?? 0, $0.item) < ($1.distanceMeters ?? 0, $1.item) }
         return hits
     }
 

@@ -3,6 +3,11 @@
 ///
 /// Built by `FeatureShapeCache` at the first query that needs it. A class so that the cache can hand one built
 /// value to every thread.
+///
+/// Beside the tree it keeps the rings of every polygon part in one flat buffer, in the tree's leaf order, so
+/// `appendCovering` tests a candidate part where the tree found it, without reading (or, mapped, decoding) its
+/// `Feature`: 16 bytes per polygon vertex and 4 per ring and part, a copy of the features' polygons (a `Feature`
+/// per candidate was a third of a containment query's instructions).
 final class FeatureShapeIndex: Sendable {
     /// The parts' extents; items are feature positions.
     let extents: ShapeExtentIndex
@@ -10,6 +15,13 @@ final class FeatureShapeIndex: Sendable {
     let shaped: ContiguousArray<UInt64>
     /// The number of features with a shape.
     let shapeCount: Int
+    /// The rings of leaf `l` (a polygon part; none for a line or a point) are `leafRings[l]..<leafRings[l + 1]`;
+    /// `count + 1` entries (one when there are no parts).
+    let leafRings: ContiguousArray<UInt32>
+    /// The positions of ring `r` are `ringStarts[r]..<ringStarts[r + 1]` in `ringPositions`; rings + 1 entries.
+    let ringStarts: ContiguousArray<UInt32>
+    /// Longitude, latitude of every polygon part's positions, ring by ring, parts in leaf order.
+    let ringPositions: ContiguousArray<Double>
 
     /// Finds and indexes the shapes of `features`.
     /// - Complexity: O(n) to find them (a mapped list reads only records), plus O(v + p log p) for v vertices in
@@ -18,16 +30,73 @@ final class FeatureShapeIndex: Sendable {
         var entries: [ShapeExtentIndex.Entry] = []
         var shaped = ContiguousArray<UInt64>()
         var shapeCount = 0
+        // The polygon parts' rings in entry order, laid out again in leaf order once the tree is built.
+        var rings = FeatureShapeIndex.Rings()
         features.forEachShape { position, shape in
             // Allocated at the first shape: an index of points alone pays nothing.
             if shaped.isEmpty { shaped = ContiguousArray(repeating: 0, count: (features.count + 63) / 64) }
             shaped[position >> 6] |= 1 << UInt64(position & 63)
             shapeCount += 1
+            let before = entries.count
             shape.appendPartExtents(item: position, to: &entries)
+            rings.appendParts(of: shape, entries: entries.count - before)
         }
         extents = ShapeExtentIndex(entries)
         self.shaped = shaped
         self.shapeCount = shapeCount
+        var inLeafOrder = FeatureShapeIndex.Rings()
+        for leaf in extents.entryOfLeaf { inLeafOrder.appendPart(rings.part(Int(leaf))) }
+        leafRings = inLeafOrder.partRings
+        ringStarts = inLeafOrder.ringStarts
+        ringPositions = inLeafOrder.positions
+    }
+
+    /// Polygon parts' rings, flat, while they are gathered: part `p`'s rings are `partRings[p]..<partRings[p + 1]`,
+    /// ring `r`'s positions `ringStarts[r]..<ringStarts[r + 1]`.
+    private struct Rings {
+        var partRings: ContiguousArray<UInt32> = [0]
+        var ringStarts: ContiguousArray<UInt32> = [0]
+        var positions = ContiguousArray<Double>()
+
+        /// Appends one part per entry `appendPartExtents` made for `shape`: a polygon's rings, nothing for a line
+        /// or a point.
+        mutating func appendParts(of shape: Shape, entries: Int) {
+            let parts = shape.parts
+            guard shape.kind.isAreal else {
+                for _ in 0..<entries { partRings.append(UInt32(ringStarts.count - 1)) }
+                return
+            }
+            // One entry per polygon, in order (`appendPartExtents`).
+            for polygon in parts.polygonEnds.indices {
+                for ring in parts.ringRange(ofPolygon: polygon) {
+                    let range = parts.positionRange(ofRing: ring)
+                    positions.append(contentsOf: parts.positions[2 * range.lowerBound..<2 * range.upperBound])
+                    appendRingEnd()
+                }
+                partRings.append(UInt32(ringStarts.count - 1))
+            }
+        }
+
+        /// Part `part`'s ring starts (with the end of its last ring) and positions.
+        func part(_ part: Int) -> (ringStarts: ArraySlice<UInt32>, positions: ArraySlice<Double>) {
+            let rings = Int(partRings[part])...Int(partRings[part + 1])
+            let first = Int(ringStarts[rings.lowerBound]), last = Int(ringStarts[rings.upperBound])
+            return (ArraySlice(ringStarts[rings]), ArraySlice(positions[2 * first..<2 * last]))
+        }
+
+        /// Appends a part read from another `Rings` (`part(_:)`).
+        mutating func appendPart(_ part: (ringStarts: ArraySlice<UInt32>, positions: ArraySlice<Double>)) {
+            let start = Int(part.ringStarts.first ?? 0), base = positions.count / 2
+            positions.append(contentsOf: part.positions)
+            for end in part.ringStarts.dropFirst() { ringStarts.append(UInt32(base + Int(end) - start)) }
+            partRings.append(UInt32(ringStarts.count - 1))
+        }
+
+        /// Closes the ring whose positions were just appended.
+        private mutating func appendRingEnd() {
+            precondition(positions.count / 2 < Int(UInt32.max), "FeatureShapeIndex holds fewer than \(UInt32.max) polygon positions")
+            ringStarts.append(UInt32(positions.count / 2))
+        }
     }
 
     /// Whether feature `position` has a shape.
@@ -75,5 +144,91 @@ final class FeatureShapeIndex: Sendable {
             : BoundingBox(unchecked: point.longitude, point.latitude, point.longitude, point.latitude)
         // A box on one meridian of ±180 also takes in the other (`LongitudeRanges`).
         return candidates(in: box, stats: &stats)
+    }
+    /// Appends to `hits`, ascending by item and at distance 0, the features whose polygon shape covers `point`
+    /// (`Shape.covers`: planar in longitude and latitude, the boundary inside) and that pass `filter`: the
+    /// shape half of `FeatureIndex.containing`, with the counters `candidates(covering:)` and a `Shape.covers`
+    /// per candidate shape would give.
+    ///
+    /// Each part whose extent holds the point is tested alone, from the flat rings (`Shape.covers` is the OR of its
+    /// polygons, and a polygon covers only points in its extent); a feature is read only when a filter asks.
+    /// - Complexity: O(log p + k log k) for k parts found, plus O(v) for their v vertices.
+    func appendCovering(_ point: Coordinate, features: FeatureList, filter: FeatureFilter, into hits: inout [QueryHit],
+                        stats: inout QueryStats) {
+        guard shapeCount > 0 else { return }
+        let latitude = point.latitude, longitude = point.longitude
+        let atPole = Swift.abs(latitude) == 90
+        // The box of `candidates(covering:)`: at a pole every part reaching it; on ±180 both meridians. Candidates
+        // come as item << 32 | leaf; `decide` sorts them by item.
+        let box = atPole ? BoundingBox(unchecked: -180, latitude, 180, latitude)
+            : BoundingBox(unchecked: longitude, latitude, longitude, latitude)
+        var search = QueryStats()
+        extents.withLeaves(meeting: box, stats: &search) { keys in
+            guard !keys.isEmpty else { return }
+            decide(keys, longitude: longitude, latitude: latitude, atPole: atPole, features: features, filter: filter,
+                   into: &hits, stats: &stats)
+        }
+        stats.add(search)
+    }
+
+    /// `appendCovering`'s exact step over its candidates (`item << 32 | leaf`): sorted, then per item the filter
+    /// once and its parts until one covers the point.
+    /// - Complexity: O(k log k) for k candidates, plus O(v) for their v vertices.
+    private func decide(_ keys: UnsafeMutableBufferPointer<UInt64>, longitude: Double, latitude: Double, atPole: Bool,
+                        features: FeatureList, filter: FeatureFilter, into hits: inout [QueryHit], stats: inout QueryStats) {
+        var keys = keys
+        if keys.count > 1 { keys.sort() }
+        leafRings.withUnsafeBufferPointer { leafRings in
+            var first = 0
+            while first < keys.count {
+                let item = Int(keys[first] >> 32)
+                var end = first + 1
+                while end < keys.count, Int(keys[end] >> 32) == item { end += 1 }
+                defer { first = end }
+                // A shape is areal in every part or in none; lines and points contain nothing.
+                let leaf = Int(keys[first] & 0xFFFF_FFFF)
+                guard leafRings[leaf] < leafRings[leaf + 1], filter.acceptsAll || filter.matches(features[item]) else { continue }
+                stats.exactChecks += 1
+                for key in keys[first..<end] where partCovers(leaf: Int(key & 0xFFFF_FFFF), longitude: longitude,
+                                                              latitude: latitude, atPole: atPole, leafRings: leafRings) {
+                    hits.append(QueryHit(item: item, distanceMeters: 0))
+                    break
+                }
+            }
+        }
+    }
+
+    /// Whether polygon part `leaf`, whose extent holds the point, covers it: `Shape.covers` for one polygon.
+    /// - Complexity: O(v) for the part's v vertices.
+    @inline(__always)
+    private func partCovers(leaf: Int, longitude: Double, latitude: Double, atPole: Bool,
+                            leafRings: UnsafeBufferPointer<UInt32>) -> Bool {
+        // At a pole the part's extent reaches it, so one of its vertices lies on it: the pole is on its boundary.
+        if atPole { return true }
+        let rings = Int(leafRings[leaf])..<Int(leafRings[leaf + 1])
+        if Swift.abs(longitude) == 180 {
+            return ringsCover(rings, x: 180, y: latitude) || ringsCover(rings, x: -180, y: latitude)
+        }
+        return ringsCover(rings, x: longitude, y: latitude)
+    }
+
+    /// The crossing test over `rings` (one polygon: its exterior, then its holes): on a boundary or inside an odd
+    /// number of them.
+    /// - Complexity: O(v) for the rings' v vertices.
+    @inline(__always)
+    private func ringsCover(_ rings: Range<Int>, x: Double, y: Double) -> Bool {
+        ringStarts.withUnsafeBufferPointer { ringStarts in
+            ringPositions.withUnsafeBufferPointer { positions in
+                var inside = false
+                for ring in rings {
+                    switch ShapeRing.crossing(positions, Int(ringStarts[ring])..<Int(ringStarts[ring + 1]), x: x, y: y) {
+                    case .boundary: return true
+                    case .odd: inside.toggle()
+                    case .even: break
+                    }
+                }
+                return inside
+            }
+        }
     }
 }

@@ -17,6 +17,9 @@ public struct ShapeExtentIndex: Sendable {
     let boxes: ContiguousArray<Double>
     /// The item of each leaf, in leaf order.
     let items: ContiguousArray<UInt32>
+    /// The position in the builder's `entries` of each leaf, in leaf order: lets a caller lay out per-part data in
+    /// leaf order (`FeatureShapeIndex`'s rings), so a query reads it by leaf number.
+    let entryOfLeaf: ContiguousArray<UInt32>
     /// Where each level starts, in nodes: `levelStarts[0] == 0` (the leaves); the last entry is the node count.
     let levelStarts: [Int]
 
@@ -44,10 +47,13 @@ public struct ShapeExtentIndex: Sendable {
         boxes.reserveCapacity(4 * (entries.count + entries.count / (ShapeExtentIndex.nodeSize - 1) + 1))
         var items = ContiguousArray<UInt32>()
         items.reserveCapacity(entries.count)
+        var entryOfLeaf = ContiguousArray<UInt32>()
+        entryOfLeaf.reserveCapacity(entries.count)
         for (_, position) in keyed {
             let entry = entries[position]
             boxes.append(contentsOf: [entry.west, entry.south, entry.east, entry.north])
             items.append(UInt32(truncatingIfNeeded: entry.item))
+            entryOfLeaf.append(UInt32(truncatingIfNeeded: position))
         }
         var levelStarts = [0]
         var levelStart = 0, levelEnd = entries.count
@@ -68,6 +74,7 @@ public struct ShapeExtentIndex: Sendable {
         levelStarts.append(levelEnd)
         self.boxes = boxes
         self.items = items
+        self.entryOfLeaf = entryOfLeaf
         self.levelStarts = levelStarts
     }
 
@@ -83,42 +90,92 @@ public struct ShapeExtentIndex: Sendable {
     public func search(west: Double, south: Double, east: Double, north: Double, into results: inout [Int]) -> QueryStats {
         var stats = QueryStats()
         guard !items.isEmpty else { return stats }
+        items.withUnsafeBufferPointer { items in
+            forEachLeaf(west: west, south: south, east: east, north: north, stats: &stats) { results.append(Int(items[$0])) }
+        }
+        stats.results = results.count
+        return stats
+    }
+
+    /// Calls `body` with the number (leaf order, `0..<count`) of each leaf whose box meets the box from `west` to
+    /// `east` (west ≤ east) and `south` to `north`, edges inclusive, in no particular order; counts the nodes
+    /// opened and the leaves found in `stats`.
+    /// - Complexity: O(log n + k) node visits for k boxes found, on typical data.
+    @inline(__always)
+    func forEachLeaf(west: Double, south: Double, east: Double, north: Double, stats: inout QueryStats,
+                     _ body: (Int) -> Void) {
+        guard !items.isEmpty else { return }
         let top = levelStarts.count - 2
-        // (node, level) pairs still to open; a depth-first walk keeps the stack at most levels × nodeSize, so it
-        // lives on the machine stack: a heap array and its growth were a third of a point query's instructions.
+        // Nodes still to open, each packed with its level (node << 8 | level) into one word: a depth-first walk
+        // keeps the stack at most levels × nodeSize, so it lives on the machine stack (8 bytes an entry stays
+        // under the standard library's 1,024-byte limit up to 8 levels; pairs of Int spilled to the heap at 6).
         let capacity = levelStarts.count * ShapeExtentIndex.nodeSize
-        withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: capacity) { stack in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: capacity) { stack in
             var depth = 1
-            stack[0] = (levelStarts[top], top)
+            stack[0] = levelStarts[top] << 8 | top
             boxes.withUnsafeBufferPointer { boxes in
                 levelStarts.withUnsafeBufferPointer { levelStarts in
-                    items.withUnsafeBufferPointer { items in
-                        while depth > 0 {
-                            depth -= 1
-                            let (node, level) = stack[depth]
-                            stats.nodesVisited += 1
-                            let childStart = level == 0 ? node : levelStarts[level - 1] + (node - levelStarts[level]) * ShapeExtentIndex.nodeSize
-                            let childEnd = level == 0 ? node + 1 : min(childStart + ShapeExtentIndex.nodeSize, levelStarts[level])
-                            for child in childStart..<childEnd {
-                                let b = 4 * child
-                                guard boxes[b] <= east, boxes[b + 2] >= west, boxes[b + 1] <= north, boxes[b + 3] >= south else { continue }
-                                if level <= 1 {
-                                    // Leaves are tested here, without a stack entry each (level 0: a lone leaf is the root).
-                                    stats.candidates += 1
-                                    results.append(Int(items[child]))
-                                } else {
-                                    precondition(depth < capacity, "ShapeExtentIndex: the walk's stack holds levels × nodeSize")
-                                    stack[depth] = (child, level - 1)
-                                    depth += 1
-                                }
+                    while depth > 0 {
+                        depth -= 1
+                        let node = stack[depth] >> 8, level = stack[depth] & 0xFF
+                        stats.nodesVisited += 1
+                        let childStart = level == 0 ? node : levelStarts[level - 1] + (node - levelStarts[level]) * ShapeExtentIndex.nodeSize
+                        let childEnd = level == 0 ? node + 1 : min(childStart + ShapeExtentIndex.nodeSize, levelStarts[level])
+                        for child in childStart..<childEnd {
+                            let b = 4 * child
+                            guard boxes[b] <= east, boxes[b + 2] >= west, boxes[b + 1] <= north, boxes[b + 3] >= south else { continue }
+                            if level <= 1 {
+                                // Leaves are tested here, without a stack entry each (level 0: a lone leaf is the root).
+                                stats.candidates += 1
+                                body(child)
+                            } else {
+                                precondition(depth < capacity, "ShapeExtentIndex: the walk's stack holds levels × nodeSize")
+                                stack[depth] = child << 8 | (level - 1)
+                                depth += 1
                             }
                         }
                     }
                 }
             }
         }
-        stats.results = results.count
-        return stats
+    }
+
+    /// Calls `body` with the leaves whose box meets `box` (edges inclusive; across the antimeridian when west >
+    /// east, 180 and -180 one meridian, as `BoundingBox.longitudeRanges` splits it), each as `item << 32 | leaf`,
+    /// in no order, a leaf twice when both ranges meet it. Gathered on the machine stack up to 64 (a point meets
+    /// few boxes), on the heap beyond. Counts as `search` does: `results` gets the leaves found so far after each
+    /// range's search.
+    /// - Complexity: O(log n + k) node visits for k boxes found, on typical data.
+    func withLeaves<Result>(meeting box: BoundingBox, stats: inout QueryStats,
+                            _ body: (UnsafeMutableBufferPointer<UInt64>) -> Result) -> Result {
+        let ranges = box.longitudeRanges
+        let inlineCapacity = 64
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: inlineCapacity) { inline in
+            var count = 0
+            var spilled: [UInt64] = []
+            items.withUnsafeBufferPointer { items in
+                func gather(_ leaf: Int) {
+                    let key = UInt64(items[leaf]) << 32 | UInt64(leaf)
+                    if count < inlineCapacity {
+                        inline[count] = key
+                    } else {
+                        if spilled.isEmpty { spilled.append(contentsOf: inline) }
+                        spilled.append(key)
+                    }
+                    count += 1
+                }
+                forEachLeaf(west: ranges.first.lowerBound, south: box.south, east: ranges.first.upperBound, north: box.north,
+                            stats: &stats, gather)
+                stats.results += count
+                if ranges.hasSecond {
+                    forEachLeaf(west: ranges.second.lower, south: box.south, east: ranges.second.upper, north: box.north,
+                                stats: &stats, gather)
+                    stats.results += count
+                }
+            }
+            if count <= inlineCapacity { return body(UnsafeMutableBufferPointer(rebasing: inline[0..<count])) }
+            return spilled.withUnsafeMutableBufferPointer { body($0) }
+        }
     }
 
     /// The Hilbert value of an entry's centre on a 65,536 × 65,536 grid over the world.

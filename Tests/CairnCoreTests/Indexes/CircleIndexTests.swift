@@ -88,4 +88,72 @@ struct CircleIndexTests {
         #expect(CircleIndex(same, bucketSize: 4).containing(here, model: model) == Array(0..<40))
         #expect(CircleIndex(same.prefix(1)).containing(try Coordinate(latitude: -89.9999, longitude: -179.9999), model: model) == [0])
     }
+    /// The extent tree (`circleExtents`, which plain queries use after `ExtentCache.queriesBeforeBuild` of them)
+    /// from its first query: seeded circles of every size at the antimeridian, the poles and in dense groups,
+    /// identical circles, one circle and none, against the oracle and the centres' walk, counters included.
+    @Test("the circles' extent tree answers as the oracle", arguments: DistanceModel.allCases)
+    func extentTree(model: DistanceModel) throws {
+        var random = IndexTestRandom(seed: model == .wgs84 ? 1_111 : 1_212)
+        var circles: [Circle] = []
+        for _ in 0..<600 {
+            var center = random.awkwardCoordinate()
+            if random.chance(0.3), let near = circles.last?.center {
+                center = random.chance(0.3) ? near : try destination(from: near, bearingDegrees: random.double(0...360),
+                                                                     distanceMeters: random.double(0...3_000), model: model)
+            }
+            let radius = random.chance(0.9) ? random.double(0...2_500) : random.radiusMeters()
+            circles.append(try Circle(center: center, radiusMeters: radius))
+        }
+        func check(_ circles: [Circle], _ point: Coordinate, _ index: CircleIndex, _ extents: ShapeExtentIndex) {
+            var viaExtents: [Int] = [], viaCentres: [Int] = []
+            let stats = index.containing(point, model: model, extents: extents, into: &viaExtents)
+            index.containing(point, model: model, accuracyMeters: 0, into: &viaCentres)
+            let expected = Oracle.containing(circles, point, model: model)
+            #expect(viaExtents == expected && viaCentres == expected, "\(model) at \(point)")
+            #expect(stats.results == expected.count && stats.exactChecks <= stats.candidates)
+        }
+        let index = CircleIndex(circles, bucketSize: 8)
+        let extents = index.circleExtents()
+        #expect(extents.count >= circles.count)
+        for _ in 0..<400 {
+            let point: Coordinate
+            if random.chance(0.6) {
+                let circle = circles[random.int(0...(circles.count - 1))]
+                let scale = random.chance(0.5) ? random.double(0.999_999...1.000_001) : random.double(0...1.5)
+                point = try destination(from: circle.center, bearingDegrees: random.double(0...360),
+                                        distanceMeters: circle.radiusMeters * scale, model: model)
+            } else {
+                point = random.awkwardCoordinate()
+            }
+            check(circles, point, index, extents)
+        }
+        for latitude in [-90.0, -89.999, 0, 89.999, 90] {
+            for longitude in [-180.0, -179.999, 0, 179.999, 180] {
+                check(circles, try Coordinate(latitude: latitude, longitude: longitude), index, extents)
+            }
+        }
+        let here = try Coordinate(latitude: -89.9999, longitude: 179.9999)
+        let same = try [Circle](repeating: Circle(center: here, radiusMeters: 30), count: 100)
+        let identical = CircleIndex(same, bucketSize: 4)
+        check(same, here, identical, identical.circleExtents())
+        check(same, try Coordinate(latitude: -89.9999, longitude: -179.9999), identical, identical.circleExtents())
+        check(same, try Coordinate(latitude: -90, longitude: 12), identical, identical.circleExtents())
+        let one = CircleIndex(same.prefix(1))
+        check(Array(same.prefix(1)), try Coordinate(latitude: -89.9999, longitude: -179.9999), one, one.circleExtents())
+        let none = CircleIndex([Circle]())
+        check([], here, none, none.circleExtents())
+    }
+
+    @Test("plain queries switch to the extent tree after a few, with the same answers")
+    func extentTreeIsBuiltAfterAFewQueries() throws {
+        var random = IndexTestRandom(seed: 1_313)
+        let circles = try (0..<500).map { _ in try Circle(center: random.awkwardCoordinate(), radiusMeters: random.double(0...50_000)) }
+        let index = CircleIndex(circles)
+        let copy = index
+        for query in 0..<(2 * CircleIndex.ExtentCache.queriesBeforeBuild) {
+            let circle = circles[query % circles.count]
+            #expect(copy.containing(circle.center) == Oracle.containing(circles, circle.center, model: .wgs84))
+            #expect(index.extentCache.isBuilt == (query >= CircleIndex.ExtentCache.queriesBeforeBuild))
+        }
+    }
 }

@@ -85,12 +85,16 @@ import Testing
         #expect(polygonHits > 100 && circleHits > 100, "the data must exercise both: \(polygonHits) \(circleHits)")
     }
 
-    @Test func filtersApplyToShapes() throws {
-        var features = try ShapeContainmentTests.features(count: 200, seed: 5)
-        features = try features.enumerated().map { position, feature in
-            try Feature(id: feature.id, kind: position % 2 == 0 ? .park : .place, location: feature.location,
+    /// `features` with every `step`-th one (from the first) a park, the rest places.
+    static func parks(every step: Int, of features: [Feature]) throws -> [Feature] {
+        try features.enumerated().map { position, feature in
+            try Feature(id: feature.id, kind: position % step == 0 ? .park : .place, location: feature.location,
                         radiusMeters: feature.radiusMeters, shape: feature.shape)
         }
+    }
+
+    @Test func filtersApplyToShapes() throws {
+        let features = try ShapeContainmentTests.parks(every: 2, of: ShapeContainmentTests.features(count: 200, seed: 5))
         let index = FeatureIndex(features)
         let parks = FeatureFilter(kinds: [.park])
         for point in try ShapeContainmentTests.points(features, seed: 6) {
@@ -167,5 +171,85 @@ import Testing
         let index = FeatureIndex([trail])
         #expect(index.containing(line.vertex(0)).isEmpty)
         #expect(DynamicFeatureIndex([trail]).containing(line.vertex(0)).isEmpty)
+    }
+    /// The counters `--explain` prints for `containing`, as the shape-by-shape test counted them: the circle walk,
+    /// the extent search of `candidates(covering:)`, one exact check per candidate shape that is a polygon and
+    /// passes the filter. `appendCovering` tests parts from its own flat rings; its counters must not move.
+    static func shapeByShapeStats(_ index: FeatureIndex, _ features: [Feature], _ point: Coordinate,
+                                  filter: FeatureFilter) -> QueryStats {
+        var stats = QueryStats()
+        var found: [Int] = []
+        stats.add(index.circles.containing(point, model: .wgs84, into: &found))
+        for item in index.shapes.index.candidates(covering: point, stats: &stats) {
+            guard let shape = features[item].shape, shape.kind.isAreal, filter.acceptsAll || filter.matches(features[item]) else { continue }
+            stats.exactChecks += 1
+        }
+        return stats
+    }
+
+    @Test func explainCountersMatchTheShapeByShapeTest() throws {
+        let features = try ShapeContainmentTests.parks(every: 3, of: ShapeContainmentTests.features(count: 400, seed: 31))
+        let index = FeatureIndex(features)
+        var checked = 0
+        for point in try ShapeContainmentTests.points(features, seed: 32) {
+            for filter in [FeatureFilter.all, FeatureFilter(kinds: [.park])] {
+                var stats = QueryStats()
+                _ = index.containing(point, filter: filter, stats: &stats)
+                #expect(stats == ShapeContainmentTests.shapeByShapeStats(index, features, point, filter: filter), "\(point)")
+                checked += stats.exactChecks
+            }
+        }
+        #expect(checked > 100, "the points must reach polygons: \(checked)")
+    }
+
+    /// More parts meet the point than `appendCovering` keeps on the machine stack (64): identical polygons, a
+    /// MultiPolygon whose two halves share the edge the point is on, and polygons split at the antimeridian with
+    /// the point on it; each feature is answered once, ascending, as the brute force says.
+    @Test func manyPartsAtOnePointSpillAndStayUnique() throws {
+        func ring(_ west: Double, _ south: Double, _ east: Double, _ north: Double, into parts: inout ShapeParts) {
+            for (longitude, latitude) in [(west, south), (east, south), (east, north), (west, north), (west, south)] {
+                parts.append(longitude: longitude, latitude: latitude)
+            }
+            parts.endRing()
+            parts.endPolygon()
+        }
+        var features: [Feature] = []
+        for number in 0..<150 {
+            var parts = ShapeParts(kind: number % 3 == 0 ? .multiPolygon : .polygon)
+            if number % 3 == 0 {
+                // Two halves meeting at longitude 179.5 (and at 180 / -180 for the split ones).
+                ring(179, 10, 179.5, 11, into: &parts)
+                ring(179.5, 10, 180, 11, into: &parts)
+                if number % 2 == 0 { ring(-180, 10, -179, 11, into: &parts) }
+            } else {
+                ring(number % 2 == 0 ? 179 : 178, 10, 180, 11, into: &parts)
+            }
+            let shape = try Shape(checking: parts)
+            features.append(try Feature(id: "p\(number)", kind: .park, location: shape.representativePoint, shape: shape))
+        }
+        let index = FeatureIndex(features)
+        let mapped = try FeatureIndex(mapping: SnapshotFile(bytes: index.snapshotBytes()))
+        for point in [try Coordinate(latitude: 10.5, longitude: 179.5), try Coordinate(latitude: 10.5, longitude: 180),
+                      try Coordinate(latitude: 10.5, longitude: -180), try Coordinate(latitude: 11, longitude: 179.25),
+                      try Coordinate(latitude: 10.5, longitude: -179.5), try Coordinate(latitude: 12, longitude: 179.5)] {
+            let expected = ShapeContainmentTests.expected(features, point)
+            let hits = index.containing(point)
+            #expect(hits.map { features[$0.item].id } == expected, "\(point)")
+            #expect(Set(hits.map(\.item)).count == hits.count)
+            #expect(mapped.containing(point) == hits)
+            var stats = QueryStats()
+            _ = index.containing(point, stats: &stats)
+            #expect(stats == ShapeContainmentTests.shapeByShapeStats(index, features, point, filter: .all))
+        }
+        #expect(index.containing(try Coordinate(latitude: 10.5, longitude: 179.5)).count == 150)
+    }
+
+    @Test func emptyIndexesAndShapelessOnesContainNothingButCircles() throws {
+        let point = try Coordinate(latitude: 60, longitude: 25)
+        #expect(FeatureIndex([]).containing(point).isEmpty)
+        let circle = try Feature(id: "c", kind: .place, location: point, radiusMeters: 10)
+        let index = FeatureIndex([circle, try Feature(id: "p", kind: .place, location: point)])
+        #expect(index.containing(point).map(\.item) == [0])
+        #expect(index.shapeCount == 0)
     }
 }
