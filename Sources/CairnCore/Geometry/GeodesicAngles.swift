@@ -40,8 +40,16 @@ enum GeodesicAngles {
     /// - Complexity: O(1).
     @inline(__always)
     static func difference(from x: Double, to y: Double) -> (difference: Double, error: Double) {
-        let first = twoSum((-x).remainder(dividingBy: 360), y.remainder(dividingBy: 360))
-        let second = twoSum(first.sum.remainder(dividingBy: 360), first.error)
+        difference(from: x, reducedNegation: reduced360(-x), to: y)
+    }
+
+    /// `difference(from:to:)` with `(-x).remainder(dividingBy: 360)` already computed (`reducedNegation`), for
+    /// many differences from one longitude. The same bits.
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func difference(from x: Double, reducedNegation: Double, to y: Double) -> (difference: Double, error: Double) {
+        let first = twoSum(reducedNegation, reduced360(y))
+        let second = twoSum(reduced360(first.sum), first.error)
         var d = second.sum
         let t = second.error
         if d == 0 || abs(d) == 180 {
@@ -49,6 +57,32 @@ enum GeodesicAngles {
             d = Double(signOf: t == 0 ? y - x : -t, magnitudeOf: d)
         }
         return (d, t)
+    }
+
+    /// `x.remainder(dividingBy: 360)`, skipping the call for |x| ≤ 180, where the IEEE remainder is `x` itself
+    /// (the nearest integer to x / 360 is 0, ties to even at ±180; a zero keeps its sign). The same bits.
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func reduced360(_ x: Double) -> Double {
+        abs(x) <= 180 ? x : x.remainder(dividingBy: 360)
+    }
+
+    /// `remquo(x, 90)`: the remainder and the quotient's low bits. The libm call is skipped for |x| < 135, where
+    /// the nearest integer n to x / 90 is 0 (|x| ≤ 45, ties to even at ±45) or ±1, and x ∓ 90 is exact (Sterbenz:
+    /// 45 ≤ |x| ≤ 180; a zero remainder signed as x); the quotient then is n itself. The same bits as the call (`GeodesicFromPointTests` checks).
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func remainderAndQuadrant(_ x: Double) -> (remainder: Double, quadrant: Int32) {
+        let magnitude = abs(x)
+        if magnitude <= 45 { return (x, 0) }
+        if magnitude < 135 {
+            let r = x > 0 ? x - 90 : x + 90
+            // A zero remainder takes the sign of x (remquo(-90, 90) is -0).
+            return (r == 0 ? Double(signOf: x, magnitudeOf: 0) : r, x > 0 ? 1 : -1)
+        }
+        var quadrant: Int32 = 0
+        let r = remquo(x, 90, &quadrant)
+        return (r, quadrant)
     }
 
     /// `x` with tiny magnitudes rounded so that |x| < 1/16 keeps at most about 57 bits after the point:
@@ -74,8 +108,7 @@ enum GeodesicAngles {
     /// - Complexity: two libm calls.
     @inline(__always)
     static func sinCos(_ degrees: Double) -> (sin: Double, cos: Double) {
-        var quadrant: Int32 = 0
-        let r = remquo(degrees, 90, &quadrant)
+        let (r, quadrant) = remainderAndQuadrant(degrees)
         return quadrantTurned(r * radiansPerDegree, quadrant: quadrant, sign: degrees)
     }
 
@@ -83,8 +116,8 @@ enum GeodesicAngles {
     /// - Complexity: two libm calls.
     @inline(__always)
     static func sinCos(_ degrees: Double, plus error: Double) -> (sin: Double, cos: Double) {
-        var quadrant: Int32 = 0
-        let r = rounded(remquo(degrees, 90, &quadrant) + error)
+        let (remainder, quadrant) = remainderAndQuadrant(degrees)
+        let r = rounded(remainder + error)
         return quadrantTurned(r * radiansPerDegree, quadrant: quadrant, sign: degrees)
     }
 

@@ -9,9 +9,22 @@ extension GeodesicSolver {
     /// §4–5). Latitudes outside [-90, 90] give NaN; longitudes may be anything finite (reduced exactly).
     /// - Complexity: O(1): on WGS84 about 2–3 Newton steps on average for random pairs, at most `maxSteps`.
     func inverseMeters(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let (lon12, lon12s) = GeodesicAngles.difference(from: lon1, to: lon2)
+        // Latitudes a hair from the equator count as on it.
+        return inverseMeters(first: GeodesicLatitude(GeodesicAngles.rounded(GeodesicAngles.checkedLatitude(lat1)), self),
+                             second: GeodesicLatitude(GeodesicAngles.rounded(GeodesicAngles.checkedLatitude(lat2)), self),
+                             lon12: lon12, lon12s: lon12s)
+    }
+
+    /// The inverse problem from two latitudes already reduced (`GeodesicLatitude`, latitudes rounded as
+    /// `inverseMeters` rounds them) and the longitude difference λ₂ - λ₁ with its error from
+    /// `GeodesicAngles.difference`: the same bits as `inverseMeters(_:_:_:_:)`, whose body this is.
+    /// - Complexity: O(1), as `inverseMeters(_:_:_:_:)`.
+    @inline(__always)
+    func inverseMeters(first: GeodesicLatitude, second: GeodesicLatitude, lon12: Double, lon12s: Double) -> Double {
         // Canonical form: 0 ≤ λ₁₂ ≤ 180, -90 ≤ φ₁ ≤ -0, φ₁ ≤ φ₂ ≤ -φ₁. The distance needs no record of the
         // reflections used to get there.
-        var (lon12, lon12s) = GeodesicAngles.difference(from: lon1, to: lon2)
+        var lon12 = lon12, lon12s = lon12s
         if lon12.sign == .minus {
             lon12 = -lon12
             lon12s = -lon12s
@@ -21,17 +34,16 @@ extension GeodesicSolver {
         // The supplement 180° - λ₁₂, with its error.
         let lon12Supplement = (180 - lon12) - lon12s
 
-        // Latitudes a hair from the equator count as on it.
-        var phi1 = GeodesicAngles.rounded(GeodesicAngles.checkedLatitude(lat1))
-        var phi2 = GeodesicAngles.rounded(GeodesicAngles.checkedLatitude(lat2))
+        var one = first, two = second
         // The point nearer a pole first (a NaN latitude goes first too).
-        if abs(phi1) < abs(phi2) || phi2.isNaN { swap(&phi1, &phi2) }
-        if phi1.sign != .minus {
-            phi1 = -phi1
-            phi2 = -phi2
+        if abs(one.phi) < abs(two.phi) || two.phi.isNaN { swap(&one, &two) }
+        if one.phi.sign != .minus {
+            one = one.negated
+            two = two.negated
         }
+        let phi1 = one.phi
 
-        let p = endpoints(phi1, phi2)
+        let p = endpoints(one, two)
         // On one meridian (or starting at a pole): the meridian itself may be the shortest path.
         if phi1 == -90 || slam12 == 0 {
             if let meters = meridionalMeters(p, salp1: slam12, calp1: clam12) { return meters }
@@ -48,18 +60,12 @@ extension GeodesicSolver {
         return 0 + b * newtonDistance(p, guess: guess, slam12: slam12, clam12: clam12)
     }
 
-    /// Reduced latitudes β (tan β = (1 - f) tan φ) of the two canonical latitudes, with cos β ≥ tiny at the
-    /// poles, and |β₂| forced equal to |β₁| when rounding made them differ in the last bit only.
+    /// The endpoints of the canonical problem from its two reduced latitudes (β₁ ≤ -0, |β₂| ≤ -β₁), with |β₂|
+    /// forced equal to |β₁| when rounding made them differ in the last bit only.
     @inline(__always)
-    func endpoints(_ phi1: Double, _ phi2: Double) -> GeodesicEndpoints {
-        var (sbet1, cbet1) = GeodesicAngles.sinCos(phi1)
-        sbet1 *= f1
-        GeodesicAngles.normalize(&sbet1, &cbet1)
-        cbet1 = fmax(Self.tiny, cbet1)
-        var (sbet2, cbet2) = GeodesicAngles.sinCos(phi2)
-        sbet2 *= f1
-        GeodesicAngles.normalize(&sbet2, &cbet2)
-        cbet2 = fmax(Self.tiny, cbet2)
+    func endpoints(_ one: GeodesicLatitude, _ two: GeodesicLatitude) -> GeodesicEndpoints {
+        let sbet1 = one.sbet, cbet1 = one.cbet
+        var sbet2 = two.sbet, cbet2 = two.cbet
         // cbet2 - cbet1 measures |β₁| - |β₂| well when cbet1 < -sbet1, |sbet2| + sbet1 otherwise; where that
         // measure vanishes, make it vanish exactly.
         if cbet1 < -sbet1 {
@@ -100,10 +106,13 @@ extension GeodesicSolver {
         while true {
             defer { step += 1 }
             let newton = step < Self.maxNewtonSteps
-            t = trial(p, salp1: salp1, calp1: calp1, slam12: slam12, clam12: clam12, withSlope: newton)
+            t = trial(p, salp1: salp1, calp1: calp1, slam12: slam12, clam12: clam12)
             let v = t.mismatch
             // Reversed test: a NaN stops the iteration.
             if bracketSpent || !(abs(v) >= (nearRoot ? 8 : 1) * Self.tol0) || step == Self.maxSteps { break }
+            // The slope only once the trial is known not to be the last: the reference implementations compute it
+            // with the mismatch, but nothing after the loop reads it, so the result keeps its bits.
+            if newton { t.slope = slope(t, p) }
             if v > 0 && (step > Self.maxNewtonSteps || calp1 / salp1 > calp1b / salp1b) {
                 salp1b = salp1
                 calp1b = calp1

@@ -20,7 +20,7 @@ struct GeodesicTrial {
     var eps = 0.0
     /// λ₁₂(α₁) - the wanted λ₁₂, radians: the function whose root Newton's method seeks.
     var mismatch = 0.0
-    /// d(mismatch)/dα₁ (eq. 46), when asked for.
+    /// d(mismatch)/dα₁ (eq. 46), once `slope(_:_:)` has set it.
     var slope = 0.0
 }
 
@@ -30,7 +30,7 @@ extension GeodesicSolver {
     /// - Complexity: O(1).
     @inline(__always)
     func trial(_ p: GeodesicEndpoints, salp1: Double, calp1: Double,
-               slam12: Double, clam12: Double, withSlope: Bool) -> GeodesicTrial {
+               slam12: Double, clam12: Double) -> GeodesicTrial {
         var t = GeodesicTrial()
         // An equatorial start heading north has been handled; nudge it off the degenerate line.
         let calp1 = p.sbet1 == 0 && calp1 == 0 ? -Self.tiny : calp1
@@ -80,16 +80,17 @@ extension GeodesicSolver {
         let domg12 = -f * longitudeScale(t.eps) * salp0 * (t.sig12 + b312)
         t.mismatch = eta + domg12
 
-        if withSlope {
-            if t.calp2 == 0 {
-                t.slope = -2 * f1 * p.dn1 / p.sbet1
-            } else {
-                let m12b = reducedLength(eps: t.eps, sig12: t.sig12, p,
-                                         ssig1: t.ssig1, csig1: t.csig1, ssig2: t.ssig2, csig2: t.csig2)
-                t.slope = m12b * (f1 / (t.calp2 * p.cbet2))
-            }
-        }
         return t
+    }
+
+    /// d(mismatch)/dα₁ of a trial (eq. 46), for Newton's step.
+    /// - Complexity: O(1).
+    @inline(__always)
+    func slope(_ t: GeodesicTrial, _ p: GeodesicEndpoints) -> Double {
+        if t.calp2 == 0 { return -2 * f1 * p.dn1 / p.sbet1 }
+        let m12b = reducedLength(eps: t.eps, sig12: t.sig12, p,
+                                 ssig1: t.ssig1, csig1: t.csig1, ssig2: t.ssig2, csig2: t.csig2)
+        return m12b * (f1 / (t.calp2 * p.cbet2))
     }
 
     /// The reduced length m₁₂ / b of the arc σ₁ → σ₂ (eq. 38), for Newton's slope.

@@ -89,7 +89,8 @@ struct NearestSearch {
     let count: Int
     let limit: Double
     let bounds: DistanceBounds
-    let model: DistanceModel
+    /// Exact distances from the query point (its own trigonometry done once).
+    let distances: DistanceFromPoint
     let isIncluded: ((Int) -> Bool)?
     var queue: NearestQueue
     var frames: ContiguousArray<Frame>
@@ -114,7 +115,7 @@ struct NearestSearch {
         self.count = count
         self.limit = limit
         self.bounds = bounds
-        self.model = model
+        distances = DistanceFromPoint(model, latitude: point.latitude, longitude: point.longitude)
         self.isIncluded = isIncluded
         queue = NearestQueue()
         frames = []
@@ -156,8 +157,8 @@ struct NearestSearch {
             case .boundedItem:
                 let p = entry.payload
                 stats.exactChecks += 1
-                let distance = measure(model, latitude, longitude,
-                                       coordinates[2 * p + Axis.latitude], coordinates[2 * p + Axis.longitude])
+                let distance = distances.meters(toLatitude: coordinates[2 * p + Axis.latitude],
+                                                longitude: coordinates[2 * p + Axis.longitude])
                 if distance <= threshold {
                     queue.push(QueueEntry(key: distance, kind: .exactItem, payload: Int(ids[p])))
                 }

@@ -53,7 +53,8 @@ extension PointIndex {
         guard radiusMeters >= 0 else { return stats }
         let test = CircleTest(latitude: center.latitude, longitude: center.longitude, radiusMeters: radiusMeters, model: model)
         let start = results.count
-        var visitor = CollectNeighborsWithinCircle(test: test)
+        var visitor = CollectNeighborsWithinCircle(
+            test: test, distances: DistanceFromPoint(model, latitude: center.latitude, longitude: center.longitude))
         swap(&visitor.results, &results)
         traverse(south: test.south, north: test.north, longitudes: test.longitudes, visitor: &visitor, stats: &stats)
         swap(&visitor.results, &results)
@@ -92,6 +93,8 @@ struct CollectWithinCircle: PointVisitor {
 /// Appends the items of the bracket that are within the circle, with their exact distances.
 struct CollectNeighborsWithinCircle: PointVisitor {
     let test: CircleTest
+    /// Exact distances from the centre (its own trigonometry done once): `measure`'s bits.
+    let distances: DistanceFromPoint
     var results: [Neighbor] = []
 
     /// Every result needs its exact distance, so no node is taken whole.
@@ -104,7 +107,7 @@ struct CollectNeighborsWithinCircle: PointVisitor {
         // Only near the edge can the chord bound rule an item out before its exact distance is needed.
         if h > test.acceptHaversine, test.chordDecision(latitude, longitude, haversine: h) == false { return }
         stats.exactChecks += 1
-        let distance = measure(test.model, test.latitude, test.longitude, latitude, longitude)
+        let distance = distances.meters(toLatitude: latitude, longitude: longitude)
         if distance <= test.radiusMeters { results.append(Neighbor(item: Int(item), distanceMeters: distance)) }
     }
 
