@@ -47,42 +47,88 @@ import Testing
         #expect(held.clusters.clusters(in: try BoundingBox(west: -180, south: -85, east: 180, north: 85), zoom: 3) == heldClusters)
     }
 
+    /// The features as a plain list and rowid table, changed as the served content must change.
+    struct Model {
+        var features: [Feature]
+        var rowids: [String: Int64] = [:]
+
+        init(_ features: [Feature]) {
+            self.features = features
+            for (row, feature) in features.enumerated() { rowids[feature.id] = Int64(row + 1) }
+        }
+
+        /// One to three random removals or moves of `towns`, applied to the model and returned.
+        mutating func randomChange(of towns: [Feature], step: Int, random: inout SplitMix64) throws -> ServedChange {
+            var removed: [String] = [], upserted: [Feature] = [], rows: [Int64] = []
+            for _ in 0..<(1 + random.below(3)) {
+                let town = towns[random.below(towns.count)]
+                guard !removed.contains(town.id), !upserted.contains(where: { $0.id == town.id }) else { continue }
+                if random.below(4) == 0 {
+                    guard features.contains(where: { $0.id == town.id }) else { continue }
+                    removed.append(town.id)
+                } else {
+                    upserted += try ServedEditorTests.move(town, step: step, random: &random).upserted
+                    rows.append(Int64(10_000 + step * 10 + upserted.count))
+                }
+            }
+            features.removeAll { feature in removed.contains(feature.id) || upserted.contains { $0.id == feature.id } }
+            features += upserted
+            for id in removed { rowids[id] = nil }
+            for (feature, row) in zip(upserted, rows) { rowids[feature.id] = row }
+            return ServedChange(removedIDs: removed, upserted: upserted, rowids: rows)
+        }
+
+        /// Whether `content` holds the model's features, in order, with their rowids and a hierarchy equal to a
+        /// fresh build's (as sets per zoom: a spliced hierarchy lists the clusters an edit touched after the others).
+        func isHeld(by content: ServedContent) throws -> Bool {
+            let world = try BoundingBox(west: -180, south: -85, east: 180, north: 85)
+            let fresh = ClusterIndex(features: features)
+            return content.features == features && content.index.features == features && content.rowids == rowids
+                && [0, 4, 9, 16].allSatisfy { Set(content.clusters.clusters(in: world, zoom: $0)) == Set(fresh.clusters(in: world, zoom: $0)) }
+        }
+    }
+
     @Test func bothCopiesEqualAFreshBuildAfterEdits() throws {
         var random = SplitMix64(seed: 5)
         let towns = try SyntheticTowns.make(count: 800, seed: 10)
-        var editor = ServedEditor(Self.content(Array(towns.prefix(600))))
-        var model = Array(towns.prefix(600))
-        var rowids: [String: Int64] = [:]
-        for (row, feature) in model.enumerated() { rowids[feature.id] = Int64(row + 1) }
-        let world = try BoundingBox(west: -180, south: -85, east: 180, north: 85)
+        var model = Model(Array(towns.prefix(600)))
+        var editor = ServedEditor(Self.content(model.features))
         for step in 0..<60 {
-            var removed: [String] = [], upserted: [Feature] = [], upsertedRows: [Int64] = []
-            for _ in 0..<(1 + random.below(3)) {
-                let town = towns[random.below(towns.count)]
-                if random.below(4) == 0 {
-                    guard model.contains(where: { $0.id == town.id }), !removed.contains(town.id), !upserted.contains(where: { $0.id == town.id }) else { continue }
-                    removed.append(town.id)
-                } else {
-                    guard !removed.contains(town.id), !upserted.contains(where: { $0.id == town.id }) else { continue }
-                    let change = try Self.move(town, step: step, random: &random)
-                    upserted += change.upserted
-                    upsertedRows.append(Int64(10_000 + step * 10 + upserted.count))
-                }
-            }
-            let change = ServedChange(removedIDs: removed, upserted: upserted, rowids: upsertedRows)
-            model.removeAll { feature in removed.contains(feature.id) || upserted.contains { $0.id == feature.id } }
-            model += upserted
-            for id in removed { rowids[id] = nil }
-            for (feature, row) in zip(upserted, upsertedRows) { rowids[feature.id] = row }
             // Each copy is checked as served: on alternate steps, the one edited last time and the one edited now.
-            let served = try editor.apply(change)
-            #expect(served.features == model)
-            #expect(served.index.features == model)
-            #expect(served.rowids == rowids)
-            let fresh = ClusterIndex(features: model)
-            for zoom in [0, 4, 9, 16] {
-                #expect(Set(served.clusters.clusters(in: world, zoom: zoom)) == Set(fresh.clusters(in: world, zoom: zoom)), "zoom \(zoom), step \(step)")
-            }
+            let served = try editor.apply(try model.randomChange(of: towns, step: step, random: &random))
+            #expect(try model.isHeld(by: served), "step \(step)")
+        }
+    }
+
+    @Test func aCompactionFinishedAfterEditsKeepsThemAndEmptiesTheDelta() throws {
+        var random = SplitMix64(seed: 6)
+        let towns = try SyntheticTowns.make(count: 400, seed: 11)
+        var model = Model(Array(towns.prefix(300)))
+        var editor = ServedEditor(Self.content(model.features))
+        for step in 0..<9 { _ = try editor.apply(try model.randomChange(of: towns, step: step, random: &random)) }
+        let early = editor.startCompaction(threshold: 1_000)
+        #expect(early == nil)
+        let first = editor.startCompaction(threshold: 0)
+        let started = try #require(first)
+        let second = editor.startCompaction(threshold: 0)
+        #expect(second == nil, "one compaction at a time")
+        let compacted = started.index.compacted()
+        var replayed = 0
+        for step in 9..<13 {
+            let change = try model.randomChange(of: towns, step: step, random: &random)
+            replayed += change.removedIDs.count + 2 * change.upserted.count
+            _ = try editor.apply(change)
+        }
+        let stranger = editor.finishCompaction(compacted, ticket: started.ticket &+ 1)
+        #expect(stranger == nil, "another compaction's ticket")
+        let finished = editor.finishCompaction(compacted, ticket: started.ticket)
+        let served = try #require(finished)
+        #expect(try model.isHeld(by: served))
+        #expect(served.index.pendingEdits <= replayed)
+        // Both copies go on from the compacted index.
+        for step in 13..<17 {
+            let served = try editor.apply(try model.randomChange(of: towns, step: step, random: &random))
+            #expect(try model.isHeld(by: served), "step \(step)")
         }
     }
 }

@@ -59,6 +59,21 @@ struct ServedContent: Sendable {
         if hadShapes || drawnShapeCount > 0 { shapes = TileShapes(features: features) }
     }
 
+    /// Puts `index` in place of the index: one answering as the content's own does (a compaction of it, say).
+    /// - Complexity: O(1).
+    mutating func replaceIndex(_ index: DynamicFeatureIndex) {
+        assert(index.count == self.index.count, "a replacement index holds other features")
+        self.index = index
+    }
+
+    /// Applies the index's part of `change` to `index` (a compaction's result catching up with the changes made
+    /// while it ran), as `apply` does.
+    /// - Complexity: O(1) amortised per changed feature.
+    static func apply(_ change: ServedChange, to index: inout DynamicFeatureIndex) {
+        for id in change.removedIDs + change.upserted.map(\.id) { index.remove(id: id) }
+        for feature in change.upserted { index.upsert(feature) }
+    }
+
     /// Whether `TileShapes` draws `feature` as a shape (a line, polygon or multi-point; a point is a pin only).
     private static func isDrawnAsShape(_ feature: Feature) -> Bool {
         guard let shape = feature.shape else { return false }

@@ -79,7 +79,36 @@ final class ServedStore: Sendable {
         let content = try editor.withLock { try $0.apply(change) }
         let next = ServedState(content, generation: generation, contentID: contentID, epoch: epoch, answerCacheBytes: answerCacheBytes)
         current.withLock { $0 = next }
+        compactInBackground()
         return next
+    }
+
+    /// The pending edits of the served index past which it is compacted off the writers' path: a few hundred, so
+    /// that the delta every query scans beside the base stays small (reads after edits cost what reads before them
+    /// do) while a compaction, O(n log n) on another core, runs at most every few hundred edits.
+    /// - Complexity: O(1).
+    static func backgroundCompactionThreshold(featureCount: Int) -> Int { max(256, featureCount / 1024) }
+
+    /// Compacts the served index on a task of its own when its delta has grown past the threshold: the writers go
+    /// on meanwhile, and the result, brought up to date with their changes, is served when ready (the answers do
+    /// not change, only their cost). Call under `writing`.
+    /// - Complexity: O(1) here; O(n log n) on the task.
+    private func compactInBackground() {
+        let started = editor.withLock { editor in
+            editor.startCompaction(threshold: Self.backgroundCompactionThreshold(featureCount: editor.served.index.count))
+        }
+        guard let started else { return }
+        Task.detached(priority: .utility) { [self] in
+            let compacted = started.index.compacted()
+            writing.withLock { _ in
+                guard let content = editor.withLock({ $0.finishCompaction(compacted, ticket: started.ticket) }) else { return }
+                let now = state
+                // The same features and hierarchy: the epoch stays, so cluster ids already handed out still open.
+                let next = ServedState(content, generation: now.generation, contentID: now.contentID, epoch: now.epoch,
+                                       answerCacheBytes: answerCacheBytes)
+                current.withLock { $0 = next }
+            }
+        }
     }
 
     /// The SQLite store, when that is what is served.
