@@ -13,7 +13,6 @@ final class ServedClusters: Sendable {
     let shapes: TileShapes
     /// The features `/clusters` wrote for `all`'s entries (filtered hierarchies keep none: they come and go).
     private let fragments: ClusterFeatureFragments
-    private let fragmentLimitBytes: Int
     /// The hierarchies built for filters, by the filter's canonical text; cleared when it reaches `filteredLimit`.
     private let filtered = Locked<[String: Clusters]>([:])
     /// How many filtered hierarchies are kept at once.
@@ -35,19 +34,15 @@ final class ServedClusters: Sendable {
         filtered.withLock { $0[key] }
     }
 
-    /// Clusters every feature with `options`, for a server keeping `answerCacheBytes` of whole answers: it keeps a
-    /// quarter as much of the features its answers write (the answers' parts, which every answer of a zoom shares).
-    /// - Complexity: O(n log n).
-    convenience init(features: [Feature], options: ClusterOptions, answerCacheBytes: Int) {
-        self.init(all: ClusterIndex(features: features, options: options), features: features, fragmentLimitBytes: answerCacheBytes / 4)
-    }
-
-    private init(all: ClusterIndex, features: [Feature], fragmentLimitBytes: Int) {
-        self.all = all
-        self.features = features
-        self.fragmentLimitBytes = fragmentLimitBytes
-        fragments = ClusterFeatureFragments(for: all, limitBytes: fragmentLimitBytes)
-        shapes = TileShapes(features: features)
+    /// The hierarchy of `content` (sharing its storage), for a server keeping `answerCacheBytes` of whole answers:
+    /// it keeps a quarter as much of the features its answers write (the answers' parts, which every answer of a
+    /// zoom shares).
+    /// - Complexity: O(e) for the e entries' fragment slots.
+    init(_ content: ServedContent, answerCacheBytes: Int) {
+        all = content.clusters
+        features = content.features
+        shapes = content.shapes
+        fragments = ClusterFeatureFragments(for: all, limitBytes: answerCacheBytes / 4)
     }
 
     /// The hierarchy for `filter`: `all` when it accepts everything, else one over the features that pass it.
@@ -63,26 +58,5 @@ final class ServedClusters: Sendable {
             kept[key] = built
         }
         return built
-    }
-
-    /// The hierarchy after removing the features with `removedIDs` and then appending `upserted` (a replaced
-    /// feature moves to the end, as in `DynamicFeatureIndex`); filtered hierarchies and the kept features start
-    /// afresh.
-    /// - Complexity: per edit O(n) to find the point plus `ClusterIndex.apply`'s splice.
-    func applying(removedIDs: [String], upserted: [Feature]) throws -> ServedClusters {
-        var index = all
-        var features = features
-        var edits: [ClusterEdit] = []
-        for id in removedIDs + upserted.map(\.id) {
-            guard let position = features.firstIndex(where: { $0.id == id }) else { continue }
-            features.remove(at: position)
-            edits.append(.remove(at: position))
-        }
-        for feature in upserted {
-            features.append(feature)
-            edits.append(.insertFeature(feature))
-        }
-        try index.apply(edits)
-        return ServedClusters(all: index, features: features, fragmentLimitBytes: fragmentLimitBytes)
     }
 }

@@ -36,6 +36,13 @@ final class ServedState: Sendable {
         self.entityTag = "\"g\(generation)-\(contentID.prefix(12))\""
     }
 
+    /// A state serving `content` (sharing its storage), stamped with the store's `generation` and `contentID`.
+    /// - Complexity: O(e) for the hierarchy's e entries' fragment slots (`ServedClusters`).
+    convenience init(_ content: ServedContent, generation: Int64, contentID: String, epoch: UInt64, answerCacheBytes: Int) {
+        self.init(index: content.index, clusters: ServedClusters(content, answerCacheBytes: answerCacheBytes), rowids: content.rowids,
+                  generation: generation, contentID: contentID, epoch: epoch, answerCacheBytes: answerCacheBytes)
+    }
+
     /// The number of epochs before they wrap: ids stay below 2^53, exact in JavaScript.
     static let epochLimit: UInt64 = 1 << 21
 

@@ -18,26 +18,23 @@ extension ServedStore {
         let start = clock.now
         let snapshot = try await store.load()
         let read = clock.now
-        let state = try Self.state(snapshot, clusterOptions: clusterOptions, epoch: 0, answerCacheBytes: answerCacheBytes)
+        let content = try Self.content(snapshot, clusterOptions: clusterOptions)
         // The load's two parts, for the replica figures (scripts/replica-figures reads this line).
         logger.info("loaded the store", metadata: ["features": "\(snapshot.features.count)", "generation": "\(snapshot.generation)",
                                                    "read_seconds": "\(seconds(read - start))", "index_seconds": "\(seconds(clock.now - read))"])
         return ServedStore(backend: .postgres(store, storeID: snapshot.storeID), clusterOptions: clusterOptions,
-                           answerCacheBytes: answerCacheBytes, state: state)
+                           answerCacheBytes: answerCacheBytes, content: content, generation: snapshot.generation,
+                           contentID: contentID(snapshot.storeID, snapshot.generation))
     }
 
-    /// A state holding `snapshot`: rowids are the table's positions (ascending in the index's order, as `/features`
-    /// pages need); the content id is the store id and the generation.
-    private static func state(_ snapshot: PostgresSnapshot, clusterOptions: ClusterOptions, epoch: UInt64, answerCacheBytes: Int) throws -> ServedState {
+    /// The content of `snapshot`: rowids are the table's positions (ascending in the index's order, as `/features`
+    /// pages need).
+    private static func content(_ snapshot: PostgresSnapshot, clusterOptions: ClusterOptions) throws -> ServedContent {
         guard snapshot.features.count < ServedState.maxClusteredFeatures else { throw ServerError.tooManyFeatures(snapshot.features.count) }
         var rowids: [String: Int64] = [:]
         rowids.reserveCapacity(snapshot.features.count)
         for (feature, position) in zip(snapshot.features, snapshot.positions) { rowids[feature.id] = position }
-        return ServedState(index: DynamicFeatureIndex(snapshot.features),
-                           clusters: ServedClusters(features: snapshot.features, options: clusterOptions,
-                                                    answerCacheBytes: answerCacheBytes), rowids: rowids,
-                           generation: snapshot.generation, contentID: contentID(snapshot.storeID, snapshot.generation),
-                           epoch: epoch, answerCacheBytes: answerCacheBytes)
+        return ServedContent(features: snapshot.features, rowids: rowids, clusterOptions: clusterOptions)
     }
 
     private static func seconds(_ duration: Duration) -> String {
@@ -56,28 +53,16 @@ extension ServedStore {
         guard case .postgres(let store, let storeID) = backend else { return state.generation }
         if changes.reloadNeeded {
             let snapshot = try await store.load()
-            return try writing.withLock { _ in
-                let next = try Self.state(snapshot, clusterOptions: clusterOptions, epoch: Self.next(state.epoch), answerCacheBytes: answerCacheBytes)
-                current.withLock { $0 = next }
-                return next.generation
+            let content = try Self.content(snapshot, clusterOptions: clusterOptions)
+            return writing.withLock { _ in
+                serveReloaded(content, generation: snapshot.generation, contentID: Self.contentID(storeID, snapshot.generation)).generation
             }
         }
         return try writing.withLock { _ in
-            let before = state
-            guard changes.generation > before.generation else { return before.generation }
-            var index = before.index
-            var rowids = before.rowids
-            for id in changes.removedIDs where index.remove(id: id) { rowids[id] = nil }
-            for (feature, position) in zip(changes.upserted, changes.upsertedPositions) {
-                index.upsert(feature)
-                rowids[feature.id] = position
-            }
-            let clusters = try before.clusters.applying(removedIDs: changes.removedIDs, upserted: changes.upserted)
-            let next = ServedState(index: index, clusters: clusters, rowids: rowids, generation: changes.generation,
-                                   contentID: Self.contentID(storeID, changes.generation), epoch: Self.next(before.epoch),
-                                   answerCacheBytes: answerCacheBytes)
-            current.withLock { $0 = next }
-            return next.generation
+            let before = state.generation
+            guard changes.generation > before else { return before }
+            let change = ServedChange(removedIDs: changes.removedIDs, upserted: changes.upserted, rowids: changes.upsertedPositions)
+            return try serveChanged(change, generation: changes.generation, contentID: Self.contentID(storeID, changes.generation)).generation
         }
     }
 

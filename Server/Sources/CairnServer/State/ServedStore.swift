@@ -15,7 +15,8 @@ import Darwin
 /// serialised by their own lock, so a write never waits for a query and a query never waits for a write.
 ///
 /// A write goes to the store first, in one transaction; only then is the new state made, from the state before it
-/// and the edit (the index takes the edit in its delta, the hierarchy splices it: neither is rebuilt). When the
+/// and the edit (the index takes the edit in its delta, the hierarchy splices it: neither is rebuilt), edited in
+/// place in the copy no state holds any more (`ServedEditor`), so an edit costs what it changes. When the
 /// store's generation after the write is not the one before plus one, another writer came in between and the state
 /// is reloaded from the store instead.
 final class ServedStore: Sendable {
@@ -30,6 +31,8 @@ final class ServedStore: Sendable {
     let answerCacheBytes: Int
     let current: Locked<ServedState>
     let writing = Locked<Void>(())
+    /// The two copies of the served content that edits change in turn (taken under `writing`).
+    let editor: Locked<ServedEditor>
     /// Why the last check of the store for another process's writes failed, until one succeeds (for `/healthz`).
     let followFailure = Locked<String?>(nil)
     /// The change feed a PostgreSQL replica follows (`PostgresFollower`), for `/healthz` and `/metrics`.
@@ -43,15 +46,69 @@ final class ServedStore: Sendable {
     convenience init(path: String, clusterOptions: ClusterOptions, answerCacheBytes: Int) throws {
         guard access(path, F_OK) == 0 else { throw ServerError.noStore(path) }
         let store = try FeatureStore(path: path)
-        self.init(backend: .sqlite(store), clusterOptions: clusterOptions, answerCacheBytes: answerCacheBytes,
-                  state: try ServedStore.load(store, clusterOptions: clusterOptions, epoch: 0, answerCacheBytes: answerCacheBytes))
+        let loaded = try ServedStore.load(store, clusterOptions: clusterOptions)
+        self.init(backend: .sqlite(store), clusterOptions: clusterOptions, answerCacheBytes: answerCacheBytes, content: loaded.content,
+                  generation: loaded.generation, contentID: loaded.contentID)
     }
 
-    init(backend: Backend, clusterOptions: ClusterOptions, answerCacheBytes: Int, state: ServedState) {
+    /// A server of `content`, the store's as of `generation` and `contentID`.
+    /// - Complexity: O(e) for the hierarchy's e entries (`ServedState`).
+    init(backend: Backend, clusterOptions: ClusterOptions, answerCacheBytes: Int, content: ServedContent, generation: Int64, contentID: String) {
         self.backend = backend
         self.clusterOptions = clusterOptions
         self.answerCacheBytes = answerCacheBytes
-        current = Locked(state)
+        current = Locked(ServedState(content, generation: generation, contentID: contentID, epoch: 0, answerCacheBytes: answerCacheBytes))
+        editor = Locked(ServedEditor(content))
+    }
+
+    /// Serves `content` loaded anew (a reload): a new editor over it and a state of the next epoch. Call under `writing`.
+    /// - Complexity: O(e) for the hierarchy's e entries.
+    func serveReloaded(_ content: ServedContent, generation: Int64, contentID: String) -> ServedState {
+        let next = ServedState(content, generation: generation, contentID: contentID, epoch: Self.next(state.epoch),
+                               answerCacheBytes: answerCacheBytes)
+        editor.withLock { $0 = ServedEditor(content) }
+        current.withLock { $0 = next }
+        return next
+    }
+
+    /// Applies `change` to the served content and serves the result, stamped `generation` and `contentID`. Call
+    /// under `writing`.
+    /// - Complexity: `ServedEditor.apply`.
+    func serveChanged(_ change: ServedChange, generation: Int64, contentID: String) throws -> ServedState {
+        let epoch = Self.next(state.epoch)
+        let content = try editor.withLock { try $0.apply(change) }
+        let next = ServedState(content, generation: generation, contentID: contentID, epoch: epoch, answerCacheBytes: answerCacheBytes)
+        current.withLock { $0 = next }
+        compactInBackground()
+        return next
+    }
+
+    /// The pending edits of the served index past which it is compacted off the writers' path: a few hundred, so
+    /// that the delta every query scans beside the base stays small (reads after edits cost what reads before them
+    /// do) while a compaction, O(n log n) on another core, runs at most every few hundred edits.
+    /// - Complexity: O(1).
+    static func backgroundCompactionThreshold(featureCount: Int) -> Int { max(256, featureCount / 1024) }
+
+    /// Compacts the served index on a task of its own when its delta has grown past the threshold: the writers go
+    /// on meanwhile, and the result, brought up to date with their changes, is served when ready (the answers do
+    /// not change, only their cost). Call under `writing`.
+    /// - Complexity: O(1) here; O(n log n) on the task.
+    private func compactInBackground() {
+        let started = editor.withLock { editor in
+            editor.startCompaction(threshold: Self.backgroundCompactionThreshold(featureCount: editor.served.index.count))
+        }
+        guard let started else { return }
+        Task.detached(priority: .utility) { [self] in
+            let compacted = started.index.compacted()
+            writing.withLock { _ in
+                guard let content = editor.withLock({ $0.finishCompaction(compacted, ticket: started.ticket) }) else { return }
+                let now = state
+                // The same features and hierarchy: the epoch stays, so cluster ids already handed out still open.
+                let next = ServedState(content, generation: now.generation, contentID: now.contentID, epoch: now.epoch,
+                                       answerCacheBytes: answerCacheBytes)
+                current.withLock { $0 = next }
+            }
+        }
     }
 
     /// The SQLite store, when that is what is served.
@@ -71,10 +128,9 @@ final class ServedStore: Sendable {
     func reloadIfChanged() throws -> Bool {
         guard let store else { return false }
         return try writing.withLock { _ in
-            let served = state
-            guard try store.contentIdentifier() != served.contentID else { return false }
-            let reloaded = try Self.load(store, clusterOptions: clusterOptions, epoch: Self.next(served.epoch), answerCacheBytes: answerCacheBytes)
-            current.withLock { $0 = reloaded }
+            guard try store.contentIdentifier() != state.contentID else { return false }
+            let loaded = try Self.load(store, clusterOptions: clusterOptions)
+            _ = serveReloaded(loaded.content, generation: loaded.generation, contentID: loaded.contentID)
             return true
         }
     }
@@ -96,7 +152,7 @@ final class ServedStore: Sendable {
         let upserts = Self.lastOfEachID(features)
         return try writing.withLock { _ in
             let before = state
-            var rowids = before.rowids
+            var rowids: [String: Int64] = [:]
             let deleted = try store.write { writer in
                 var deleted: [String] = []
                 for id in deletedIDs where try writer.delete(id: id) { deleted.append(id) }
@@ -106,27 +162,19 @@ final class ServedStore: Sendable {
                 }
                 return deleted
             }
-            for id in deleted { rowids[id] = nil }
             let generation = try store.generation(), contentID = try store.contentIdentifier()
-            let next: ServedState
             if generation == before.generation + 1 {
-                var index = before.index
-                for id in deleted { index.remove(id: id) }
-                for feature in upserts { index.upsert(feature) }
-                let clusters = try before.clusters.applying(removedIDs: deleted, upserted: upserts)
-                next = ServedState(index: index, clusters: clusters, rowids: rowids, generation: generation, contentID: contentID,
-                                   epoch: Self.next(before.epoch), answerCacheBytes: answerCacheBytes)
-            } else {
-                next = try Self.load(store, clusterOptions: clusterOptions, epoch: Self.next(before.epoch), answerCacheBytes: answerCacheBytes)
+                let change = ServedChange(removedIDs: deleted, upserted: upserts, rowids: upserts.map { rowids[$0.id] ?? .max })
+                return (deleted, try serveChanged(change, generation: generation, contentID: contentID))
             }
-            current.withLock { $0 = next }
-            return (deleted, next)
+            let loaded = try Self.load(store, clusterOptions: clusterOptions)
+            return (deleted, serveReloaded(loaded.content, generation: loaded.generation, contentID: loaded.contentID))
         }
     }
 
     /// The store's features as a state: its index from the snapshot when current (an answer read from a damaged
     /// snapshot is given again from a rebuilt one), the hierarchy built over them.
-    private static func load(_ store: FeatureStore, clusterOptions: ClusterOptions, epoch: UInt64, answerCacheBytes: Int) throws -> ServedState {
+    private static func load(_ store: FeatureStore, clusterOptions: ClusterOptions) throws -> (content: ServedContent, generation: Int64, contentID: String) {
         // Read the stamp first: a write landing during the load makes the state look older than it is, and the
         // next reload check catches it up; never the other way round.
         let generation = try store.generation(), contentID = try store.contentIdentifier()
@@ -135,9 +183,7 @@ final class ServedStore: Sendable {
         var rowids: [String: Int64] = [:]
         rowids.reserveCapacity(features.count)
         try store.forEachRowID { id, rowid in rowids[id] = rowid }
-        return ServedState(index: DynamicFeatureIndex(features), clusters: ServedClusters(features: features, options: clusterOptions,
-                                                                              answerCacheBytes: answerCacheBytes),
-                           rowids: rowids, generation: generation, contentID: contentID, epoch: epoch, answerCacheBytes: answerCacheBytes)
+        return (ServedContent(features: features, rowids: rowids, clusterOptions: clusterOptions), generation, contentID)
     }
 
     static func next(_ epoch: UInt64) -> UInt64 { (epoch + 1) % ServedState.epochLimit }

@@ -1,0 +1,134 @@
+import CairnCore
+@testable import CairnServer
+import CairnTestSupport
+import Testing
+
+/// `ServedEditor`: an edit changes the copy no state holds in place (no copy of every feature and table), never the
+/// copy a request may still read, and after any run of edits both copies equal content built afresh.
+@Suite struct ServedEditorTests {
+    static func content(_ features: [Feature]) -> ServedContent {
+        var rowids: [String: Int64] = [:]
+        for (row, feature) in features.enumerated() { rowids[feature.id] = Int64(row + 1) }
+        return ServedContent(features: features, rowids: rowids, clusterOptions: .standard)
+    }
+
+    /// Moves `town` to a new place: it is stored anew, with the next rowid.
+    static func move(_ town: Feature, step: Int, random: inout SplitMix64) throws -> ServedChange {
+        let moved = try Feature(id: town.id, kind: .place,
+                                location: Coordinate(latitude: random.uniform(-60...70), longitude: random.uniform(-180...180)),
+                                attributes: ["step": .number(Double(step))])
+        return ServedChange(removedIDs: [], upserted: [moved], rowids: [Int64(10_000 + step)])
+    }
+
+    @Test func anEditChangesTheSpareInPlaceOnceNoStateHoldsIt() throws {
+        var random = SplitMix64(seed: 3)
+        let towns = try SyntheticTowns.make(count: 2_000, seed: 8)
+        var editor = ServedEditor(Self.content(towns))
+        // The first edit of each copy copies: both share the content they were made from (whose features the
+        // index's base holds too).
+        for step in 1...2 { _ = try editor.apply(try Self.move(towns[step], step: step, random: &random)) }
+        for step in 3..<13 {
+            let spare = editor.featureStorage.spare
+            _ = try editor.apply(try Self.move(towns[random.below(towns.count)], step: step, random: &random))
+            // Nothing held the returned content: the edited spare, now served, kept its storage.
+            #expect(editor.featureStorage.served == spare, "edit \(step) copied the features")
+        }
+    }
+
+    @Test func anEditNeverChangesWhatARequestHolds() throws {
+        var random = SplitMix64(seed: 4)
+        let towns = try SyntheticTowns.make(count: 500, seed: 9)
+        var editor = ServedEditor(Self.content(towns))
+        let held = try editor.apply(try Self.move(towns[0], step: 1, random: &random))
+        let heldFeatures = held.features, heldClusters = held.clusters.clusters(in: try BoundingBox(west: -180, south: -85, east: 180, north: 85), zoom: 3)
+        for step in 2..<6 { _ = try editor.apply(try Self.move(towns[step], step: step, random: &random)) }
+        #expect(held.features == heldFeatures)
+        #expect(held.index.features == heldFeatures)
+        #expect(held.clusters.clusters(in: try BoundingBox(west: -180, south: -85, east: 180, north: 85), zoom: 3) == heldClusters)
+    }
+
+    /// The features as a plain list and rowid table, changed as the served content must change.
+    struct Model {
+        var features: [Feature]
+        var rowids: [String: Int64] = [:]
+
+        init(_ features: [Feature]) {
+            self.features = features
+            for (row, feature) in features.enumerated() { rowids[feature.id] = Int64(row + 1) }
+        }
+
+        /// One to three random removals or moves of `towns`, applied to the model and returned.
+        mutating func randomChange(of towns: [Feature], step: Int, random: inout SplitMix64) throws -> ServedChange {
+            var removed: [String] = [], upserted: [Feature] = [], rows: [Int64] = []
+            for _ in 0..<(1 + random.below(3)) {
+                let town = towns[random.below(towns.count)]
+                guard !removed.contains(town.id), !upserted.contains(where: { $0.id == town.id }) else { continue }
+                if random.below(4) == 0 {
+                    guard features.contains(where: { $0.id == town.id }) else { continue }
+                    removed.append(town.id)
+                } else {
+                    upserted += try ServedEditorTests.move(town, step: step, random: &random).upserted
+                    rows.append(Int64(10_000 + step * 10 + upserted.count))
+                }
+            }
+            features.removeAll { feature in removed.contains(feature.id) || upserted.contains { $0.id == feature.id } }
+            features += upserted
+            for id in removed { rowids[id] = nil }
+            for (feature, row) in zip(upserted, rows) { rowids[feature.id] = row }
+            return ServedChange(removedIDs: removed, upserted: upserted, rowids: rows)
+        }
+
+        /// Whether `content` holds the model's features, in order, with their rowids and a hierarchy equal to a
+        /// fresh build's (as sets per zoom: a spliced hierarchy lists the clusters an edit touched after the others).
+        func isHeld(by content: ServedContent) throws -> Bool {
+            let world = try BoundingBox(west: -180, south: -85, east: 180, north: 85)
+            let fresh = ClusterIndex(features: features)
+            return content.features == features && content.index.features == features && content.rowids == rowids
+                && [0, 4, 9, 16].allSatisfy { Set(content.clusters.clusters(in: world, zoom: $0)) == Set(fresh.clusters(in: world, zoom: $0)) }
+        }
+    }
+
+    @Test func bothCopiesEqualAFreshBuildAfterEdits() throws {
+        var random = SplitMix64(seed: 5)
+        let towns = try SyntheticTowns.make(count: 800, seed: 10)
+        var model = Model(Array(towns.prefix(600)))
+        var editor = ServedEditor(Self.content(model.features))
+        for step in 0..<60 {
+            // Each copy is checked as served: on alternate steps, the one edited last time and the one edited now.
+            let served = try editor.apply(try model.randomChange(of: towns, step: step, random: &random))
+            #expect(try model.isHeld(by: served), "step \(step)")
+        }
+    }
+
+    @Test func aCompactionFinishedAfterEditsKeepsThemAndEmptiesTheDelta() throws {
+        var random = SplitMix64(seed: 6)
+        let towns = try SyntheticTowns.make(count: 400, seed: 11)
+        var model = Model(Array(towns.prefix(300)))
+        var editor = ServedEditor(Self.content(model.features))
+        for step in 0..<9 { _ = try editor.apply(try model.randomChange(of: towns, step: step, random: &random)) }
+        let early = editor.startCompaction(threshold: 1_000)
+        #expect(early == nil)
+        let first = editor.startCompaction(threshold: 0)
+        let started = try #require(first)
+        let second = editor.startCompaction(threshold: 0)
+        #expect(second == nil, "one compaction at a time")
+        let compacted = started.index.compacted()
+        var replayed = 0
+        for step in 9..<13 {
+            let change = try model.randomChange(of: towns, step: step, random: &random)
+            replayed += change.removedIDs.count + 2 * change.upserted.count
+            _ = try editor.apply(change)
+        }
+        let stranger = editor.finishCompaction(compacted, ticket: started.ticket &+ 1)
+        #expect(stranger == nil, "another compaction's ticket")
+        let finished = editor.finishCompaction(compacted, ticket: started.ticket)
+        let served = try #require(finished)
+        #expect(try model.isHeld(by: served))
+        #expect(served.index.pendingEdits <= replayed)
+        // Both copies go on from the compacted index.
+        for step in 13..<17 {
+            let served = try editor.apply(try model.randomChange(of: towns, step: step, random: &random))
+            #expect(try model.isHeld(by: served), "step \(step)")
+        }
+    }
+}
