@@ -6,9 +6,13 @@ import NIOCore
 /// its whole answer; the answer's own bytes are shared with the answer cache when it keeps them. A client that
 /// stops reading has its connection closed (`StallWatchdog`).
 enum StreamedAnswer {
-    /// The bytes of one write, and the size above which an answer is streamed: a few writes for the largest
-    /// answers, while an answer below it stays one buffer written at once (the common case: a viewport).
+    /// The bytes of one write of a streamed answer.
     static let chunkBytes = 128 << 10
+
+    /// The size above which an answer is streamed; one at or below it is one buffer written at once. Two chunks, so
+    /// that a whole-world viewport at a low zoom (110–170 KiB of clusters) goes out in one write: streaming costs a
+    /// watchdog and an event-loop round trip per chunk, and a client that does not read holds at most this much.
+    static let thresholdBytes = 2 * chunkBytes
 
     /// A body writing `bytes` in chunks (slices of the one buffer, no copies); `reservation` is released with the
     /// body (written, failed, or dropped).

@@ -15,7 +15,7 @@ struct ServerRoutes: Sendable {
     /// The answer to a read from `state` (the current state by default): a 304 when the client already holds this
     /// state's answer, the answer kept for the same request (URL, `Accept` and gzip or not) when this state wrote it
     /// before, else `make`'s (compressed if the client accepts gzip, then kept). An answer over
-    /// `StreamedAnswer.chunkBytes` is streamed; one that the cache does not keep counts against the budget of unsent
+    /// `StreamedAnswer.thresholdBytes` is streamed; one that the cache does not keep counts against the budget of unsent
     /// answers while it is sent, and is refused (503) over it.
     func read(_ request: Request, from given: ServedState? = nil, _ make: (ServedState) throws -> AnswerCache.Entry) throws -> Response {
         let state = given ?? served.state
@@ -31,7 +31,7 @@ struct ServerRoutes: Sendable {
             state.answers.keep(entry, for: key)
             isShared = false
         }
-        guard entry.body.readableBytes > StreamedAnswer.chunkBytes else { return Answer.ok(entry, entityTag: state.entityTag) }
+        guard entry.body.readableBytes > StreamedAnswer.thresholdBytes else { return Answer.ok(entry, entityTag: state.entityTag) }
         // A large answer made now is shared when the cache kept it (every client of it is sent the same bytes).
         let alone = isShared || state.answers.answer(for: key) != nil ? 0 : entry.body.readableBytes
         return try streamed(entry, alone: alone, entityTag: state.entityTag)
