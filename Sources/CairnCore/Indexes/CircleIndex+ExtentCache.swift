@@ -54,11 +54,11 @@ extension CircleIndex {
     func circleExtents() -> ShapeExtentIndex {
         var entries: [ShapeExtentIndex.Entry] = []
         entries.reserveCapacity(count + count / 64)
-        let bounds = [DistanceBounds(.wgs84), DistanceBounds(.sphere)]
+        let wgs84 = DistanceBounds(.wgs84), sphere = DistanceBounds(.sphere)
         circles.withUnsafeBufferPointer { circles in
             for item in 0..<circles.count / 3 {
                 let latitude = circles[3 * item], longitude = circles[3 * item + 1], radius = circles[3 * item + 2]
-                let angle = bounds.map { $0.outerAngle(radiusMeters: radius) }.max() ?? .infinity
+                let angle = Swift.max(wgs84.outerAngle(radiusMeters: radius), sphere.outerAngle(radiusMeters: radius))
                 let reach = Spherical.latitudeReachDegrees(angle: angle)
                 let south = Swift.max(-90, latitude - reach), north = Swift.min(90, latitude + reach)
                 guard let width = Spherical.longitudeReachDegrees(angle: angle, latitude: latitude,
