@@ -4,12 +4,13 @@ import CairnTestSupport
 import Testing
 
 /// `ServedEditor`: an edit changes the copy no state holds in place (no copy of every feature and table), never the
-/// copy a request may still read, and after any run of edits both copies equal content built afresh.
+/// copy a request may still read, and after any run of edits both copies equal content built afresh; the edits it
+/// gives bring a `ServedHierarchy` to the hierarchy built afresh.
 @Suite struct ServedEditorTests {
     static func content(_ features: [Feature]) -> ServedContent {
         var rowids: [String: Int64] = [:]
         for (row, feature) in features.enumerated() { rowids[feature.id] = Int64(row + 1) }
-        return ServedContent(features: features, rowids: rowids, clusterOptions: .standard)
+        return ServedContent(features: features, rowids: rowids)
     }
 
     /// Moves `town` to a new place: it is stored anew, with the next rowid.
@@ -24,14 +25,13 @@ import Testing
         var random = SplitMix64(seed: 3)
         let towns = try SyntheticTowns.make(count: 2_000, seed: 8)
         var editor = ServedEditor(Self.content(towns))
-        // The first edit of each copy copies: both share the content they were made from (whose features the
-        // index's base holds too).
-        for step in 1...2 { _ = try editor.apply(try Self.move(towns[step], step: step, random: &random)) }
+        // The first edit of each copy copies: both share the content they were made from.
+        for step in 1...2 { _ = editor.apply(try Self.move(towns[step], step: step, random: &random)) }
         for step in 3..<13 {
-            let spare = editor.featureStorage.spare
-            _ = try editor.apply(try Self.move(towns[random.below(towns.count)], step: step, random: &random))
+            let spare = editor.rowidStorage.spare
+            _ = editor.apply(try Self.move(towns[random.below(towns.count)], step: step, random: &random))
             // Nothing held the returned content: the edited spare, now served, kept its storage.
-            #expect(editor.featureStorage.served == spare, "edit \(step) copied the features")
+            #expect(editor.rowidStorage.served == spare, "edit \(step) copied the rowids")
         }
     }
 
@@ -39,12 +39,11 @@ import Testing
         var random = SplitMix64(seed: 4)
         let towns = try SyntheticTowns.make(count: 500, seed: 9)
         var editor = ServedEditor(Self.content(towns))
-        let held = try editor.apply(try Self.move(towns[0], step: 1, random: &random))
-        let heldFeatures = held.features, heldClusters = held.clusters.clusters(in: try BoundingBox(west: -180, south: -85, east: 180, north: 85), zoom: 3)
-        for step in 2..<6 { _ = try editor.apply(try Self.move(towns[step], step: step, random: &random)) }
-        #expect(held.features == heldFeatures)
+        let held = editor.apply(try Self.move(towns[0], step: 1, random: &random)).content
+        let heldFeatures = held.index.features, heldRowids = held.rowids
+        for step in 2..<6 { _ = editor.apply(try Self.move(towns[step], step: step, random: &random)) }
         #expect(held.index.features == heldFeatures)
-        #expect(held.clusters.clusters(in: try BoundingBox(west: -180, south: -85, east: 180, north: 85), zoom: 3) == heldClusters)
+        #expect(held.rowids == heldRowids)
     }
 
     /// The features as a plain list and rowid table, changed as the served content must change.
@@ -78,13 +77,18 @@ import Testing
             return ServedChange(removedIDs: removed, upserted: upserted, rowids: rows)
         }
 
-        /// Whether `content` holds the model's features, in order, with their rowids and a hierarchy equal to a
-        /// fresh build's (as sets per zoom: a spliced hierarchy lists the clusters an edit touched after the others).
-        func isHeld(by content: ServedContent) throws -> Bool {
+        /// Whether `content` holds the model's features, in order, with their rowids.
+        func isHeld(by content: ServedContent) -> Bool {
+            content.index.features == features && content.rowids == rowids
+        }
+
+        /// Whether `hierarchy` holds the model's features, in order, and clusters equal to a fresh build's (as
+        /// sets per zoom: a spliced hierarchy lists the clusters an edit touched after the others).
+        func isHeld(by hierarchy: ServedHierarchy) throws -> Bool {
             let world = try BoundingBox(west: -180, south: -85, east: 180, north: 85)
             let fresh = ClusterIndex(features: features)
-            return content.features == features && content.index.features == features && content.rowids == rowids
-                && [0, 4, 9, 16].allSatisfy { Set(content.clusters.clusters(in: world, zoom: $0)) == Set(fresh.clusters(in: world, zoom: $0)) }
+            return hierarchy.features == features
+                && [0, 4, 9, 16].allSatisfy { Set(hierarchy.clusters.clusters(in: world, zoom: $0)) == Set(fresh.clusters(in: world, zoom: $0)) }
         }
     }
 
@@ -93,10 +97,18 @@ import Testing
         let towns = try SyntheticTowns.make(count: 800, seed: 10)
         var model = Model(Array(towns.prefix(600)))
         var editor = ServedEditor(Self.content(model.features))
+        var hierarchy = ServedHierarchy(features: model.features, options: .standard)
+        var batch: [ServedHierarchy.Edit] = []
         for step in 0..<60 {
             // Each copy is checked as served: on alternate steps, the one edited last time and the one edited now.
-            let served = try editor.apply(try model.randomChange(of: towns, step: step, random: &random))
-            #expect(try model.isHeld(by: served), "step \(step)")
+            let (served, edits) = editor.apply(try model.randomChange(of: towns, step: step, random: &random))
+            #expect(model.isHeld(by: served), "step \(step)")
+            // The hierarchy follows in batches of one to three changes, as its rounds take them.
+            batch += edits
+            guard step % 3 == random.below(3) || step == 59 else { continue }
+            try hierarchy.apply(batch, leaving: model.features)
+            batch = []
+            #expect(try model.isHeld(by: hierarchy), "step \(step)")
         }
     }
 
@@ -105,7 +117,7 @@ import Testing
         let towns = try SyntheticTowns.make(count: 400, seed: 11)
         var model = Model(Array(towns.prefix(300)))
         var editor = ServedEditor(Self.content(model.features))
-        for step in 0..<9 { _ = try editor.apply(try model.randomChange(of: towns, step: step, random: &random)) }
+        for step in 0..<9 { _ = editor.apply(try model.randomChange(of: towns, step: step, random: &random)) }
         let early = editor.startCompaction(threshold: 1_000)
         #expect(early == nil)
         let first = editor.startCompaction(threshold: 0)
@@ -117,18 +129,18 @@ import Testing
         for step in 9..<13 {
             let change = try model.randomChange(of: towns, step: step, random: &random)
             replayed += change.removedIDs.count + 2 * change.upserted.count
-            _ = try editor.apply(change)
+            _ = editor.apply(change)
         }
         let stranger = editor.finishCompaction(compacted, ticket: started.ticket &+ 1)
         #expect(stranger == nil, "another compaction's ticket")
         let finished = editor.finishCompaction(compacted, ticket: started.ticket)
         let served = try #require(finished)
-        #expect(try model.isHeld(by: served))
+        #expect(model.isHeld(by: served))
         #expect(served.index.pendingEdits <= replayed)
         // Both copies go on from the compacted index.
         for step in 13..<17 {
-            let served = try editor.apply(try model.randomChange(of: towns, step: step, random: &random))
-            #expect(try model.isHeld(by: served), "step \(step)")
+            let served = editor.apply(try model.randomChange(of: towns, step: step, random: &random)).content
+            #expect(model.isHeld(by: served), "step \(step)")
         }
     }
 }

@@ -36,7 +36,7 @@ import Testing
             Thread.sleep(forTimeInterval: 0.1)
         }
         #expect(answer == "oslo\n")
-        #expect(try Self.get(base + "/healthz").contains("\"generation\":2,\"features\":10"))
+        #expect(try Self.get(base + "/healthz").contains("\"generation\":2,\"clusters_generation\":2,\"features\":10"))
     }
 
     @Test func sigtermLetsARequestInFlightFinish() throws {

@@ -104,7 +104,7 @@ import Testing
 
     @Test func healthAndMetricsReport() async throws {
         try await fixture.withServer { (client: any TestClientProtocol) async throws in
-            #expect(try await client.get("/healthz") == "{\"status\":\"ok\",\"generation\":1,\"features\":9}\n")
+            #expect(try await client.get("/healthz") == "{\"status\":\"ok\",\"generation\":1,\"clusters_generation\":1,\"features\":9}\n")
             _ = try await client.get("/features?bbox=0,0,1,1")
             let metrics = try await client.get("/metrics")
             #expect(metrics.contains("cairn_features 9"))

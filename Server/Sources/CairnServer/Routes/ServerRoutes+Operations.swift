@@ -4,12 +4,13 @@ import Hummingbird
 import Prometheus
 
 extension ServerRoutes {
-    /// `GET /healthz`: 200 with the served generation and feature count while the store can be followed; 503 with
-    /// the reason when the last check of the store failed (the server still answers from what it has).
+    /// `GET /healthz`: 200 with the served generation, the clusters' generation (the same, or an earlier one for
+    /// the moment the clusters take to follow an edit) and the feature count while the store can be followed; 503
+    /// with the reason when the last check of the store failed (the server still answers from what it has).
     func health(_ request: Request) -> Response {
         let state = served.state
         let failure = served.followFailure.withLock { $0 } ?? served.postgresFollowFailure
-        var body = "{\"status\":\(failure == nil ? "\"ok\"" : "\"degraded\""),\"generation\":\(state.generation),\"features\":\(state.index.count)"
+        var body = "{\"status\":\(failure == nil ? "\"ok\"" : "\"degraded\""),\"generation\":\(state.generation),\"clusters_generation\":\(state.clusters.generation),\"features\":\(state.index.count)"
         if let failure { body += ",\"error\":\(TextEscaping.jsonString(failure))" }
         body += "}\n"
         var response = Answer.ok(Array(body.utf8), contentType: "application/json", entityTag: nil)
@@ -18,11 +19,14 @@ extension ServerRoutes {
     }
 
     /// `GET /metrics`: Prometheus text: requests and latency per route (Hummingbird's metrics middleware), the
-    /// features served and the store generation.
+    /// features served, the store generation and the clusters'.
     func metrics(_ request: Request, registry: PrometheusCollectorRegistry) -> Response {
         let state = served.state
         registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "cairn_features", unitName: "", helpText: "Features served.")).set(Int64(state.index.count))
         registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "cairn_store_generation", unitName: "", helpText: "The store generation served.")).set(state.generation)
+        registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "cairn_clusters_generation", unitName: "",
+                                                            helpText: "The store generation the clusters and tiles are of (they follow the index's edits a moment later)."))
+            .set(state.clusters.generation)
         registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "cairn_pending_edits", unitName: "", helpText: "Edits held in the index's delta since its last compaction."))
             .set(Int64(state.index.pendingEdits))
         if let status = served.postgresFeed.withLock({ $0 })?.status {

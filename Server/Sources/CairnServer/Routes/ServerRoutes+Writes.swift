@@ -16,16 +16,16 @@ extension ServerRoutes {
             throw RequestError(.badRequest, "the feature's id '\(feature.id)' is not the id of the path, '\(id)'", parameter: "id")
         }
         try validPolygons(features, naming: false)
-        let (_, state) = try await served.write(upserting: [feature], deleting: [])
-        return written(["\"upserted\":1"], state)
+        let (_, generation) = try await served.write(upserting: [feature], deleting: [])
+        return written(["\"upserted\":1"], generation)
     }
 
     /// `DELETE /features/{id}`: 200 when it was there, 404 when not.
     func deleteFeature(_ request: Request, id: String) async throws -> Response {
         try authorize(request)
-        let (deleted, state) = try await served.write(upserting: [], deleting: [id])
+        let (deleted, generation) = try await served.write(upserting: [], deleting: [id])
         guard !deleted.isEmpty else { throw RequestError(.notFound, "no feature with id '\(id)'", parameter: "id") }
-        return written(["\"deleted\":1"], state)
+        return written(["\"deleted\":1"], generation)
     }
 
     /// `POST /features`: a FeatureCollection (`application/geo+json`), GeoJSON text sequence
@@ -41,8 +41,8 @@ extension ServerRoutes {
             else { .geojson }
         let features = try await readFeatures(request, format: format)
         try validPolygons(features, naming: true)
-        let (_, state) = try await served.write(upserting: features, deleting: [])
-        return written(["\"upserted\":\(features.count)"], state)
+        let (_, generation) = try await served.write(upserting: features, deleting: [])
+        return written(["\"upserted\":\(features.count)"], generation)
     }
 
     /// Refuses a write without the configured bearer token: 403 when the server is read-only, 401 otherwise.
@@ -105,8 +105,9 @@ extension ServerRoutes {
         }
     }
 
-    private func written(_ fields: [String], _ state: ServedState) -> Response {
-        let body = "{" + (fields + ["\"generation\":\(state.generation)"]).joined(separator: ",") + "}\n"
-        return Answer.ok(Array(body.utf8), contentType: "application/json", entityTag: state.entityTag)
+    /// The answer to a write: what it did and the store generation it made (the state served now may be later).
+    private func written(_ fields: [String], _ generation: Int64) -> Response {
+        let body = "{" + (fields + ["\"generation\":\(generation)"]).joined(separator: ",") + "}\n"
+        return Answer.ok(Array(body.utf8), contentType: "application/json", entityTag: nil)
     }
 }

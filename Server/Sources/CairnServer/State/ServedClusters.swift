@@ -1,10 +1,16 @@
 import CairnCore
 import CairnIO
 
-/// The cluster hierarchies of one state of the served features: the one over every feature, kept up to date by
-/// edits (spliced, not rebuilt), and those for a `kind`/`where` filter, built at their first request and kept until
-/// the features change.
+/// The cluster hierarchies of the served features as of one generation: the one over every feature, which follows
+/// the edits (spliced, not rebuilt) a moment after the index (`ServedStore+Hierarchy`), and those for a
+/// `kind`/`where` filter, built at their first request and kept until the hierarchy changes.
 final class ServedClusters: Sendable {
+    /// The store generation these hierarchies match (the served index's, or an earlier one while they catch up).
+    let generation: Int64
+    /// Counts the hierarchies served since the server started (wrapping at `ServedState.epochLimit`): cluster ids
+    /// carry it in their bits above 32, so an id from an earlier hierarchy is refused rather than read as another
+    /// cluster.
+    let epoch: UInt64
     /// The hierarchy over every feature, in `features` order.
     let all: ClusterIndex
     /// The features `all` was built over, in its input order (the served index's feature order).
@@ -34,14 +40,16 @@ final class ServedClusters: Sendable {
         filtered.withLock { $0[key] }
     }
 
-    /// The hierarchy of `content` (sharing its storage), for a server keeping `answerCacheBytes` of whole answers:
-    /// it keeps a quarter as much of the features its answers write (the answers' parts, which every answer of a
-    /// zoom shares).
+    /// The hierarchy `hierarchy` (sharing its storage) as of `generation`, for a server keeping `answerCacheBytes`
+    /// of whole answers: it keeps a quarter as much of the features its answers write (the answers' parts, which
+    /// every answer of a zoom shares).
     /// - Complexity: O(e) for the e entries' fragment slots.
-    init(_ content: ServedContent, answerCacheBytes: Int) {
-        all = content.clusters
-        features = content.features
-        shapes = content.shapes
+    init(_ hierarchy: ServedHierarchy, generation: Int64, epoch: UInt64, answerCacheBytes: Int) {
+        self.generation = generation
+        self.epoch = epoch
+        all = hierarchy.clusters
+        features = hierarchy.features
+        shapes = hierarchy.shapes
         fragments = ClusterFeatureFragments(for: all, limitBytes: answerCacheBytes / 4)
     }
 

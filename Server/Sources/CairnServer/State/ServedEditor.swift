@@ -5,12 +5,11 @@ import CairnCore
 /// state shared and which lacks the changes made since (`pending`). An edit brings the spare up to date and applies
 /// itself there, and the two swap roles: the new state is made from the edited spare, the old served copy becomes
 /// the spare. Once the requests that held the earlier state are done, nothing else holds the spare's storage, so
-/// the edit changes it in place (copy on write finds it unique) instead of copying every feature, rowid and
-/// hierarchy table; a request still holding it only makes that edit copy, as every edit did before.
+/// the edit changes it in place (copy on write finds it unique) instead of copying every feature and rowid; a
+/// request still holding it only makes that edit copy, as every edit did before.
 ///
-/// Considered and not taken: persistent (tree-shaped) tables under the hierarchy and the index, which would share
-/// storage between states without a second copy, at the price of every query's flat scans. The cost is memory:
-/// the content is held twice.
+/// Considered and not taken: a persistent (tree-shaped) index, which would share storage between states without
+/// a second copy, at the price of every query's flat scans. The cost is memory: the index is held twice.
 struct ServedEditor: Sendable {
     /// The copy the current state was made from.
     private(set) var served: ServedContent
@@ -31,31 +30,23 @@ struct ServedEditor: Sendable {
         spare = content
     }
 
-    /// Applies `change` and returns the content to serve (a copy sharing storage with `served`).
-    /// - Throws: what `ServedContent.apply` throws; the content is then as it was.
+    /// Applies `change` and returns the content to serve (a copy sharing storage with `served`), with the change
+    /// as edits of the features in order (`ServedContent.apply`).
     /// - Complexity: `ServedContent.apply` of the pending changes and of `change`, in place when no state holds
     ///   the spare any more.
-    mutating func apply(_ change: ServedChange) throws -> ServedContent {
-        do {
-            for earlier in pending { try spare.apply(earlier) }
-            pending = []
-            if spareTakesServedIndex {
-                // Caught up, the spare holds what `served` holds: its compacted index answers for both.
-                spare.replaceIndex(served.index)
-                spareTakesServedIndex = false
-            }
-            try spare.apply(change)
-        } catch {
-            // The spare may be half edited: start it again from the served copy.
-            spare = served
-            pending = []
+    mutating func apply(_ change: ServedChange) -> (content: ServedContent, edits: [ServedHierarchy.Edit]) {
+        for earlier in pending { spare.apply(earlier) }
+        pending = []
+        if spareTakesServedIndex {
+            // Caught up, the spare holds what `served` holds: its compacted index answers for both.
+            spare.replaceIndex(served.index)
             spareTakesServedIndex = false
-            throw error
         }
+        let edits = spare.apply(change)
         swap(&served, &spare)
         pending = [change]
         compaction?.since.append(change)
-        return served
+        return (served, edits)
     }
 
     /// Starts a compaction when the served index's pending edits pass `threshold` and none runs: returns the
@@ -82,11 +73,10 @@ struct ServedEditor: Sendable {
         return served
     }
 
-    /// Where the served and the spare copies keep their features, for tests: an edit in place leaves the storage
-    /// where it was.
+    /// Where the served and the spare copies keep their rowid tables, for tests: an edit in place leaves the storage
+    /// where it was. (A `Dictionary` is one reference to its storage: its bytes are that address.)
     /// - Complexity: O(1).
-    var featureStorage: (served: UnsafeRawPointer?, spare: UnsafeRawPointer?) {
-        (served.features.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) },
-         spare.features.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) })
+    var rowidStorage: (served: UInt, spare: UInt) {
+        (withUnsafeBytes(of: served.rowids) { $0.load(as: UInt.self) }, withUnsafeBytes(of: spare.rowids) { $0.load(as: UInt.self) })
     }
 }

@@ -1,7 +1,8 @@
 import CairnCore
 
-/// One state of the served features, read by any number of requests at once without a lock: the index, the
-/// clusters and the store stamp they match. Edits and reloads make a new state and swap it in (`ServedStore`).
+/// One state of the served features, read by any number of requests at once without a lock: the index and the
+/// store stamp it matches, and the clusters (of the same generation, or of an earlier one for the moment they take
+/// to follow an edit). Edits, reloads and the clusters catching up make a new state and swap it in (`ServedStore`).
 ///
 /// A class: a request takes the state with one retain. As a struct, its copy retained each of the index's arrays and
 /// tables, atomic operations on counters that every request thread shares, which held `/healthz` to half the rate
@@ -20,27 +21,27 @@ final class ServedState: Sendable {
     let generation: Int64
     /// The store's content id then (drawn anew by every write transaction).
     let contentID: String
-    /// Counts the changes of the served features since the server started (wrapping at 2^21): cluster ids carry it
-    /// in their bits above 32, so an id from an earlier state is refused rather than read as another cluster.
-    let epoch: UInt64
+    /// The epoch of `clusters`: cluster ids carry it in their bits above 32.
+    var epoch: UInt64 { clusters.epoch }
 
     init(index: DynamicFeatureIndex, clusters: ServedClusters, rowids: [String: Int64], generation: Int64, contentID: String,
-         epoch: UInt64, answerCacheBytes: Int) {
+         answerCacheBytes: Int) {
         self.answers = AnswerCache(limitBytes: answerCacheBytes)
         self.index = index
         self.clusters = clusters
         self.rowids = rowids
         self.generation = generation
         self.contentID = contentID
-        self.epoch = epoch
-        self.entityTag = "\"g\(generation)-\(contentID.prefix(12))\""
+        // The clusters' generation too: a cluster or tile answer changes when they catch up, the index's does not.
+        self.entityTag = "\"g\(generation)-c\(clusters.generation)-\(contentID.prefix(12))\""
     }
 
-    /// A state serving `content` (sharing its storage), stamped with the store's `generation` and `contentID`.
-    /// - Complexity: O(e) for the hierarchy's e entries' fragment slots (`ServedClusters`).
-    convenience init(_ content: ServedContent, generation: Int64, contentID: String, epoch: UInt64, answerCacheBytes: Int) {
-        self.init(index: content.index, clusters: ServedClusters(content, answerCacheBytes: answerCacheBytes), rowids: content.rowids,
-                  generation: generation, contentID: contentID, epoch: epoch, answerCacheBytes: answerCacheBytes)
+    /// A state serving `content` (sharing its storage) with `clusters`, stamped with the store's `generation` and
+    /// `contentID`.
+    /// - Complexity: O(1).
+    convenience init(_ content: ServedContent, clusters: ServedClusters, generation: Int64, contentID: String, answerCacheBytes: Int) {
+        self.init(index: content.index, clusters: clusters, rowids: content.rowids, generation: generation, contentID: contentID,
+                  answerCacheBytes: answerCacheBytes)
     }
 
     /// The number of epochs before they wrap: ids stay below 2^53, exact in JavaScript.
@@ -49,8 +50,8 @@ final class ServedState: Sendable {
     /// The offset added to the cluster ids this state writes.
     var clusterIDOffset: UInt64 { epoch << 32 }
 
-    /// The `ETag` of every answer read from this state: the generation and the content id, quoted (made once, not
-    /// per request).
+    /// The `ETag` of every answer read from this state: the generation, the clusters' generation and the content
+    /// id, quoted (made once, not per request).
     let entityTag: String
 
     /// The cluster id of this state's hierarchy that a client's `served` id names, or nil when the id was written

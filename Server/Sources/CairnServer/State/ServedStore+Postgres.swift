@@ -23,18 +23,18 @@ extension ServedStore {
         logger.info("loaded the store", metadata: ["features": "\(snapshot.features.count)", "generation": "\(snapshot.generation)",
                                                    "read_seconds": "\(seconds(read - start))", "index_seconds": "\(seconds(clock.now - read))"])
         return ServedStore(backend: .postgres(store, storeID: snapshot.storeID), clusterOptions: clusterOptions,
-                           answerCacheBytes: answerCacheBytes, content: content, generation: snapshot.generation,
+                           answerCacheBytes: answerCacheBytes, loaded: content, generation: snapshot.generation,
                            contentID: contentID(snapshot.storeID, snapshot.generation))
     }
 
     /// The content of `snapshot`: rowids are the table's positions (ascending in the index's order, as `/features`
     /// pages need).
-    private static func content(_ snapshot: PostgresSnapshot, clusterOptions: ClusterOptions) throws -> ServedContent {
+    private static func content(_ snapshot: PostgresSnapshot, clusterOptions: ClusterOptions) throws -> LoadedFeatures {
         guard snapshot.features.count < ServedState.maxClusteredFeatures else { throw ServerError.tooManyFeatures(snapshot.features.count) }
         var rowids: [String: Int64] = [:]
         rowids.reserveCapacity(snapshot.features.count)
         for (feature, position) in zip(snapshot.features, snapshot.positions) { rowids[feature.id] = position }
-        return ServedContent(features: snapshot.features, rowids: rowids, clusterOptions: clusterOptions)
+        return LoadedFeatures(features: snapshot.features, rowids: rowids, clusterOptions: clusterOptions)
     }
 
     private static func seconds(_ duration: Duration) -> String {
@@ -58,20 +58,21 @@ extension ServedStore {
                 serveReloaded(content, generation: snapshot.generation, contentID: Self.contentID(storeID, snapshot.generation)).generation
             }
         }
-        return try writing.withLock { _ in
+        return writing.withLock { _ in
             let before = state.generation
             guard changes.generation > before else { return before }
             let change = ServedChange(removedIDs: changes.removedIDs, upserted: changes.upserted, rowids: changes.upsertedPositions)
-            return try serveChanged(change, generation: changes.generation, contentID: Self.contentID(storeID, changes.generation)).generation
+            return serveChanged(change, generation: changes.generation, contentID: Self.contentID(storeID, changes.generation)).generation
         }
     }
 
     /// `write` for a PostgreSQL store: one transaction there, then the changes since the state served, applied.
-    func write(_ store: PostgresFeatureStore, upserting features: [Feature], deleting deletedIDs: [String]) async throws -> (deleted: [String], state: ServedState) {
+    /// - Returns: the ids of `deletedIDs` that were stored, and the generation of the write.
+    func write(_ store: PostgresFeatureStore, upserting features: [Feature], deleting deletedIDs: [String]) async throws -> (deleted: [String], generation: Int64) {
         let before = state.generation
-        let (deleted, _) = try await store.write(upserting: Self.lastOfEachID(features), deleting: deletedIDs)
+        let (deleted, generation) = try await store.write(upserting: Self.lastOfEachID(features), deleting: deletedIDs)
         try await apply(try await store.changes(since: before))
-        return (deleted, state)
+        return (deleted, generation)
     }
 
     /// Why the replica is not following its store now, or nil while it is (or for an SQLite store): also while it

@@ -15,10 +15,12 @@ import Darwin
 /// serialised by their own lock, so a write never waits for a query and a query never waits for a write.
 ///
 /// A write goes to the store first, in one transaction; only then is the new state made, from the state before it
-/// and the edit (the index takes the edit in its delta, the hierarchy splices it: neither is rebuilt), edited in
-/// place in the copy no state holds any more (`ServedEditor`), so an edit costs what it changes. When the
-/// store's generation after the write is not the one before plus one, another writer came in between and the state
-/// is reloaded from the store instead.
+/// and the edit: the index takes the edit in its delta, edited in place in the copy no state holds any more
+/// (`ServedEditor`), so an edit costs what it changes. The cluster hierarchy follows on a task of its own, which
+/// splices the edits made since its last round and serves the result (`ServedStore+Hierarchy`): a writer never
+/// waits for it, and the answer to a write through this server waits until it has caught up. When the store's
+/// generation after the write is not the one before plus one, another writer came in between and the state is
+/// reloaded from the store instead.
 final class ServedStore: Sendable {
     /// Where the features live: an SQLite file, or a PostgreSQL store this server is a replica of.
     enum Backend: Sendable {
@@ -33,6 +35,10 @@ final class ServedStore: Sendable {
     let writing = Locked<Void>(())
     /// The two copies of the served content that edits change in turn (taken under `writing`).
     let editor: Locked<ServedEditor>
+    /// The cluster hierarchy and the edits it has yet to follow (taken under `writing` by writers).
+    let hierarchy: Locked<HierarchyBacklog>
+    /// Where the hierarchy follows the edits (`ServedStore+Hierarchy`) and the index is compacted.
+    let upkeep = BackgroundThreads()
     /// Why the last check of the store for another process's writes failed, until one succeeds (for `/healthz`).
     let followFailure = Locked<String?>(nil)
     /// The change feed a PostgreSQL replica follows (`PostgresFollower`), for `/healthz` and `/metrics`.
@@ -47,47 +53,66 @@ final class ServedStore: Sendable {
         guard access(path, F_OK) == 0 else { throw ServerError.noStore(path) }
         let store = try FeatureStore(path: path)
         let loaded = try ServedStore.load(store, clusterOptions: clusterOptions)
-        self.init(backend: .sqlite(store), clusterOptions: clusterOptions, answerCacheBytes: answerCacheBytes, content: loaded.content,
+        self.init(backend: .sqlite(store), clusterOptions: clusterOptions, answerCacheBytes: answerCacheBytes, loaded: loaded.features,
                   generation: loaded.generation, contentID: loaded.contentID)
     }
 
-    /// A server of `content`, the store's as of `generation` and `contentID`.
-    /// - Complexity: O(e) for the hierarchy's e entries (`ServedState`).
-    init(backend: Backend, clusterOptions: ClusterOptions, answerCacheBytes: Int, content: ServedContent, generation: Int64, contentID: String) {
+    /// A server of `loaded`, the store's as of `generation` and `contentID`.
+    /// - Complexity: O(e) for the hierarchy's e entries (`ServedClusters`).
+    init(backend: Backend, clusterOptions: ClusterOptions, answerCacheBytes: Int, loaded: LoadedFeatures, generation: Int64, contentID: String) {
         self.backend = backend
         self.clusterOptions = clusterOptions
         self.answerCacheBytes = answerCacheBytes
-        current = Locked(ServedState(content, generation: generation, contentID: contentID, epoch: 0, answerCacheBytes: answerCacheBytes))
-        editor = Locked(ServedEditor(content))
+        let clusters = ServedClusters(loaded.hierarchy, generation: generation, epoch: 0, answerCacheBytes: answerCacheBytes)
+        current = Locked(ServedState(loaded.content, clusters: clusters, generation: generation, contentID: contentID, answerCacheBytes: answerCacheBytes))
+        editor = Locked(ServedEditor(loaded.content))
+        hierarchy = Locked(HierarchyBacklog(loaded.hierarchy, generation: generation, epoch: 0))
     }
 
-    /// Serves `content` loaded anew (a reload): a new editor over it and a state of the next epoch. Call under `writing`.
+    /// Features read from the store, as the two parts a server keeps of them.
+    struct LoadedFeatures: Sendable {
+        let content: ServedContent
+        let hierarchy: ServedHierarchy
+
+        /// The parts over `features` (ids unique) with their rowids.
+        /// - Complexity: O(n log n).
+        init(features: [Feature], rowids: [String: Int64], clusterOptions: ClusterOptions) {
+            content = ServedContent(features: features, rowids: rowids)
+            hierarchy = ServedHierarchy(features: features, options: clusterOptions)
+        }
+    }
+
+    /// Serves `loaded` anew (a reload): a new editor and hierarchy over it, clusters of the next epoch. Call under
+    /// `writing`.
     /// - Complexity: O(e) for the hierarchy's e entries.
-    func serveReloaded(_ content: ServedContent, generation: Int64, contentID: String) -> ServedState {
-        let next = ServedState(content, generation: generation, contentID: contentID, epoch: Self.next(state.epoch),
-                               answerCacheBytes: answerCacheBytes)
-        editor.withLock { $0 = ServedEditor(content) }
+    func serveReloaded(_ loaded: LoadedFeatures, generation: Int64, contentID: String) -> ServedState {
+        let epoch = hierarchy.withLock { $0.reload(loaded.hierarchy, generation: generation) }
+        let clusters = ServedClusters(loaded.hierarchy, generation: generation, epoch: epoch, answerCacheBytes: answerCacheBytes)
+        let next = ServedState(loaded.content, clusters: clusters, generation: generation, contentID: contentID, answerCacheBytes: answerCacheBytes)
+        editor.withLock { $0 = ServedEditor(loaded.content) }
         current.withLock { $0 = next }
+        hierarchy.withLock { $0.takeWaiters(upTo: .max) }.forEach { $0.resume() }
         return next
     }
 
-    /// Applies `change` to the served content and serves the result, stamped `generation` and `contentID`. Call
-    /// under `writing`.
+    /// Applies `change` to the served index and serves the result, stamped `generation` and `contentID`, with the
+    /// clusters served now; hands the change to the hierarchy to follow. Call under `writing`.
     /// - Complexity: `ServedEditor.apply`.
-    func serveChanged(_ change: ServedChange, generation: Int64, contentID: String) throws -> ServedState {
-        let epoch = Self.next(state.epoch)
-        let content = try editor.withLock { try $0.apply(change) }
-        let next = ServedState(content, generation: generation, contentID: contentID, epoch: epoch, answerCacheBytes: answerCacheBytes)
+    func serveChanged(_ change: ServedChange, generation: Int64, contentID: String) -> ServedState {
+        let (content, edits) = editor.withLock { $0.apply(change) }
+        let next = ServedState(content, clusters: state.clusters, generation: generation, contentID: contentID, answerCacheBytes: answerCacheBytes)
         current.withLock { $0 = next }
+        followInBackground(edits, generation: generation)
         compactInBackground()
         return next
     }
 
-    /// The pending edits of the served index past which it is compacted off the writers' path: a few hundred, so
-    /// that the delta every query scans beside the base stays small (reads after edits cost what reads before them
-    /// do) while a compaction, O(n log n) on another core, runs at most every few hundred edits.
+    /// The pending edits of the served index past which it is compacted off the writers' path: about a thousand,
+    /// so that the delta every query scans beside the base stays small (a scan of a thousand slots is about a
+    /// microsecond beside the tens a query takes) while a compaction, O(n log n) on another core (half a second of
+    /// CPU for 235,000 places), runs at most every thousand edits: at 100 edits a second, every ten seconds.
     /// - Complexity: O(1).
-    static func backgroundCompactionThreshold(featureCount: Int) -> Int { max(256, featureCount / 1024) }
+    static func backgroundCompactionThreshold(featureCount: Int) -> Int { max(1_024, featureCount / 256) }
 
     /// Compacts the served index on a task of its own when its delta has grown past the threshold: the writers go
     /// on meanwhile, and the result, brought up to date with their changes, is served when ready (the answers do
@@ -98,13 +123,13 @@ final class ServedStore: Sendable {
             editor.startCompaction(threshold: Self.backgroundCompactionThreshold(featureCount: editor.served.index.count))
         }
         guard let started else { return }
-        Task.detached(priority: .utility) { [self] in
+        // On the thread of the hierarchy's rounds, at its lower priority (`BackgroundThreads`).
+        upkeep.run { [self] in
             let compacted = started.index.compacted()
             writing.withLock { _ in
                 guard let content = editor.withLock({ $0.finishCompaction(compacted, ticket: started.ticket) }) else { return }
                 let now = state
-                // The same features and hierarchy: the epoch stays, so cluster ids already handed out still open.
-                let next = ServedState(content, generation: now.generation, contentID: now.contentID, epoch: now.epoch,
+                let next = ServedState(content, clusters: now.clusters, generation: now.generation, contentID: now.contentID,
                                        answerCacheBytes: answerCacheBytes)
                 current.withLock { $0 = next }
             }
@@ -130,25 +155,30 @@ final class ServedStore: Sendable {
         return try writing.withLock { _ in
             guard try store.contentIdentifier() != state.contentID else { return false }
             let loaded = try Self.load(store, clusterOptions: clusterOptions)
-            _ = serveReloaded(loaded.content, generation: loaded.generation, contentID: loaded.contentID)
+            _ = serveReloaded(loaded.features, generation: loaded.generation, contentID: loaded.contentID)
             return true
         }
     }
 
-    /// Upserts `features` and deletes `deletedIDs` in one store transaction, then serves the result.
+    /// Upserts `features` and deletes `deletedIDs` in one store transaction, then serves the result, and returns
+    /// once the clusters have caught up with it too (so the writer's next cluster or tile answer shows the edit).
     /// An upserted feature takes the last place in the order, in the store as in the index (the store row is
     /// deleted and inserted again), so that a box answer lists features in the order the CLI gives after the edit.
-    /// - Returns: the ids of `deletedIDs` that were stored.
-    /// - Complexity: O(m log N) in the store, plus per edit O(n) to find the cluster point and its splice.
+    /// - Returns: the ids of `deletedIDs` that were stored, and the generation of the state the write made.
+    /// - Complexity: O(m log N) in the store, O(m n / 64) to find the edited features, then the hierarchy's round.
     @discardableResult
-    func write(upserting features: [Feature], deleting deletedIDs: [String]) async throws -> (deleted: [String], state: ServedState) {
-        switch backend {
+    func write(upserting features: [Feature], deleting deletedIDs: [String]) async throws -> (deleted: [String], generation: Int64) {
+        // Only the generation is kept while waiting: a state held that long would keep the editor's spare copy
+        // shared, and every edit meanwhile would copy the index and the rowids instead of editing them in place.
+        let (deleted, generation) = switch backend {
         case .sqlite(let store): try write(store, upserting: features, deleting: deletedIDs)
         case .postgres(let store, _): try await write(store, upserting: features, deleting: deletedIDs)
         }
+        await hierarchyCaughtUp(to: generation)
+        return (deleted, generation)
     }
 
-    private func write(_ store: FeatureStore, upserting features: [Feature], deleting deletedIDs: [String]) throws -> (deleted: [String], state: ServedState) {
+    private func write(_ store: FeatureStore, upserting features: [Feature], deleting deletedIDs: [String]) throws -> (deleted: [String], generation: Int64) {
         let upserts = Self.lastOfEachID(features)
         return try writing.withLock { _ in
             let before = state
@@ -165,16 +195,16 @@ final class ServedStore: Sendable {
             let generation = try store.generation(), contentID = try store.contentIdentifier()
             if generation == before.generation + 1 {
                 let change = ServedChange(removedIDs: deleted, upserted: upserts, rowids: upserts.map { rowids[$0.id] ?? .max })
-                return (deleted, try serveChanged(change, generation: generation, contentID: contentID))
+                return (deleted, serveChanged(change, generation: generation, contentID: contentID).generation)
             }
             let loaded = try Self.load(store, clusterOptions: clusterOptions)
-            return (deleted, serveReloaded(loaded.content, generation: loaded.generation, contentID: loaded.contentID))
+            return (deleted, serveReloaded(loaded.features, generation: loaded.generation, contentID: loaded.contentID).generation)
         }
     }
 
     /// The store's features as a state: its index from the snapshot when current (an answer read from a damaged
     /// snapshot is given again from a rebuilt one), the hierarchy built over them.
-    private static func load(_ store: FeatureStore, clusterOptions: ClusterOptions) throws -> (content: ServedContent, generation: Int64, contentID: String) {
+    private static func load(_ store: FeatureStore, clusterOptions: ClusterOptions) throws -> (features: LoadedFeatures, generation: Int64, contentID: String) {
         // Read the stamp first: a write landing during the load makes the state look older than it is, and the
         // next reload check catches it up; never the other way round.
         let generation = try store.generation(), contentID = try store.contentIdentifier()
@@ -183,10 +213,8 @@ final class ServedStore: Sendable {
         var rowids: [String: Int64] = [:]
         rowids.reserveCapacity(features.count)
         try store.forEachRowID { id, rowid in rowids[id] = rowid }
-        return (ServedContent(features: features, rowids: rowids, clusterOptions: clusterOptions), generation, contentID)
+        return (LoadedFeatures(features: features, rowids: rowids, clusterOptions: clusterOptions), generation, contentID)
     }
-
-    static func next(_ epoch: UInt64) -> UInt64 { (epoch + 1) % ServedState.epochLimit }
 
     /// The last version of each id, in the order of those last versions (as upserting them one by one leaves them).
     static func lastOfEachID(_ features: [Feature]) -> [Feature] {
@@ -207,7 +235,7 @@ extension ServedStore {
         var data = CheckInReferenceData(defaultRadiusMeters: nil)
         switch backend {
         case .sqlite(let store): try data.loadStore(path: store.path)
-        case .postgres(let store, _): data.loadFeatures(state.clusters.features, source: store.url.description)
+        case .postgres(let store, _): data.loadFeatures(state.index.features, source: store.url.description)
         }
         let validator = data.makeValidator()
         validators.withLock { $0 = (contentID, validator) }

@@ -1,0 +1,68 @@
+import CairnCore
+import CairnIO
+
+/// The cluster hierarchy over every served feature, with the features in its input order (the index's order at the
+/// generation it matches) and their tile shapes: what `/clusters` and `/tiles` answer from. It follows the index's
+/// edits off the writers' path (`ServedStore+Hierarchy`), as the `Edit`s the served content's edits give.
+struct ServedHierarchy: Sendable {
+    /// One change of the features, in the numbering of the moment it is applied.
+    enum Edit: Sendable {
+        /// The feature at this position leaves; later ones move up by one.
+        case remove(at: Int)
+        /// A feature joins at the end.
+        case append(Feature)
+    }
+
+    /// The hierarchy over `features`.
+    private(set) var clusters: ClusterIndex
+    /// The features in the hierarchy's input order.
+    private(set) var features: [Feature]
+    /// The lines and polygons of `features`, for the tiles' `shapes` layer.
+    private(set) var shapes: TileShapes
+    /// How many of `features` `shapes` draws: while none is, an edit that adds none keeps `shapes` as it is.
+    private var drawnShapeCount: Int
+
+    /// The hierarchy over `features`, in their order.
+    /// - Complexity: O(n log n).
+    init(features: [Feature], options: ClusterOptions) {
+        clusters = ClusterIndex(features: features, options: options)
+        self.features = features
+        shapes = TileShapes(features: features)
+        drawnShapeCount = features.lazy.filter(Self.isDrawnAsShape).count
+    }
+
+    /// Applies `edits` in order (as `ServedContent.apply` gives them), which leave `features` (the index's features
+    /// after them, in order): the result equals a fresh `init` over `features`.
+    /// - Throws: `ClusterError` for a position outside the features (not expected: positions come from the index);
+    ///   the hierarchy must then be built afresh.
+    /// - Complexity: the hierarchy's splice (`ClusterIndex.apply`: per edit, or one rebuild of the levels past a
+    ///   few dozen edits); `shapes` is rebuilt, O(n), only when drawn shapes were or are among the features.
+    mutating func apply(_ edits: [Edit], leaving features: [Feature]) throws {
+        var count = self.features.count
+        let clusterEdits = try edits.map { edit throws(ClusterError) -> ClusterEdit in
+            switch edit {
+            case .remove(let position):
+                guard position >= 0, position < count else { throw .pointOutOfRange(position, count: count) }
+                count -= 1
+                return .remove(at: position)
+            case .append(let feature):
+                count += 1
+                return .insertFeature(feature)
+            }
+        }
+        guard count == features.count else { throw ClusterError.pointOutOfRange(count, count: features.count) }
+        try clusters.apply(clusterEdits)
+        // Taking the index's list, rather than moving this one's tail at every removal, costs one pass a round.
+        self.features = features
+        let hadShapes = drawnShapeCount > 0
+        drawnShapeCount = features.lazy.filter(Self.isDrawnAsShape).count
+        // Shapes are listed by position in `features`, which a removal shifts: rebuilt whenever there are any.
+        if hadShapes || drawnShapeCount > 0 { shapes = TileShapes(features: features) }
+    }
+
+    /// Whether `TileShapes` draws `feature` as a shape (a line, polygon or multi-point; a point is a pin only).
+    private static func isDrawnAsShape(_ feature: Feature) -> Bool {
+        guard let shape = feature.shape else { return false }
+        return shape.kind != .point
+    }
+}
