@@ -156,7 +156,7 @@ def main():
     listed = [feature.get("id") or feature["properties"]["id"] for feature in json.loads(reader.getresponse().read())["features"]]
     duplicated = len(listed) - len(set(listed))
     reader.request("GET", "/clusters?bbox=-151,-61,-148,-59&zoom=20")
-    clustered = [feature["properties"].get("id") for feature in json.loads(reader.getresponse().read())["features"]]
+    clustered = [feature.get("id") for feature in json.loads(reader.getresponse().read())["features"]]
     clustered_probes = len(set(clustered)) if len(clustered) == len(set(clustered)) else -1  # -1: one listed twice
     reader.request("GET", "/healthz")
     health = json.loads(reader.getresponse().read())
