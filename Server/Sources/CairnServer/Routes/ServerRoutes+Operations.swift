@@ -34,6 +34,8 @@ extension ServerRoutes {
                                                                 helpText: "1 while the replica follows its PostgreSQL store's changes, 0 while it cannot.")).set(Int64(status.connected ? 1 : 0))
             registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "cairn_store_reconnects", unitName: "",
                                                                 helpText: "Connections to the store's change feed after the first.")).set(Int64(status.reconnects))
+            registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "cairn_store_reloads", unitName: "",
+                                                                helpText: "Full reloads of the store's features (a TRUNCATE, a store made anew, or a change log pruned past this replica).")).set(Int64(status.reloads))
         }
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
