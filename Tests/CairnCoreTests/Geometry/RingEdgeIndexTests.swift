@@ -104,9 +104,7 @@ import Testing
         index.positions.withUnsafeBufferPointer { positions in
             for number in 0..<index.ringCount {
                 let range = Int(index.ringStarts[number])..<Int(index.ringStarts[number + 1])
-                let south = index.ringLatitudes[3 * number], north = index.ringLatitudes[3 * number + 1]
-                let perDegree = index.ringLatitudes[3 * number + 2]
-                let bands = Int(index.ringBands[number + 1] - index.ringBands[number])
+                let (south, north, perDegree, bands) = index.header(ofRing: number)
                 var latitudes = [south, north, south.nextDown, north.nextUp]
                 for band in 0...bands where perDegree > 0 {
                     let edge = south + Double(band) / perDegree
@@ -130,19 +128,19 @@ import Testing
         let index = RingEdgeIndexTests.index(rings, baseLongitude: 0, baseLatitude: 0, unit: 1)
         for (number, ring) in rings.enumerated() {
             let edges = ring.count - 1
-            let bands = Int(index.ringBands[number + 1] - index.ringBands[number])
-            let entries = Int(index.bandStarts[Int(index.ringBands[number + 1])] - index.bandStarts[Int(index.ringBands[number])])
+            let bands = index.header(ofRing: number).bands
+            let entries = index.entryCount(ofRing: number)
             #expect(entries <= RingEdgeIndex.maximumEntriesPerEdge * edges + bands, "ring \(number): \(entries) for \(edges) edges")
             #expect(entries >= edges)
         }
         // A smooth ring (radii within 1 %) keeps a band per `edgesPerBand` edges; the spiky stars above may not.
         let smooth = ShapeCoversTests.starRing(cx: 0, cy: 0, count: 2_000, radii: 99_000...100_000, clockwise: false, random: &random)
         let smoothIndex = RingEdgeIndexTests.index([smooth], baseLongitude: 0, baseLatitude: 0, unit: 0x1p-20)
-        #expect(Int(smoothIndex.ringBands[1]) == (smooth.count - 1) / RingEdgeIndex.edgesPerBand)
-        #expect(Int(smoothIndex.bandStarts.last ?? 0) <= 3 * (smooth.count - 1))
+        #expect(smoothIndex.header(ofRing: 0).bands == (smooth.count - 1) / RingEdgeIndex.edgesPerBand)
+        #expect(smoothIndex.entryCount(ofRing: 0) <= 3 * (smooth.count - 1))
         // The tall comb's teeth meet every band: its bands were halved.
         let comb = rings.count - 2
-        let combBands = Int(index.ringBands[comb + 1] - index.ringBands[comb])
+        let combBands = index.header(ofRing: comb).bands
         #expect(combBands < (rings[comb].count - 1) / RingEdgeIndex.edgesPerBand)
     }
 
@@ -151,7 +149,8 @@ import Testing
     @Test func degenerateRingsHaveOneBand() {
         let flat: GridRing = [(0, 5), (10, 5), (20, 5), (0, 5)]
         let index = RingEdgeIndexTests.index([flat, [(3, 3)], []], baseLongitude: 0, baseLatitude: 0, unit: 1)
-        #expect(index.ringBands.map { Int($0) } == [0, 1, 2, 3])
+        #expect((0..<3).map { index.header(ofRing: $0).bands } == [1, 1, 1])
+        #expect(index.entryCount(ofRing: 0) == 3 && index.entryCount(ofRing: 1) == 0 && index.entryCount(ofRing: 2) == 0)
         #expect(index.crossing(ring: 0, x: 15, y: 5) == .boundary)
         #expect(index.crossing(ring: 0, x: 25, y: 5) == .even)
         #expect(index.crossing(ring: 0, x: 15, y: 6) == .even)

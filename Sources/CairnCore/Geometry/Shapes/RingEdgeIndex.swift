@@ -12,6 +12,10 @@
 /// Size: about one band per `edgesPerBand` edges; an edge is listed once per band it spans (about 2 · bands + edges
 /// entries for a ring whose latitude goes up and down once), 4 bytes each. Rings whose long edges would list
 /// more than `maximumEntriesPerEdge` entries per edge get fewer bands, so the index stays linear in the edges.
+///
+/// Layout, for the cache: what a query reads of a ring sits together, its header (32 bytes, one cache line) and
+/// one block holding its band starts then its entries, since a containment query meets each ring cold (a chain of
+/// dependent misses is what a candidate costs, more than its instructions).
 struct RingEdgeIndex: Sendable {
     /// Edges per band aimed at: a band then lists about 2 + `edgesPerBand` edges (the two a horizontal line
     /// crosses in a ring that goes up and down once, and those inside the slab).
@@ -23,14 +27,13 @@ struct RingEdgeIndex: Sendable {
     let ringStarts: ContiguousArray<UInt32>
     /// Longitude, latitude of every ring's positions, ring by ring, each ring closed (its first position last).
     let positions: ContiguousArray<Double>
-    /// Per ring: south, north, bands per degree of latitude (0 for a ring of one band).
-    let ringLatitudes: ContiguousArray<Double>
-    /// The bands of ring `r` are `ringBands[r]..<ringBands[r + 1]`; rings + 1 entries.
-    let ringBands: ContiguousArray<UInt32>
-    /// The edges of band `b` are `bandEdges[bandStarts[b]..<bandStarts[b + 1]]`; bands + 1 entries.
-    let bandStarts: ContiguousArray<UInt32>
-    /// Per band entry, the position (in `positions`, pairs) where its edge starts; the edge ends at the next one.
-    let bandEdges: ContiguousArray<UInt32>
+    /// Per ring, four doubles: south, north, bands per degree of latitude (0 for a ring of one band), and the bit
+    /// pattern of `block << 32 | bands` (`blocks[block...]` is the ring's block, `bands` its band count).
+    let ringHeaders: ContiguousArray<Double>
+    /// Per ring a block: `bands + 1` band starts, relative to the block (band `b`'s entries are
+    /// `blocks[block + starts[b] ..< block + starts[b + 1]]`), then the entries, each the position (in `positions`,
+    /// pairs) where its edge starts; the edge ends at the next position.
+    let blocks: ContiguousArray<UInt32>
 
     /// Indexes the rings at `ringStarts` in `positions` (each closed, first position repeated last).
     /// - Complexity: O(v) for v positions, times O(log b) when long edges make a ring's b bands halve.
@@ -38,14 +41,10 @@ struct RingEdgeIndex: Sendable {
         self.ringStarts = ringStarts
         self.positions = positions
         let ringCount = ringStarts.count - 1
-        var ringLatitudes = ContiguousArray<Double>()
-        ringLatitudes.reserveCapacity(3 * ringCount)
-        var ringBands: ContiguousArray<UInt32> = [0]
-        ringBands.reserveCapacity(ringCount + 1)
-        var bandStarts: ContiguousArray<UInt32> = [0]
-        bandStarts.reserveCapacity(positions.count / (2 * RingEdgeIndex.edgesPerBand) + ringCount + 1)
-        var bandEdges = ContiguousArray<UInt32>()
-        bandEdges.reserveCapacity(3 * positions.count / 2)
+        var ringHeaders = ContiguousArray<Double>()
+        ringHeaders.reserveCapacity(4 * ringCount)
+        var blocks = ContiguousArray<UInt32>()
+        blocks.reserveCapacity(2 * positions.count)
         // Scratch for one ring: each edge's first and last band; the counting sort's counters.
         var edgeBands: [Int] = [], counts: [Int] = []
         positions.withUnsafeBufferPointer { positions in
@@ -89,25 +88,29 @@ struct RingEdgeIndex: Sendable {
                     if bands == 1 || entries <= RingEdgeIndex.maximumEntriesPerEdge * edges + bands { break }
                     bands /= 2
                 }
-                ringLatitudes.append(south)
-                ringLatitudes.append(north)
-                ringLatitudes.append(bandsPerDegree)
-                // A counting sort of the edges into their bands.
-                let base = bandEdges.count
-                precondition(base + entries < Int(UInt32.max), "RingEdgeIndex holds fewer than \(UInt32.max) band entries")
-                bandEdges.append(contentsOf: repeatElement(0, count: entries))
+                // The block: band starts, then a counting sort of the edges into their bands.
+                let block = blocks.count
+                precondition(block + bands + 1 + entries < Int(UInt32.max), "RingEdgeIndex holds fewer than \(UInt32.max) block words")
+                ringHeaders.append(south)
+                ringHeaders.append(north)
+                ringHeaders.append(bandsPerDegree)
+                ringHeaders.append(Double(bitPattern: UInt64(block) << 32 | UInt64(bands)))
+                blocks.append(contentsOf: repeatElement(0, count: bands + 1 + entries))
                 edgeBands.withUnsafeBufferPointer { edgeBands in
                     counts.withUnsafeMutableBufferPointer { counts in
-                        for band in 0..<bands {
-                            counts[band &+ 1] &+= counts[band]
-                            bandStarts.append(UInt32(base &+ counts[band &+ 1]))
-                        }
-                        bandEdges.withUnsafeMutableBufferPointer { bandEdges in
+                        blocks.withUnsafeMutableBufferPointer { blocks in
+                            // Band b's entries start at bands + 1 + counts[b] within the block.
+                            counts[0] = bands &+ 1
+                            blocks[block] = UInt32(truncatingIfNeeded: counts[0])
+                            for band in 0..<bands {
+                                counts[band &+ 1] &+= counts[band]
+                                blocks[block &+ band &+ 1] = UInt32(truncatingIfNeeded: counts[band &+ 1])
+                            }
                             for edge in 0..<edges {
                                 var band = edgeBands[2 &* edge]
                                 let high = edgeBands[2 &* edge &+ 1]
                                 repeat {
-                                    bandEdges[base &+ counts[band]] = UInt32(truncatingIfNeeded: first &+ edge)
+                                    blocks[block &+ counts[band]] = UInt32(truncatingIfNeeded: first &+ edge)
                                     counts[band] &+= 1
                                     band &+= 1
                                 } while band <= high
@@ -115,13 +118,10 @@ struct RingEdgeIndex: Sendable {
                         }
                     }
                 }
-                ringBands.append(UInt32(bandStarts.count - 1))
             }
         }
-        self.ringLatitudes = ringLatitudes
-        self.ringBands = ringBands
-        self.bandStarts = bandStarts
-        self.bandEdges = bandEdges
+        self.ringHeaders = ringHeaders
+        self.blocks = blocks
     }
 
     /// The band (`0..<bands`) of latitude `y`, at or above `south` and finite: the rule the build and the query share.
@@ -140,30 +140,40 @@ struct RingEdgeIndex: Sendable {
     ///   and down once).
     @inline(__always)
     func crossing(ring: Int, x: Double, y: Double) -> ShapeRing.Crossing {
-        ringLatitudes.withUnsafeBufferPointer { latitudes in
-            let south = latitudes[3 * ring], north = latitudes[3 * ring + 1]
+        ringHeaders.withUnsafeBufferPointer { headers in
+            let south = headers[4 &* ring], north = headers[4 &* ring &+ 1]
             // No edge holds a latitude outside the ring's (NaN too): outside, off the boundary.
             guard y >= south, y <= north else { return .even }
-            return ringBands.withUnsafeBufferPointer { ringBands in
-                bandStarts.withUnsafeBufferPointer { bandStarts in
-                    bandEdges.withUnsafeBufferPointer { bandEdges in
-                        positions.withUnsafeBufferPointer { positions in
-                            let firstBand = Int(ringBands[ring])
-                            let band = firstBand + RingEdgeIndex.band(y, south: south, bandsPerDegree: latitudes[3 * ring + 2],
-                                                                      bands: Int(ringBands[ring + 1]) - firstBand)
-                            var odd = false
-                            for entry in Int(bandStarts[band])..<Int(bandStarts[band + 1]) {
-                                let a = 2 * Int(bandEdges[entry])
-                                if ShapeRing.edgeStep(positions[a], positions[a + 1], positions[a + 2], positions[a + 3],
-                                                      x: x, y: y, odd: &odd) {
-                                    return .boundary
-                                }
-                            }
-                            return odd ? .odd : .even
+            return blocks.withUnsafeBufferPointer { blocks in
+                positions.withUnsafeBufferPointer { positions in
+                    let packed = headers[4 &* ring &+ 3].bitPattern
+                    let block = Int(truncatingIfNeeded: packed >> 32), bands = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)
+                    let band = block &+ RingEdgeIndex.band(y, south: south, bandsPerDegree: headers[4 &* ring &+ 2], bands: bands)
+                    var odd = false
+                    for entry in (block &+ Int(blocks[band]))..<(block &+ Int(blocks[band &+ 1])) {
+                        let a = 2 &* Int(blocks[entry])
+                        if ShapeRing.edgeStep(positions[a], positions[a &+ 1], positions[a &+ 2], positions[a &+ 3], x: x, y: y, odd: &odd) {
+                            return .boundary
                         }
                     }
+                    return odd ? .odd : .even
                 }
             }
         }
+    }
+
+    /// Ring `ring`'s south, north, bands per degree and band count, as its header holds them.
+    /// - Complexity: O(1).
+    func header(ofRing ring: Int) -> (south: Double, north: Double, bandsPerDegree: Double, bands: Int) {
+        let packed = ringHeaders[4 * ring + 3].bitPattern
+        return (ringHeaders[4 * ring], ringHeaders[4 * ring + 1], ringHeaders[4 * ring + 2], Int(packed & 0xFFFF_FFFF))
+    }
+
+    /// The number of band entries of ring `ring` (an edge once per band it spans).
+    /// - Complexity: O(1).
+    func entryCount(ofRing ring: Int) -> Int {
+        let packed = ringHeaders[4 * ring + 3].bitPattern
+        let block = Int(packed >> 32), bands = Int(packed & 0xFFFF_FFFF)
+        return Int(blocks[block + bands]) - (bands + 1)
     }
 }
