@@ -7,9 +7,9 @@
 /// Beside the tree it keeps the rings of every polygon part in one flat buffer, in the tree's leaf order, so
 /// `appendCovering` tests a candidate part where the tree found it, without reading (or, mapped, decoding) its
 /// `Feature`: 16 bytes per polygon vertex and 4 per ring and part, a copy of the features' polygons (a `Feature`
-/// per candidate was a third of a containment query's instructions). The rings' edges are indexed by latitude
-/// band (`RingEdgeIndex`, about 12 bytes more per vertex), so a candidate reads the few edges near the point's
-/// latitude, not all of them (reading every edge was about 1,000 instructions a candidate).
+/// per candidate was a third of a containment query's instructions). The edges of long rings (64 edges or more)
+/// are indexed by latitude band (`RingEdgeIndex`, about 12 bytes more per such vertex), so a candidate country
+/// reads the few edges near the point's latitude, not its thousands; short rings are read whole.
 final class FeatureShapeIndex: Sendable {
     /// The parts' extents; items are feature positions.
     let extents: ShapeExtentIndex
@@ -20,7 +20,7 @@ final class FeatureShapeIndex: Sendable {
     /// The rings of leaf `l` (a polygon part; none for a line or a point) are `leafRings[l]..<leafRings[l + 1]`
     /// in `rings`; `count + 1` entries (one when there are no parts).
     let leafRings: ContiguousArray<UInt32>
-    /// Every polygon part's rings (closed), parts in leaf order, their edges indexed by latitude band.
+    /// Every polygon part's rings (closed), parts in leaf order, long rings' edges indexed by latitude band.
     let rings: RingEdgeIndex
 
     /// Finds and indexes the shapes of `features`.
@@ -157,8 +157,8 @@ final class FeatureShapeIndex: Sendable {
     ///
     /// Each part whose extent holds the point is tested alone, from the flat rings (`Shape.covers` is the OR of its
     /// polygons, and a polygon covers only points in its extent); a feature is read only when a filter asks.
-    /// - Complexity: O(log p + k log k) for k parts found, plus O(e) for the e edges listed in the latitude bands
-    ///   of their rings that hold the point (`RingEdgeIndex`).
+    /// - Complexity: O(log p + k log k) for k parts found, plus O(e) for the e edges their rings read: a short
+    ///   ring's all, a long ring's band at the point (`RingEdgeIndex`).
     func appendCovering(_ point: Coordinate, features: FeatureList, filter: FeatureFilter, into hits: inout [QueryHit],
                         stats: inout QueryStats) {
         guard shapeCount > 0 else { return }
@@ -192,7 +192,7 @@ final class FeatureShapeIndex: Sendable {
 
     /// `appendCovering`'s exact step over its candidates (`item << 32 | leaf`): sorted, then per item the filter
     /// once and its parts until one covers the point.
-    /// - Complexity: O(k log k) for k candidates, plus O(e) for the e edges in their rings' bands at the point.
+    /// - Complexity: O(k log k) for k candidates, plus O(e) for the e edges their rings read (`RingEdgeIndex`).
     private func decide(_ keys: UnsafeMutableBufferPointer<UInt64>, longitude: Double, latitude: Double, atPole: Bool,
                         accepting accepts: (Int) -> Bool, into hits: inout [QueryHit], stats: inout QueryStats) {
         var keys = keys
@@ -218,7 +218,7 @@ final class FeatureShapeIndex: Sendable {
     }
 
     /// Whether polygon part `leaf`, whose extent holds the point, covers it: `Shape.covers` for one polygon.
-    /// - Complexity: O(e) for the e edges in its rings' bands at the point.
+    /// - Complexity: O(e) for the e edges its rings read (`RingEdgeIndex`).
     @inline(__always)
     private func partCovers(leaf: Int, longitude: Double, latitude: Double, atPole: Bool,
                             leafRings: UnsafeBufferPointer<UInt32>) -> Bool {
@@ -231,9 +231,9 @@ final class FeatureShapeIndex: Sendable {
         return ringsCover(rings, x: longitude, y: latitude)
     }
 
-    /// The crossing test over `ringRange` (one polygon: its exterior, then its holes), from the edges of the
-    /// band holding y (`RingEdgeIndex`): on a boundary or inside an odd number of them.
-    /// - Complexity: O(k) for the k edges listed in those bands.
+    /// The crossing test over `ringRange` (one polygon: its exterior, then its holes), each ring read whole or,
+    /// when long, from the edges of its band holding y (`RingEdgeIndex`): on a boundary or inside an odd number.
+    /// - Complexity: O(e) for the e edges the rings read.
     @inline(__always)
     private func ringsCover(_ ringRange: Range<Int>, x: Double, y: Double) -> Bool {
         var inside = false

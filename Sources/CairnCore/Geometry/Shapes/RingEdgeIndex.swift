@@ -22,6 +22,11 @@ struct RingEdgeIndex: Sendable {
     static let edgesPerBand = 2
     /// The most band entries per edge (plus one per band) before a ring's bands are halved.
     static let maximumEntriesPerEdge = 4
+    /// Rings of fewer edges are read whole (`ShapeRing.crossing`), without bands: their positions stream in
+    /// order, while a band costs a chain of dependent reads (header, band starts, entries, then scattered edges).
+    /// On `cairn bench --polygons` (rings of 8 to 64 edges) banding every ring cut a query's instructions but not
+    /// its time, so bands are for the rings where reading every edge is what costs (a country's thousands).
+    static let smallestBandedRing = 64
 
     /// The positions of ring `r` are `ringStarts[r]..<ringStarts[r + 1]` in `positions`; rings + 1 entries.
     let ringStarts: ContiguousArray<UInt32>
@@ -56,6 +61,14 @@ struct RingEdgeIndex: Sendable {
                     north = Swift.max(north, positions[2 * position + 1])
                 }
                 let edges = Swift.max(0, end - first - 1)
+                guard edges >= RingEdgeIndex.smallestBandedRing else {
+                    // Read whole: a header without bands or block.
+                    ringHeaders.append(south)
+                    ringHeaders.append(north)
+                    ringHeaders.append(0)
+                    ringHeaders.append(Double(bitPattern: 0))
+                    continue
+                }
                 // Halved while long edges overfill the bands.
                 var bands = Swift.max(1, edges / RingEdgeIndex.edgesPerBand)
                 var bandsPerDegree = 0.0, entries = 0
@@ -135,12 +148,19 @@ struct RingEdgeIndex: Sendable {
     /// - Complexity: O(1).
     var ringCount: Int { ringStarts.count - 1 }
 
-    /// `ShapeRing.crossing` of ring `ring` at (x, y), from the edges of the band holding y.
+    /// `ShapeRing.crossing` of ring `ring` at (x, y): from the edges of the band holding y, or over the whole ring
+    /// below `smallestBandedRing` edges.
     /// - Complexity: O(k) for the k edges listed in that band (about 2 + `edgesPerBand` for a ring that goes up
-    ///   and down once).
+    ///   and down once); O(v) for a ring of v < `smallestBandedRing` positions.
     @inline(__always)
     func crossing(ring: Int, x: Double, y: Double) -> ShapeRing.Crossing {
-        ringHeaders.withUnsafeBufferPointer { headers in
+        let start = Int(ringStarts[ring]), end = Int(ringStarts[ring + 1])
+        if end &- start &- 1 < RingEdgeIndex.smallestBandedRing {
+            // An empty ring (never in a `Shape`, which needs four positions a ring) holds nothing.
+            guard end > start else { return .even }
+            return positions.withUnsafeBufferPointer { ShapeRing.crossing($0, start..<end, x: x, y: y) }
+        }
+        return ringHeaders.withUnsafeBufferPointer { headers in
             let south = headers[4 &* ring], north = headers[4 &* ring &+ 1]
             // No edge holds a latitude outside the ring's (NaN too): outside, off the boundary.
             guard y >= south, y <= north else { return .even }
@@ -162,7 +182,8 @@ struct RingEdgeIndex: Sendable {
         }
     }
 
-    /// Ring `ring`'s south, north, bands per degree and band count, as its header holds them.
+    /// Ring `ring`'s south, north, bands per degree and band count (0 for a ring read whole), as its header holds
+    /// them.
     /// - Complexity: O(1).
     func header(ofRing ring: Int) -> (south: Double, north: Double, bandsPerDegree: Double, bands: Int) {
         let packed = ringHeaders[4 * ring + 3].bitPattern
@@ -174,6 +195,7 @@ struct RingEdgeIndex: Sendable {
     func entryCount(ofRing ring: Int) -> Int {
         let packed = ringHeaders[4 * ring + 3].bitPattern
         let block = Int(packed >> 32), bands = Int(packed & 0xFFFF_FFFF)
+        guard bands > 0 else { return 0 }
         return Int(blocks[block + bands]) - (bands + 1)
     }
 }
