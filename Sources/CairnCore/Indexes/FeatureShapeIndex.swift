@@ -7,7 +7,9 @@
 /// Beside the tree it keeps the rings of every polygon part in one flat buffer, in the tree's leaf order, so
 /// `appendCovering` tests a candidate part where the tree found it, without reading (or, mapped, decoding) its
 /// `Feature`: 16 bytes per polygon vertex and 4 per ring and part, a copy of the features' polygons (a `Feature`
-/// per candidate was a third of a containment query's instructions).
+/// per candidate was a third of a containment query's instructions). The edges of long rings (64 edges or more)
+/// are indexed by latitude band (`RingEdgeIndex`, about 12 bytes more per such vertex), so a candidate country
+/// reads the few edges near the point's latitude, not its thousands; short rings are read whole.
 final class FeatureShapeIndex: Sendable {
     /// The parts' extents; items are feature positions.
     let extents: ShapeExtentIndex
@@ -15,13 +17,11 @@ final class FeatureShapeIndex: Sendable {
     let shaped: ContiguousArray<UInt64>
     /// The number of features with a shape.
     let shapeCount: Int
-    /// The rings of leaf `l` (a polygon part; none for a line or a point) are `leafRings[l]..<leafRings[l + 1]`;
-    /// `count + 1` entries (one when there are no parts).
+    /// The rings of leaf `l` (a polygon part; none for a line or a point) are `leafRings[l]..<leafRings[l + 1]`
+    /// in `rings`; `count + 1` entries (one when there are no parts).
     let leafRings: ContiguousArray<UInt32>
-    /// The positions of ring `r` are `ringStarts[r]..<ringStarts[r + 1]` in `ringPositions`; rings + 1 entries.
-    let ringStarts: ContiguousArray<UInt32>
-    /// Longitude, latitude of every polygon part's positions, ring by ring, parts in leaf order.
-    let ringPositions: ContiguousArray<Double>
+    /// Every polygon part's rings (closed), parts in leaf order, long rings' edges indexed by latitude band.
+    let rings: RingEdgeIndex
 
     /// Finds and indexes the shapes of `features`.
     /// - Complexity: O(n) to find them (a mapped list reads only records), plus O(v + p log p) for v vertices in
@@ -47,12 +47,12 @@ final class FeatureShapeIndex: Sendable {
         var inLeafOrder = FeatureShapeIndex.Rings()
         for leaf in extents.entryOfLeaf { inLeafOrder.appendPart(rings.part(Int(leaf))) }
         leafRings = inLeafOrder.partRings
-        ringStarts = inLeafOrder.ringStarts
-        ringPositions = inLeafOrder.positions
+        self.rings = RingEdgeIndex(ringStarts: inLeafOrder.ringStarts, positions: inLeafOrder.positions)
     }
 
     /// Polygon parts' rings, flat, while they are gathered: part `p`'s rings are `partRings[p]..<partRings[p + 1]`,
-    /// ring `r`'s positions `ringStarts[r]..<ringStarts[r + 1]`.
+    /// ring `r`'s positions `ringStarts[r]..<ringStarts[r + 1]`, each ring closed (`RingEdgeIndex` reads edges as
+    /// consecutive positions).
     private struct Rings {
         var partRings: ContiguousArray<UInt32> = [0]
         var ringStarts: ContiguousArray<UInt32> = [0]
@@ -71,6 +71,11 @@ final class FeatureShapeIndex: Sendable {
                 for ring in parts.ringRange(ofPolygon: polygon) {
                     let range = parts.positionRange(ofRing: ring)
                     positions.append(contentsOf: parts.positions[2 * range.lowerBound..<2 * range.upperBound])
+                    // An unclosed ring is closed by the edge from its last position to its first (`ShapeRing`).
+                    if !range.isEmpty, parts.positions[2 * range.lowerBound] != parts.positions[2 * range.upperBound - 2]
+                        || parts.positions[2 * range.lowerBound + 1] != parts.positions[2 * range.upperBound - 1] {
+                        positions.append(contentsOf: parts.positions[2 * range.lowerBound...2 * range.lowerBound + 1])
+                    }
                     appendRingEnd()
                 }
                 partRings.append(UInt32(ringStarts.count - 1))
@@ -152,10 +157,25 @@ final class FeatureShapeIndex: Sendable {
     ///
     /// Each part whose extent holds the point is tested alone, from the flat rings (`Shape.covers` is the OR of its
     /// polygons, and a polygon covers only points in its extent); a feature is read only when a filter asks.
-    /// - Complexity: O(log p + k log k) for k parts found, plus O(v) for their v vertices.
+    /// - Complexity: O(log p + k log k) for k parts found, plus O(e) for the e edges their rings read: a short
+    ///   ring's all, a long ring's band at the point (`RingEdgeIndex`).
     func appendCovering(_ point: Coordinate, features: FeatureList, filter: FeatureFilter, into hits: inout [QueryHit],
                         stats: inout QueryStats) {
         guard shapeCount > 0 else { return }
+        // Only a filter reads the features: the closures below copied the list and the filter (with their retains)
+        // on every query when they captured them.
+        if filter.acceptsAll {
+            appendCovering(point, accepting: { _ in true }, into: &hits, stats: &stats)
+        } else {
+            appendCovering(point, accepting: { filter.matches(features[$0]) }, into: &hits, stats: &stats)
+        }
+    }
+
+    /// `appendCovering` with the filter as `accepts(item)`.
+    /// - Complexity: as `appendCovering`.
+    @inline(__always)
+    private func appendCovering(_ point: Coordinate, accepting accepts: (Int) -> Bool, into hits: inout [QueryHit],
+                                stats: inout QueryStats) {
         let latitude = point.latitude, longitude = point.longitude
         let atPole = Swift.abs(latitude) == 90
         // The box of `candidates(covering:)`: at a pole every part reaching it; on ±180 both meridians. Candidates
@@ -165,17 +185,16 @@ final class FeatureShapeIndex: Sendable {
         var search = QueryStats()
         extents.withLeaves(meeting: box, stats: &search) { keys in
             guard !keys.isEmpty else { return }
-            decide(keys, longitude: longitude, latitude: latitude, atPole: atPole, features: features, filter: filter,
-                   into: &hits, stats: &stats)
+            decide(keys, longitude: longitude, latitude: latitude, atPole: atPole, accepting: accepts, into: &hits, stats: &stats)
         }
         stats.add(search)
     }
 
     /// `appendCovering`'s exact step over its candidates (`item << 32 | leaf`): sorted, then per item the filter
     /// once and its parts until one covers the point.
-    /// - Complexity: O(k log k) for k candidates, plus O(v) for their v vertices.
+    /// - Complexity: O(k log k) for k candidates, plus O(e) for the e edges their rings read (`RingEdgeIndex`).
     private func decide(_ keys: UnsafeMutableBufferPointer<UInt64>, longitude: Double, latitude: Double, atPole: Bool,
-                        features: FeatureList, filter: FeatureFilter, into hits: inout [QueryHit], stats: inout QueryStats) {
+                        accepting accepts: (Int) -> Bool, into hits: inout [QueryHit], stats: inout QueryStats) {
         var keys = keys
         if keys.count > 1 { keys.sort() }
         leafRings.withUnsafeBufferPointer { leafRings in
@@ -187,7 +206,7 @@ final class FeatureShapeIndex: Sendable {
                 defer { first = end }
                 // A shape is areal in every part or in none; lines and points contain nothing.
                 let leaf = Int(keys[first] & 0xFFFF_FFFF)
-                guard leafRings[leaf] < leafRings[leaf + 1], filter.acceptsAll || filter.matches(features[item]) else { continue }
+                guard leafRings[leaf] < leafRings[leaf + 1], accepts(item) else { continue }
                 stats.exactChecks += 1
                 for key in keys[first..<end] where partCovers(leaf: Int(key & 0xFFFF_FFFF), longitude: longitude,
                                                               latitude: latitude, atPole: atPole, leafRings: leafRings) {
@@ -199,7 +218,7 @@ final class FeatureShapeIndex: Sendable {
     }
 
     /// Whether polygon part `leaf`, whose extent holds the point, covers it: `Shape.covers` for one polygon.
-    /// - Complexity: O(v) for the part's v vertices.
+    /// - Complexity: O(e) for the e edges its rings read (`RingEdgeIndex`).
     @inline(__always)
     private func partCovers(leaf: Int, longitude: Double, latitude: Double, atPole: Bool,
                             leafRings: UnsafeBufferPointer<UInt32>) -> Bool {
@@ -212,23 +231,19 @@ final class FeatureShapeIndex: Sendable {
         return ringsCover(rings, x: longitude, y: latitude)
     }
 
-    /// The crossing test over `rings` (one polygon: its exterior, then its holes): on a boundary or inside an odd
-    /// number of them.
-    /// - Complexity: O(v) for the rings' v vertices.
+    /// The crossing test over `ringRange` (one polygon: its exterior, then its holes), each ring read whole or,
+    /// when long, from the edges of its band holding y (`RingEdgeIndex`): on a boundary or inside an odd number.
+    /// - Complexity: O(e) for the e edges the rings read.
     @inline(__always)
-    private func ringsCover(_ rings: Range<Int>, x: Double, y: Double) -> Bool {
-        ringStarts.withUnsafeBufferPointer { ringStarts in
-            ringPositions.withUnsafeBufferPointer { positions in
-                var inside = false
-                for ring in rings {
-                    switch ShapeRing.crossing(positions, Int(ringStarts[ring])..<Int(ringStarts[ring + 1]), x: x, y: y) {
-                    case .boundary: return true
-                    case .odd: inside.toggle()
-                    case .even: break
-                    }
-                }
-                return inside
+    private func ringsCover(_ ringRange: Range<Int>, x: Double, y: Double) -> Bool {
+        var inside = false
+        for ring in ringRange {
+            switch rings.crossing(ring: ring, x: x, y: y) {
+            case .boundary: return true
+            case .odd: inside.toggle()
+            case .even: break
             }
         }
+        return inside
     }
 }

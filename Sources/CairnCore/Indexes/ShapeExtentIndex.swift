@@ -84,16 +84,18 @@ public struct ShapeExtentIndex: Sendable {
 
     /// Appends to `results` the items of the boxes that meet the box from `west` to `east` (west ≤ east) and
     /// `south` to `north`, edges inclusive, in no particular order (an item once per part that meets it); returns
-    /// the query's counters.
+    /// the query's counters (`results`: the items this search appended, not those `results` held before).
     /// - Complexity: O(log n + k) node visits for k boxes found, on typical data.
     @discardableResult
     public func search(west: Double, south: Double, east: Double, north: Double, into results: inout [Int]) -> QueryStats {
         var stats = QueryStats()
         guard !items.isEmpty else { return stats }
+        let start = results.count
         items.withUnsafeBufferPointer { items in
             forEachLeaf(west: west, south: south, east: east, north: north, stats: &stats) { results.append(Int(items[$0])) }
         }
-        stats.results = results.count
+        // A second range's search appends to the first's results: counting them all again counted those twice.
+        stats.results = results.count - start
         return stats
     }
 
@@ -143,38 +145,52 @@ public struct ShapeExtentIndex: Sendable {
     /// Calls `body` with the leaves whose box meets `box` (edges inclusive; across the antimeridian when west >
     /// east, 180 and -180 one meridian, as `BoundingBox.longitudeRanges` splits it), each as `item << 32 | leaf`,
     /// in no order, a leaf twice when both ranges meet it. Gathered on the machine stack up to 64 (a point meets
-    /// few boxes), on the heap beyond. Counts as `search` does: `results` gets the leaves found so far after each
-    /// range's search.
+    /// few boxes), on the heap beyond. Counts as `search` does over both ranges: `results` gets every leaf found,
+    /// once per range that meets it.
     /// - Complexity: O(log n + k) node visits for k boxes found, on typical data.
     func withLeaves<Result>(meeting box: BoundingBox, stats: inout QueryStats,
                             _ body: (UnsafeMutableBufferPointer<UInt64>) -> Result) -> Result {
         let ranges = box.longitudeRanges
         let inlineCapacity = 64
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: inlineCapacity) { inline in
-            var count = 0
-            var spilled: [UInt64] = []
+            // The keys in a struct the closures change in place: a local function capturing `count` and the spill
+            // array boxed both on the heap (two allocations and exclusivity checks a query).
+            var keys = LeafKeys(inline: inline)
             items.withUnsafeBufferPointer { items in
-                func gather(_ leaf: Int) {
-                    let key = UInt64(items[leaf]) << 32 | UInt64(leaf)
-                    if count < inlineCapacity {
-                        inline[count] = key
-                    } else {
-                        if spilled.isEmpty { spilled.append(contentsOf: inline) }
-                        spilled.append(key)
-                    }
-                    count += 1
-                }
                 forEachLeaf(west: ranges.first.lowerBound, south: box.south, east: ranges.first.upperBound, north: box.north,
-                            stats: &stats, gather)
-                stats.results += count
+                            stats: &stats) { keys.append(UInt64(items[$0]) << 32 | UInt64($0)) }
                 if ranges.hasSecond {
                     forEachLeaf(west: ranges.second.lower, south: box.south, east: ranges.second.upper, north: box.north,
-                                stats: &stats, gather)
-                    stats.results += count
+                                stats: &stats) { keys.append(UInt64(items[$0]) << 32 | UInt64($0)) }
                 }
             }
-            if count <= inlineCapacity { return body(UnsafeMutableBufferPointer(rebasing: inline[0..<count])) }
-            return spilled.withUnsafeMutableBufferPointer { body($0) }
+            // `count` holds both ranges' leaves: added once (adding it after each range counted the first twice).
+            stats.results += keys.count
+            if keys.count <= inline.count { return body(UnsafeMutableBufferPointer(rebasing: inline[0..<keys.count])) }
+            return keys.spilled.withUnsafeMutableBufferPointer { body($0) }
+        }
+    }
+
+    /// The keys `withLeaves` gathers: in `inline` (on the machine stack) up to its size, then all on the heap.
+    private struct LeafKeys {
+        /// The first keys.
+        let inline: UnsafeMutableBufferPointer<UInt64>
+        /// The number of keys gathered.
+        var count = 0
+        /// Every key, once there are more than `inline` holds; empty until then.
+        var spilled: [UInt64] = []
+
+        /// Adds `key`.
+        /// - Complexity: O(1) amortized.
+        @inline(__always)
+        mutating func append(_ key: UInt64) {
+            if count < inline.count {
+                inline[count] = key
+            } else {
+                if spilled.isEmpty { spilled.append(contentsOf: inline) }
+                spilled.append(key)
+            }
+            count += 1
         }
     }
 

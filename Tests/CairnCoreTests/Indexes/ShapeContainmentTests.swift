@@ -244,6 +244,132 @@ import Testing
         #expect(index.containing(try Coordinate(latitude: 10.5, longitude: 179.5)).count == 150)
     }
 
+    /// Polygons of many vertices (their rings' edges indexed by latitude band, `RingEdgeIndex`): stars with holes,
+    /// halves of stars whose straight edge lies on ±180 (either side, so a point on the meridian meets both), caps
+    /// around both poles (a ring of hundreds of vertices closed along ±90) and unclosed rings; random points, every
+    /// vertex, points on edges and at ±180 and the poles, against `Shape.covers` over every edge.
+    @Test func manyVertexPolygonsMatchBruteForce() throws {
+        var random = SplitMix64(seed: 1_519)
+        var features: [Feature] = []
+        func add(_ rings: [[(Double, Double)]], close: Bool = true) throws {
+            var parts = ShapeParts(kind: .polygon)
+            for ring in rings {
+                for (x, y) in ring { parts.append(longitude: x, latitude: y) }
+                if close, let first = ring.first { parts.append(longitude: first.0, latitude: first.1) }
+                parts.endRing()
+            }
+            parts.endPolygon()
+            let shape = try Shape(checking: parts)
+            features.append(try Feature(id: "f\(features.count)", kind: .park, location: shape.representativePoint, shape: shape))
+        }
+        func star(_ cx: Double, _ cy: Double, _ radius: Double, _ count: Int, clockwise: Bool = false) -> [(Double, Double)] {
+            (0..<count).map { step in
+                let angle = (Double(step) + random.uniform(-0.4...0.4)) / Double(count) * 2 * Double.pi * (clockwise ? -1 : 1)
+                let r = radius * random.uniform(0.6...1.0)
+                return (cx + r * cos(angle), cy + r * sin(angle))
+            }
+        }
+        for _ in 0..<40 {
+            let cx = random.uniform(20...30), cy = random.uniform(55...65), radius = random.uniform(0.05...0.5)
+            let count = [8, 40, 120, 600][random.below(4)]
+            try add(random.chance(0.4) ? [star(cx, cy, radius, count), star(cx, cy, 0.3 * radius, 8 + random.below(60), clockwise: true)]
+                        : [star(cx, cy, radius, count)], close: random.chance(0.8))
+        }
+        for side in [180.0, -180.0] {
+            for _ in 0..<6 {
+                // Half a star west of 180 (east of -180), closed along the meridian.
+                let cy = random.uniform(-40...40), radius = random.uniform(0.2...2), count = 30 + random.below(300)
+                var ring = [(side, cy - radius)]
+                for step in 1..<count {
+                    let angle = Double(step) / Double(count) * Double.pi
+                    let r = radius * random.uniform(0.5...1.0)
+                    ring.append((side - (side > 0 ? 1 : -1) * r * sin(angle), cy - radius * cos(angle)))
+                }
+                ring.append((side, cy + radius))
+                try add([ring])
+            }
+        }
+        for pole in [90.0, -90.0] {
+            // A cap: hundreds of vertices along a wavy parallel, closed along the pole.
+            let count = 200 + random.below(400)
+            var ring = (0...count).map { step in
+                (-180 + 360 * Double(step) / Double(count), pole - (pole > 0 ? 1 : -1) * random.uniform(1...5))
+            }
+            ring += [(180, pole), (-180, pole)]
+            try add([ring])
+        }
+        let index = FeatureIndex(features)
+        let mapped = try FeatureIndex(mapping: SnapshotFile(bytes: index.snapshotBytes()))
+        var points: [Coordinate] = []
+        for feature in features {
+            guard let shape = feature.shape else { continue }
+            for _ in 0..<30 {
+                let box = shape.extent
+                points.append(try Coordinate(latitude: random.uniform(box.south...box.north), longitude: random.uniform(box.west...box.east)))
+            }
+            for _ in 0..<20 {
+                let vertex = random.below(shape.vertexCount - 1)
+                let a = shape.vertex(vertex), b = shape.vertex(vertex + 1)
+                points.append(a)
+                // The midpoint of an edge (or of a hole's first and the outer ring's last vertex): on it or not,
+                // the crossing test decides exactly.
+                points.append(try Coordinate(latitude: (a.latitude + b.latitude) / 2, longitude: (a.longitude + b.longitude) / 2))
+            }
+        }
+        for latitude in [-90.0, -89.5, -87, -40, -10, 0, 10, 39.9, 87, 89.5, 90] {
+            for longitude in [-180.0, -179.99, 0, 25, 179.99, 180] { points.append(try Coordinate(latitude: latitude, longitude: longitude)) }
+        }
+        var hits = 0
+        for point in points {
+            let expected = ShapeContainmentTests.expected(features, point)
+            let found = index.containing(point)
+            #expect(found.map { features[$0.item].id } == expected, "\(point)")
+            #expect(mapped.containing(point) == found, "\(point)")
+            hits += found.count
+        }
+        #expect(hits > points.count / 3, "the points must reach the polygons: \(hits) of \(points.count)")
+    }
+
+    /// `--explain`'s "matches before filters" of a query split at the antimeridian counts every part found once per
+    /// range that finds it: containment at ±180 (`ShapeExtentIndex.withLeaves`) and a box across it
+    /// (`ShapeExtentIndex.search` through `candidates(in:)`), against the parts' extents counted by brute force.
+    @Test func splitQueriesCountEachPartFoundOnce() throws {
+        var features: [Feature] = []
+        for (number, (west, east)) in [(179.0, 180.0), (-180.0, -179.0), (178.0, 179.5), (-179.5, -178.0), (179.0, 180.0)].enumerated() {
+            var parts = ShapeParts(kind: .polygon)
+            for (x, y) in [(west, 10.0), (east, 10.0), (east, 11.0), (west, 11.0), (west, 10.0)] { parts.append(longitude: x, latitude: y) }
+            parts.endRing()
+            parts.endPolygon()
+            let shape = try Shape(checking: parts)
+            features.append(try Feature(id: "p\(number)", kind: .park, location: shape.representativePoint, shape: shape))
+        }
+        let index = FeatureIndex(features)
+        /// The parts whose extent meets each of `ranges` (longitudes) between `south` and `north`, summed.
+        func partsMeeting(_ ranges: [(Double, Double)], south: Double, north: Double) -> Int {
+            ranges.reduce(0) { total, range in
+                total + features.filter { feature in
+                    guard let box = feature.shape?.extent else { return false }
+                    return box.west <= range.1 && box.east >= range.0 && box.south <= north && box.north >= south
+                }.count
+            }
+        }
+        for longitude in [180.0, -180.0] {
+            var stats = QueryStats()
+            let point = try Coordinate(latitude: 10.5, longitude: longitude)
+            let found = index.containing(point, stats: &stats)
+            #expect(found.map(\.item) == [0, 1, 4])
+            #expect(stats.results == partsMeeting([(180, 180), (-180, -180)], south: 10.5, north: 10.5), "at \(longitude)")
+        }
+        var stats = QueryStats()
+        let box = try BoundingBox(west: 179.25, south: 10.2, east: -179.25, north: 10.8)
+        #expect(index.search(in: box, stats: &stats).map(\.item) == [0, 1, 2, 3, 4])
+        // The box's points search finds no location (the parts' representative points lie outside it or are shapes).
+        var pointStats = QueryStats()
+        var located: [Int] = []
+        pointStats.add(index.points.search(in: box, into: &located))
+        #expect(stats.results == pointStats.results + partsMeeting([(179.25, 180), (-180, -179.25)], south: 10.2, north: 10.8))
+    }
+
     @Test func emptyIndexesAndShapelessOnesContainNothingButCircles() throws {
         let point = try Coordinate(latitude: 60, longitude: 25)
         #expect(FeatureIndex([]).containing(point).isEmpty)
