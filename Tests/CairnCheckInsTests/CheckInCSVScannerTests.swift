@@ -52,14 +52,20 @@ import Testing
         }
     }
 
-    @Test func matchesByteAtATimeOracle() throws {
+    /// Mostly the special bytes, so that every position in a word meets each of them; and the same bytes with
+    /// the high bit set (0xAC, 0x8A, 0xA2), which are text.
+    static let denseAlphabet: [UInt8] = Array("ab,,,\n\n\"\"\r1.".utf8) + [0xAC, 0x8A, 0xA2, 0xFF]
+    /// Mostly text, so that quoted fields run over several words (a park's WKT): the in-place path of a quoted
+    /// field, its tail after the closing quote and `""` at every offset of a word.
+    static let sparseAlphabet: [UInt8] = Array("abcdefgh 1.5(),".utf8) + Array(repeating: UInt8(ascii: "x"), count: 12)
+        + Array("\"\"\"\n\r".utf8) + [0xA2, 0x8A]
+
+    @Test(arguments: [(denseAlphabet, 70), (sparseAlphabet, 160)])
+    func matchesByteAtATimeOracle(alphabet: [UInt8], length: Int) throws {
         var rng = SplitMix64(seed: 0xC0FFEE)
-        // Mostly the special bytes, so that every position in a word meets each of them; and the same bytes
-        // with the high bit set (0xAC, 0x8A, 0xA2), which are text.
-        let alphabet: [UInt8] = Array("ab,,,\n\n\"\"\r1.".utf8) + [0xAC, 0x8A, 0xA2, 0xFF]
         var records = 0
         for _ in 0..<3000 {
-            let bytes = (0..<rng.below(70)).map { _ in alphabet[rng.below(alphabet.count)] }
+            let bytes = (0..<rng.below(length)).map { _ in alphabet[rng.below(alphabet.count)] }
             guard !bytes.isEmpty else { continue }
             var scanner = CheckInCSVScanner(maxFields: 8)
             defer { scanner.deallocate() }

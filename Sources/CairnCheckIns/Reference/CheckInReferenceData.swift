@@ -38,6 +38,8 @@ public struct CheckInReferenceData: Sendable {
     public private(set) var skippedCount = 0
     /// Whether each of `skippedMessages` is a notice (kept whatever the count) rather than a skipped row's.
     private var noticeFlags: [Bool] = []
+    /// How many place files of areas were read by the areas' fast read (the rest by the feature reader); for tests.
+    private(set) var areaFilesReadFast = 0
 
     /// Nothing loaded yet.
     /// - Parameter defaultRadiusMeters: the radius of places that have none (nil: such places are skipped).
@@ -126,10 +128,17 @@ public struct CheckInReferenceData: Sendable {
     private mutating func loadPlacesUntyped(path: String) throws {
         if InputFormat.detect(path: path) == .csv {
             let defaultRadius = defaultRadiusMeters
-            let rows = try ReferenceCSVReader.parallelCSVRows(path: path, workers: workers) { header in
-                // A geometry column: no layout here, so that no row is read twice (the feature reader reads them).
-                PlaceColumns.geometryPosition(in: header) >= 0 ? nil : PlaceColumns(header)
-            } row: { (columns: PlaceColumns, scanner: CheckInCSVScanner, rows: inout CheckInPlaceRows) -> String? in
+            let isTabSeparated = Self.isTabSeparated(path)
+            let rows = try ReferenceCSVReader.parallelCSVRows(path: path, workers: workers) { header -> PlaceLayout? in
+                // A geometry column: the areas' fast read when the header is of its form, else no layout, so that
+                // no row is read twice (the feature reader reads them).
+                guard PlaceColumns.geometryPosition(in: header) >= 0 else { return PlaceColumns(header).map(PlaceLayout.circles) }
+                return isTabSeparated ? nil : AreaPlaceColumns(header).map(PlaceLayout.areas)
+            } row: { (layout: PlaceLayout, scanner: CheckInCSVScanner, rows: inout CheckInPlaceRows) -> String? in
+                guard case .circles(let columns) = layout else {
+                    guard case .areas(let columns) = layout else { return nil }
+                    return Self.areaRow(columns, scanner, &rows)
+                }
                 let idField = scanner.field(columns.id)
                 guard idField.count > 0 else { return "missing id" }
                 guard !idField.hasIdControlCharacters else { return Self.controlCharacterMessage(idField.text) }
@@ -144,13 +153,51 @@ public struct CheckInReferenceData: Sendable {
                 return nil
             }
             guard let header = rows.header else { return notice("\(path): an empty file (no header): no places read") }
-            if !rows.layoutFound, PlaceColumns.geometryPosition(in: header) >= 0 { return try loadPlaceFeatures(path: path) }
+            if PlaceColumns.geometryPosition(in: header) >= 0 {
+                // The fast read stands only when it took every row as the feature reader would (a row it declined
+                // may be one the feature reader rejects, with its message): else the feature reader reads the file.
+                guard rows.layoutFound, rows.skippedCount == 0, rows.headerIsPlain else { return try loadPlaceFeatures(path: path) }
+                areaFilesReadFast += 1
+            }
             guard rows.layoutFound else { throw PlaceColumns.missingColumnsError(path, header: header) }
             if placeRows.count == 0 { placeRows = rows.rows } else { placeRows.append(contentsOf: rows.rows) }
             reportSkips(of: rows)
             return
         }
         try loadPlaceFeatures(path: path)
+    }
+
+    /// Whether the feature reader reads `path` with tabs between fields (`.tsv`, `.tsv.gz`).
+    private static func isTabSeparated(_ path: String) -> Bool {
+        var base = path.lowercased()
+        if base.hasSuffix(".gz") { base.removeLast(3) }
+        return base.hasSuffix(".tsv")
+    }
+
+    /// A row of a places file whose places are areas (`AreaPlaceColumns`), read as the feature reader reads it
+    /// (`CSVFeatureReader`, then `place(_:defaultRadiusMeters:)`): the id, the area (`AreaWKTScanner`, checked by
+    /// `Shape(checking:)`), its representative point as the centre, radius 0 (unused). Nil when the row was
+    /// appended; otherwise a reason, and the caller leaves the whole file to the feature reader: a row that is not
+    /// plainly such a place (a field count other than the header's, a text that is not UTF-8, an id with spaces
+    /// around it or control characters, a geometry of another form) may be one that reader rejects or reads
+    /// otherwise, and its messages are the ones to give.
+    /// - Complexity: O(n) in the row's bytes.
+    private static func areaRow(_ columns: AreaPlaceColumns, _ scanner: CheckInCSVScanner, _ rows: inout CheckInPlaceRows) -> String? {
+        let declined = "not a plain area row"
+        guard scanner.fieldCount == columns.count else { return declined }
+        for column in 0..<columns.count where column != columns.geometry {
+            // The geometry is read only when it is ASCII (the scanner takes no other byte in a token or number).
+            let field = scanner.field(column)
+            guard field.raw.isASCII || String(validating: field.bytes, as: UTF8.self) != nil else { return declined }
+        }
+        let id = scanner.field(columns.id)
+        guard let first = id.bytes.first, let last = id.bytes.last, first != 0x20, first != 0x09, last != 0x20, last != 0x09,
+              !id.hasIdControlCharacters,
+              let parts = AreaWKTScanner.parts(scanner.field(columns.geometry).bytes),
+              let area = try? Shape(checking: parts), area.kind.isAreal,
+              let circle = try? Circle(center: area.representativePoint, radiusMeters: 0) else { return declined }
+        rows.append(id: id.raw, circle: circle, area: area)
+        return nil
     }
 
     /// Reads places through the feature reader: a place with an area keeps it (no radius needed), another needs

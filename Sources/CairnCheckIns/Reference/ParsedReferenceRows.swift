@@ -9,4 +9,7 @@ struct ParsedReferenceRows<Rows: ReferenceRowList> {
     /// The header's column names (trimmed), once read; nil for a file without one.
     var header: [String]?
     var layoutFound = false
+    /// Whether the header's names were read as they stand, none changed by trimming (spaces, a byte order mark),
+    /// so that a reader that trims otherwise (`CSVFeatureReader`) reads the same names.
+    var headerIsPlain = false
 }

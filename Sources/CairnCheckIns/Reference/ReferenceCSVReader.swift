@@ -85,6 +85,9 @@ enum ReferenceCSVReader {
                     if blank { continue }
                     let header = (0..<scanner.scanner.fieldCount).map { scanner.scanner.field($0).text.trimmingSpaces }
                     parsed.header = header
+                    if case .record(tooManyFields: false) = outcome {
+                        parsed.headerIsPlain = header.indices.allSatisfy { scanner.scanner.field($0).text == header[$0] }
+                    }
                     columns = layout(header)
                 }
                 guard parsed.header != nil else { continue }

@@ -73,7 +73,8 @@ struct CheckInCSVScanner {
                     append(CheckInField(base: buffer + fieldStart, count: fieldEnd &- fieldStart), &tooMany)
                     return (.record(tooManyFields: tooMany), p &+ 1, lines &+ 1)
                 } else if p == fieldStart { // '"' opening a quoted field
-                    let (ok, after, field) = scanQuoted(buffer, start: p &+ 1, end: end)
+                    let (ok, after, quoted, inPlace) = scanQuoted(buffer, start: p &+ 1, end: end)
+                    var field = quoted
                     guard ok else {
                         // A stray quote: the bad record is the record's first line; the next line starts afresh.
                         var lineEnd = start
@@ -87,6 +88,11 @@ struct CheckInCSVScanner {
                     var tailEnd = i
                     if i >= end || buffer[i] == 0x0A, tailEnd > after, buffer[tailEnd &- 1] == 0x0D { tailEnd -= 1 }
                     if tailEnd > after {
+                        // The tail joins the field in the arena: a field still in the buffer goes there first.
+                        if inPlace, let base = field.base {
+                            field = CheckInField(base: UnsafePointer(arena.next), count: field.count)
+                            appendToArena(base, count: field.count)
+                        }
                         appendToArena(buffer + after, count: tailEnd &- after)
                         append(CheckInField(base: field.base, count: field.count &+ tailEnd &- after), &tooMany)
                     } else {
@@ -114,9 +120,31 @@ struct CheckInCSVScanner {
         }
     }
 
-    /// A quoted field from just after its opening quote, unescaped into the arena; not ok when the line (or the
-    /// buffer) ends before the closing quote.
-    private mutating func scanQuoted(_ buffer: UnsafePointer<UInt8>, start: Int, end: Int) -> (Bool, Int, CheckInField) {
+    /// A quoted field from just after its opening quote; not ok when the line (or the buffer) ends before the
+    /// closing quote. A field with no `""` in it stays where it is in the buffer (`inPlace`; found eight bytes at
+    /// a time: a park's WKT is a long quoted field); another is unescaped into the arena.
+    @inline(__always)
+    private mutating func scanQuoted(_ buffer: UnsafePointer<UInt8>, start: Int, end: Int)
+        -> (ok: Bool, after: Int, field: CheckInField, inPlace: Bool) {
+        var i = start
+        while i &+ 8 <= end {
+            let mask = CheckInSpecialBytes.quoteOrLineFeedMask(buffer + i)
+            if mask != 0 {
+                i &+= mask.trailingZeroBitCount >> 3
+                break
+            }
+            i &+= 8
+        }
+        while i < end, buffer[i] != 0x22, buffer[i] != 0x0A { i &+= 1 }
+        if i < end, buffer[i] == 0x22, i &+ 1 >= end || buffer[i &+ 1] != 0x22 {
+            return (true, i &+ 1, CheckInField(base: buffer + start, count: i &- start), true)
+        }
+        let (ok, after, field) = unescapeQuoted(buffer, start: start, end: end)
+        return (ok, after, field, false)
+    }
+
+    /// `scanQuoted` for a field with `""` in it (or not closed on its line): unescaped into the arena.
+    private mutating func unescapeQuoted(_ buffer: UnsafePointer<UInt8>, start: Int, end: Int) -> (Bool, Int, CheckInField) {
         var i = start
         let out = arena.next
         var n = 0

@@ -18,6 +18,17 @@ enum CheckInSpecialBytes {
         return ~(differs | word) & ~low7
     }
 
+    /// The mask of the eight bytes at `bytes` for `"` and line feed only (inside a quoted field a `,` is text),
+    /// exact as `mask(_:)`.
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func quoteOrLineFeedMask(_ bytes: UnsafePointer<UInt8>) -> UInt64 {
+        let word = UInt64(littleEndian: UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self))
+        let y = word & low7
+        let differs = ((y ^ (ones &* 0x0A)) &+ low7) & ((y ^ (ones &* 0x22)) &+ low7)
+        return ~(differs | word) & ~low7
+    }
+
     /// The mask of `count` (< 8) bytes at `bytes`, read one by one (the end of a buffer).
     /// - Complexity: O(count).
     @inline(__always)

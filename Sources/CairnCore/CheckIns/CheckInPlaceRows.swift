@@ -39,6 +39,14 @@ package struct CheckInPlaceRows: Sendable {
         circles.append(circle)
     }
 
+    /// Appends a place with an area (a Polygon or MultiPolygon, which then decides), its id given as bytes.
+    /// - Complexity: O(n) in the id's length, amortised.
+    package mutating func append(id: UnsafeRawBufferPointer, circle: Circle, area: Shape) {
+        shapes.append((count, area))
+        ids.append(id)
+        circles.append(circle)
+    }
+
     /// Appends a place.
     /// - Complexity: O(n) in the id's length, amortised.
     package mutating func append(_ place: CheckInPlace) {

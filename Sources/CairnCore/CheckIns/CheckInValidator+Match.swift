@@ -132,10 +132,19 @@ extension CheckInValidator {
     /// seed vertex's distance, which `meters` measures first) have one ceiling (`CheckInMillimetres.ceiling` is
     /// monotone, so the distance between them prints the same). The rest, a point whose distance lies within
     /// `toleranceMeters` below a millimetre, is measured.
+    ///
+    /// `place` is the area's place: a point beyond its box (`placeAreaBoxes`) is not covered, without the crossing
+    /// test (exactly `Shape.covers`' answer: every ring is closed there, so a ray from beyond the box crosses none or
+    /// an even number of edges, and touches none), except at ±180 and at a pole, where `covers` has rules of its own.
     /// - Complexity: O(v) for the shape's v vertices, plus the distance search when the bracket does not decide.
-    func outsideAreaDistance(_ shape: Shape, latitude: Double, longitude: Double, accuracyMeters: Double) -> Double {
+    func outsideAreaDistance(_ shape: Shape, place: Int, latitude: Double, longitude: Double, accuracyMeters: Double) -> Double {
         let point = Coordinate(uncheckedLatitude: latitude, longitude: longitude)
-        if shape.covers(point) { return .nan }
+        let beyondBox = placeAreaBoxes.withUnsafeBufferPointer { boxes in
+            let base = 4 * place
+            return Swift.abs(latitude) != 90 && Swift.abs(longitude) != 180
+                && (longitude < boxes[base] || latitude < boxes[base + 1] || longitude > boxes[base + 2] || latitude > boxes[base + 3])
+        }
+        if !beyondBox, shape.covers(point) { return .nan }
         if distancesForPrinting || accuracyMeters > 0, let bracket = ShapeBoundaryDistance.bracket(from: point, to: shape) {
             if accuracyMeters > 0, bracket.upperMeters <= accuracyMeters { return .nan }
             if distancesForPrinting, accuracyMeters <= 0 || bracket.lowerMeters > accuracyMeters,

@@ -59,6 +59,9 @@ public struct CheckInValidator: Sendable {
     /// of the areas' parts (items are place indices). Empty when no place has an area.
     let circlePlaces: ContiguousArray<Int32>
     let shapeExtents: ShapeExtentIndex
+    /// With areas: each place's box over every vertex of its area (west, south, east, north; 4 per place, zeros
+    /// for a place without one). Empty when no place has an area.
+    let placeAreaBoxes: ContiguousArray<Double>
     /// Users named in joins, and the joined (event, user) pairs.
     let joinUsers: KeyTable
     let joinPairs: PairSet
@@ -203,14 +206,10 @@ public struct CheckInValidator: Sendable {
         // Places with an area leave the circle index (their radius is not the rule) for an index of their extents.
         var placeShapes = ContiguousArray<Shape?>()
         var circlePlaces = ContiguousArray<Int32>()
-        var extentEntries: [ShapeExtentIndex.Entry] = []
         var circleInput = placeCircles
         if !shapedPlaces.isEmpty {
             placeShapes = ContiguousArray(repeating: nil, count: placeCount)
-            for (place, shape) in shapedPlaces {
-                placeShapes[place] = shape
-                shape.appendPartExtents(item: place, to: &extentEntries)
-            }
+            for (place, shape) in shapedPlaces { placeShapes[place] = shape }
             circleInput = []
             for place in 0..<placeCount where placeShapes[place] == nil {
                 circlePlaces.append(Int32(place))
@@ -218,11 +217,29 @@ public struct CheckInValidator: Sendable {
             }
         }
         let circleBox = CheckInBuildBox<CircleIndex?>(nil)
+        let extentBox = CheckInBuildBox<(ShapeExtentIndex, ContiguousArray<Double>)?>(nil)
         let sortedBox = CheckInBuildBox<(ContiguousArray<Int32>, ContiguousArray<Int32>)>(([], []))
         let records = eventRecords, circleList = circleInput
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             if part == 0 {
                 circleBox.value = CircleIndex(circleList)
+                // The areas' extent tree on this thread too: with many parks it is the larger of the two.
+                var extentEntries: [ShapeExtentIndex.Entry] = []
+                var boxes = ContiguousArray<Double>(repeating: 0, count: shapedPlaces.isEmpty ? 0 : 4 * placeCount)
+                for (place, shape) in shapedPlaces {
+                    shape.appendPartExtents(item: place, to: &extentEntries)
+                    shape.parts.positions.withUnsafeBufferPointer { positions in
+                        var west = Double.infinity, south = Double.infinity, east = -Double.infinity, north = -Double.infinity
+                        for position in stride(from: 0, to: positions.count, by: 2) {
+                            west = min(west, positions[position])
+                            east = max(east, positions[position])
+                            south = min(south, positions[position + 1])
+                            north = max(north, positions[position + 1])
+                        }
+                        (boxes[4 * place], boxes[4 * place + 1], boxes[4 * place + 2], boxes[4 * place + 3]) = (west, south, east, north)
+                    }
+                }
+                extentBox.value = (ShapeExtentIndex(extentEntries), boxes)
                 return
             }
             var starts = ContiguousArray<Int32>(repeating: 0, count: placeCount + 1)
@@ -265,7 +282,8 @@ public struct CheckInValidator: Sendable {
         self.placeCircles = placeCircles
         self.placeShapes = placeShapes
         self.circlePlaces = circlePlaces
-        self.shapeExtents = ShapeExtentIndex(extentEntries)
+        self.shapeExtents = extentBox.value?.0 ?? ShapeExtentIndex([])
+        self.placeAreaBoxes = extentBox.value?.1 ?? []
         placeKeys.prepareForLookups()
         eventKeys.prepareForLookups()
         self.placeKeys = placeKeys
@@ -528,7 +546,7 @@ public struct CheckInValidator: Sendable {
         }
         // One test of an empty array for validators without areas: the circle path is otherwise unchanged.
         if !placeShapes.isEmpty, let shape = placeShapes[place] {
-            let distance = outsideAreaDistance(shape, latitude: latitude, longitude: longitude,
+            let distance = outsideAreaDistance(shape, place: place, latitude: latitude, longitude: longitude,
                                                accuracyMeters: accuracyPolicy == .lenient ? accuracyMeters : 0)
             if !distance.isNaN {
                 return CheckInResult(reason: .outsideArea, place: Int32(place), event: Int32(event), distance: distance)

@@ -35,6 +35,41 @@ import Testing
         return (places, checkIns)
     }
 
+    /// A named check-in on, just inside and just beyond its area's box (every vertex's extremes), at its vertices,
+    /// and at -180 for areas that reach 180: valid exactly when `Shape.covers` holds (the validator skips the
+    /// crossing test beyond the box, except at ±180 and the poles).
+    @Test func pointsAtTheAreasBoxGetTheCoversVerdict() throws {
+        let (places, _) = try Self.load(seed: 23, count: 0)
+        let validator = CheckInValidator(places: places, events: [CheckInEvent]()).printingDistances()
+        var random = SplitMix64(seed: 5)
+        var checked = 0, covered = 0
+        for place in places {
+            let shape = try #require(place.shape)
+            let positions = shape.parts.positions
+            let longitudes = stride(from: 0, to: positions.count, by: 2).map { positions[$0] }
+            let latitudes = stride(from: 1, to: positions.count, by: 2).map { positions[$0] }
+            let (west, east) = (longitudes.min() ?? 0, longitudes.max() ?? 0)
+            let (south, north) = (latitudes.min() ?? 0, latitudes.max() ?? 0)
+            var points: [(Double, Double)] = zip(latitudes, longitudes).map { ($0, $1) }
+            for _ in 0..<12 {
+                let lat = random.uniform(south...north), lon = random.uniform(west...east)
+                for edge in [west, west.nextDown, west.nextUp, east, east.nextUp, east.nextDown] { points.append((lat, edge)) }
+                for edge in [south, south.nextDown, south.nextUp, north, north.nextUp, north.nextDown] { points.append((edge, lon)) }
+                if east == 180 { points.append((lat, -180)) }
+            }
+            for (lat, lon) in points where abs(lat) <= 90 && abs(lon) <= 180 {
+                let point = try Coordinate(latitude: lat, longitude: lon)
+                let result = validator.judge(CheckIn(id: "c", userId: "u", placeId: place.id, latitude: lat, longitude: lon,
+                                                     time: Timestamp(secondsSince1970: 0)))
+                let inside = shape.covers(point)
+                #expect((result.reason == nil) == inside, "\(place.id) at \(lat), \(lon)")
+                checked += 1
+                if inside { covered += 1 }
+            }
+        }
+        #expect(checked > 20_000 && covered > 2_000, "\(checked) \(covered)")
+    }
+
     @Test func printedDistancesAreTheExactMethods() throws {
         let (places, checkIns) = try Self.load(seed: 19, count: 6_000)
         let validator = CheckInValidator(places: places, events: [CheckInEvent]())

@@ -164,6 +164,9 @@ struct ShapeBoundaryDistanceBracketTests {
                 let meters = Geodesic.inverseMeters(point.latitude, point.longitude, lat0 + t * (lat1 - lat0), lon0 + t * (lon1 - lon0))
                 #expect(planarMeters <= meters, "round \(round): planar \(planarMeters) m > \(meters) m at t \(t)")
             }
+            // The bound computed alone (the bracket's first pass) is the same value.
+            let alone = bounds.planarLowerBoundMeters(lon0: lon0, lat0: lat0, lon1: lon1, lat1: lat1, bandCosine: bandCosine)
+            #expect(alone.meters == planarMeters && alone.factor == planar.factor, "round \(round)")
             // And within a per cent of the chord near the equator (it prunes).
             if abs(point.latitude) < 60, least > 1 { #expect(planarMeters >= 0.98 * least, "round \(round)") }
         }

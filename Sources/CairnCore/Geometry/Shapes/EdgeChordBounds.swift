@@ -73,26 +73,48 @@ struct EdgeChordBounds {
     @inline(__always)
     func planar(lon0: Double, lat0: Double, lon1: Double, lat1: Double, bandCosine: Double)
         -> (scaledRadians: Double, factor: Double, guess: Double) {
+        let edge = offsets(lon0: lon0, lat0: lat0, lon1: lon1, lat1: lat1)
+        // The nearest point of the segment for the bound (C the band's cosine) and, with C = cos φp, for the guess.
+        let scaledDegrees = Self.nearest(edge, scale: bandCosine).distance
+        let guess = Self.nearest(edge, scale: cosLatitude).t
+        return (scaledDegrees * Spherical.radiansPerDegree, edge.factor, guess)
+    }
+
+    /// `planarLowerBoundMeters` of `planar`'s pieces for the edge and band, computed alone (no guess): the same
+    /// arithmetic, the same value.
+    /// - Complexity: O(1), no trigonometry.
+    @inline(__always)
+    func planarLowerBoundMeters(lon0: Double, lat0: Double, lon1: Double, lat1: Double, bandCosine: Double)
+        -> (meters: Double, factor: Double) {
+        let edge = offsets(lon0: lon0, lat0: lat0, lon1: lon1, lat1: lat1)
+        let scaledRadians = Self.nearest(edge, scale: bandCosine).distance * Spherical.radiansPerDegree
+        return (Self.planarLowerBoundMeters(scaledRadians: scaledRadians, factor: edge.factor), edge.factor)
+    }
+
+    /// The edge's ends relative to P in degrees (longitudes d, the first moved by a multiple of 360° to lie
+    /// nearest P; latitudes e) and the factor F (0 when an end is more than a radian away).
+    @inline(__always)
+    private func offsets(lon0: Double, lat0: Double, lon1: Double, lat1: Double)
+        -> (d0: Double, d1: Double, e0: Double, e1: Double, factor: Double) {
         var d0 = lon0 - longitude
         if d0 > 180 { d0 -= 360 } else if d0 < -180 { d0 += 360 }
-        let dLon = lon1 - lon0
-        let d1 = d0 + dLon
+        let d1 = d0 + (lon1 - lon0)
         let e0 = lat0 - latitude, e1 = lat1 - latitude
         let reach = max(abs(d0), abs(d1), abs(e0), abs(e1)) * Spherical.radiansPerDegree
-        let factor = reach <= 1 ? 1 - reach * reach / 24 : 0
-        // The nearest point of the segment from P (the origin) in the metric (C Δλ, Δφ), for the bound (C the
-        // band's cosine) and, with C = cos φp, for the guess.
-        func nearest(_ scale: Double) -> (Double, Double) {
-            let ax = d0 * scale, ay = e0, bx = d1 * scale, by = e1
-            let vx = bx - ax, vy = by - ay
-            let length2 = vx * vx + vy * vy
-            let t = length2 > 0 ? min(1, max(0, -(ax * vx + ay * vy) / length2)) : 0
-            let x = ax + t * vx, y = ay + t * vy
-            return ((x * x + y * y).squareRoot(), t)
-        }
-        let (scaledDegrees, _) = nearest(bandCosine)
-        let (_, guess) = nearest(cosLatitude)
-        return (scaledDegrees * Spherical.radiansPerDegree, factor, guess)
+        return (d0, d1, e0, e1, reach <= 1 ? 1 - reach * reach / 24 : 0)
+    }
+
+    /// The nearest point of the segment from P (the origin) in the metric (C Δλ, Δφ), C = `scale`: its distance
+    /// in scaled degrees and its parameter t.
+    @inline(__always)
+    private static func nearest(_ edge: (d0: Double, d1: Double, e0: Double, e1: Double, factor: Double), scale: Double)
+        -> (distance: Double, t: Double) {
+        let ax = edge.d0 * scale, ay = edge.e0, bx = edge.d1 * scale, by = edge.e1
+        let vx = bx - ax, vy = by - ay
+        let length2 = vx * vx + vy * vy
+        let t = length2 > 0 ? min(1, max(0, -(ax * vx + ay * vy) / length2)) : 0
+        let x = ax + t * vx, y = ay + t * vy
+        return ((x * x + y * y).squareRoot(), t)
     }
 
     /// A lower bound in metres on the geodesic distance to every point of the edge inside the band of cosine

@@ -42,13 +42,14 @@ extension ShapeBoundaryDistance {
     /// points, the nearest vertex farther than `bracketReachMeters`, or an edge whose chord is not provably convex
     /// (see `EdgeChordBounds`).
     ///
-    /// Method: the seed vertex's chord gives a first upper bound u; every edge whose planar lower bound is below u
-    /// (the seed's edges first, the rest in order) is bounded by `EdgeChordBounds.chordBounds` (a few Newton
-    /// steps on the squared chord, then its convexity), which lowers u (the chord's upper bound at the point found)
-    /// and gives that edge's lower bound; ℓ is the smallest of those, and at most u (an edge pruned had a bound
-    /// at least u).
-    /// - Complexity: O(v) for v vertices, with no trigonometry per vertex; a few points evaluated per edge near
-    ///   the point.
+    /// Method: the seed vertex's chord gives a first upper bound u; every edge's planar lower bound is computed,
+    /// and the edges whose bound is below u are taken in increasing order of it (the nearest edge first, so that u
+    /// falls to about the distance at once and prunes the rest) and bounded by `EdgeChordBounds.chordBounds` (a
+    /// few Newton steps on the squared chord, then its convexity), which lowers u (the chord's upper bound at the
+    /// point found) and gives that edge's lower bound; ℓ is the smallest of those, and at most u (an edge left had
+    /// a bound at least u).
+    /// - Complexity: O(v · k) for v vertices and k edges bounded (one or two for most points), with no
+    ///   trigonometry per vertex; a few points evaluated per edge bounded.
     static func bracket(from point: Coordinate, to shape: Shape) -> Bracket? {
         guard shape.kind.isAreal || shape.kind.isLinear else { return nil }
         let parts = shape.parts
@@ -66,44 +67,53 @@ extension ShapeBoundaryDistance {
         // bound (points of an edge outside it are farther than any upper bound found later).
         let bandDegrees = Spherical.latitudeReachDegrees(angle: DistanceBounds(.wgs84).outerAngle(radiusMeters: upper))
         let bandCosine = max(0, cos(min(90, abs(point.latitude) + bandDegrees) * Spherical.radiansPerDegree))
-        var lowestChord = Double.infinity
-        var bounded = true
-        func visit(_ start: Int) {
-            let lon0 = parts.positions[2 * start], lat0 = parts.positions[2 * start + 1]
-            let lon1 = parts.positions[2 * start + 2], lat1 = parts.positions[2 * start + 3]
-            let planar = bounds.planar(lon0: lon0, lat0: lat0, lon1: lon1, lat1: lat1, bandCosine: bandCosine)
-            var bound = EdgeChordBounds.planarLowerBoundMeters(scaledRadians: planar.scaledRadians, factor: planar.factor)
-            if planar.factor == 0 {
-                // An edge reaching more than a radian away: the central angle to its box, as `nearest` prunes.
-                let haversine = Spherical.minimumHaversine(
-                    latitude: point.latitude, longitude: point.longitude, cosLatitude: bounds.cosLatitude,
-                    minLongitude: min(lon0, lon1), minLatitude: min(lat0, lat1), maxLongitude: max(lon0, lon1),
-                    maxLatitude: max(lat0, lat1))
-                bound = DistanceBounds(.wgs84).lowerBoundMeters(haversine: haversine)
+        // Every edge's planar bound first (the slot of a ring's last position, which starts no edge, is ∞); then
+        // the edges in increasing order of it while it is below the upper bound: the nearest edge comes first, so
+        // the upper bound is about the distance after one or two edges and prunes the rest.
+        let positionCount = parts.positionCount
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: positionCount) { edgeBounds -> Bracket? in
+            for ring in parts.ringEnds.indices {
+                let range = parts.positionRange(ofRing: ring)
+                for start in range.lowerBound..<(range.upperBound - 1) {
+                    let lon0 = parts.positions[2 * start], lat0 = parts.positions[2 * start + 1]
+                    let lon1 = parts.positions[2 * start + 2], lat1 = parts.positions[2 * start + 3]
+                    var (bound, factor) = bounds.planarLowerBoundMeters(lon0: lon0, lat0: lat0, lon1: lon1, lat1: lat1,
+                                                                        bandCosine: bandCosine)
+                    if factor == 0 {
+                        // An edge reaching more than a radian away: the central angle to its box, as `nearest` prunes.
+                        let haversine = Spherical.minimumHaversine(
+                            latitude: point.latitude, longitude: point.longitude, cosLatitude: bounds.cosLatitude,
+                            minLongitude: min(lon0, lon1), minLatitude: min(lat0, lat1), maxLongitude: max(lon0, lon1),
+                            maxLatitude: max(lat0, lat1))
+                        bound = DistanceBounds(.wgs84).lowerBoundMeters(haversine: haversine)
+                    }
+                    edgeBounds[start] = bound
+                }
+                if range.upperBound > range.lowerBound { edgeBounds[range.upperBound - 1] = .infinity }
             }
-            guard bound < upper else { return }
-            guard let chord = bounds.chordBounds(lon0: lon0, lat0: lat0, lon1: lon1, lat1: lat1, guess: planar.guess) else {
-                bounded = false
-                return
+            var lowestChord = Double.infinity
+            while true {
+                var nearest = -1, nearestBound = upper
+                for start in 0..<positionCount where edgeBounds[start] < nearestBound {
+                    nearest = start
+                    nearestBound = edgeBounds[start]
+                }
+                guard nearest >= 0 else { break }
+                edgeBounds[nearest] = .infinity
+                let lon0 = parts.positions[2 * nearest], lat0 = parts.positions[2 * nearest + 1]
+                let lon1 = parts.positions[2 * nearest + 2], lat1 = parts.positions[2 * nearest + 3]
+                let guess = bounds.planar(lon0: lon0, lat0: lat0, lon1: lon1, lat1: lat1, bandCosine: bandCosine).guess
+                guard let chord = bounds.chordBounds(lon0: lon0, lat0: lat0, lon1: lon1, lat1: lat1, guess: guess) else { return nil }
+                lowestChord = min(lowestChord, chord.lowerMeters)
+                if chord.upperMeters <= bracketReachMeters {
+                    upper = min(upper, GeodesicChord.upperBoundMeters(chord: chord.upperMeters))
+                }
             }
-            lowestChord = min(lowestChord, chord.lowerMeters)
-            if chord.upperMeters <= bracketReachMeters {
-                upper = min(upper, GeodesicChord.upperBoundMeters(chord: chord.upperMeters))
-            }
+            // Every edge left has a bound at least the upper bound: ℓ is the least of the edges bounded, at most u.
+            let lower = min(GeodesicChord.lowerBoundMeters(chord: lowestChord), upper)
+            return Bracket(lowerMeters: max(0, lower - DistanceBounds.absoluteMarginMeters),
+                           upperMeters: upper + toleranceMeters + DistanceBounds.absoluteMarginMeters,
+                           seedLatitude: seedLatitude, seedLongitude: seedLongitude)
         }
-        if seededBefore >= 0 { visit(seededBefore) }
-        if seededAfter >= 0 { visit(seededAfter) }
-        for ring in parts.ringEnds.indices where bounded {
-            let range = parts.positionRange(ofRing: ring)
-            for start in range.lowerBound..<(range.upperBound - 1) where start != seededBefore && start != seededAfter {
-                visit(start)
-                if !bounded { break }
-            }
-        }
-        guard bounded else { return nil }
-        let lower = min(GeodesicChord.lowerBoundMeters(chord: lowestChord), upper)
-        return Bracket(lowerMeters: max(0, lower - DistanceBounds.absoluteMarginMeters),
-                       upperMeters: upper + toleranceMeters + DistanceBounds.absoluteMarginMeters,
-                       seedLatitude: seedLatitude, seedLongitude: seedLongitude)
     }
 }
