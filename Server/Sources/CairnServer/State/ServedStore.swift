@@ -16,7 +16,7 @@ import Darwin
 ///
 /// A write goes to the store first, in one transaction; only then is the new state made, from the state before it
 /// and the edit: the index takes the edit in its delta, edited in place in the copy no state holds any more
-/// (`ServedEditor`), so an edit costs what it changes. The cluster hierarchy follows on a task of its own, which
+/// (`ServedEditor`), so an edit costs what it changes. The cluster hierarchy follows on a thread of its own, which
 /// splices the edits made since its last round and serves the result (`ServedStore+Hierarchy`): a writer never
 /// waits for it, and the answer to a write through this server waits until it has caught up. When the store's
 /// generation after the write is not the one before plus one, another writer came in between and the state is
@@ -114,10 +114,10 @@ final class ServedStore: Sendable {
     /// - Complexity: O(1).
     static func backgroundCompactionThreshold(featureCount: Int) -> Int { max(1_024, featureCount / 256) }
 
-    /// Compacts the served index on a task of its own when its delta has grown past the threshold: the writers go
+    /// Compacts the served index on an upkeep thread when its delta has grown past the threshold: the writers go
     /// on meanwhile, and the result, brought up to date with their changes, is served when ready (the answers do
     /// not change, only their cost). Call under `writing`.
-    /// - Complexity: O(1) here; O(n log n) on the task.
+    /// - Complexity: O(1) here; O(n log n) on the upkeep thread.
     private func compactInBackground() {
         let started = editor.withLock { editor in
             editor.startCompaction(threshold: Self.backgroundCompactionThreshold(featureCount: editor.served.index.count))
