@@ -62,41 +62,17 @@ enum AreaWKTScanner {
             byte == 32 || byte == 44 || byte == 41 || byte == 40 || byte == 9 || byte == 10 || byte == 13 || byte == 59
         }
 
-        /// A number as `WKTReader` cuts and reads it.
-        ///
-        /// First in one pass, the common `[-]digits.digits` of at most 15 digits followed by a byte that ends the
-        /// number: the mantissa over an exact power of ten, one correctly rounded division, which is what
-        /// `DecimalText.parse` computes for that form (its `short` path), bit for bit. Anything else is cut and
-        /// given to `DecimalText.parse`.
+        /// A number as `WKTReader` cuts and reads it: first `DecimalText.shortPrefix` (the common
+        /// `[-]digits.digits`, bit for bit what `DecimalText.parse` gives) when a byte that ends a number follows it;
+        /// anything else is cut and given to `DecimalText.parse`.
         @inline(__always)
         mutating func number() -> Double? {
             skipSpaces()
             let start = offset
             var i = offset
-            let negative = i < end && base[i] == 0x2D
-            if negative { i &+= 1 }
-            var mantissa: UInt64 = 0
-            let integerStart = i
-            while i < end, base[i] &- 0x30 <= 9 {
-                mantissa = mantissa &* 10 &+ UInt64(base[i] &- 0x30)
-                i &+= 1
-            }
-            let integerDigits = i &- integerStart
-            var fractionDigits = 0
-            if i < end, base[i] == 0x2E {
-                i &+= 1
-                let fractionStart = i
-                while i < end, base[i] &- 0x30 <= 9 {
-                    mantissa = mantissa &* 10 &+ UInt64(base[i] &- 0x30)
-                    i &+= 1
-                }
-                fractionDigits = i &- fractionStart
-            }
-            if integerDigits > 0, integerDigits &+ fractionDigits <= 15, fractionDigits > 0 || base[i &- 1] != 0x2E,
-               i == end || Self.endsNumber(base[i]) {
+            if let value = DecimalText.shortPrefix(base, &i, end), i == end || Self.endsNumber(base[i]) {
                 offset = i
-                let magnitude = Double(mantissa) / Self.exactPowerOfTen(fractionDigits)
-                return negative ? -magnitude : magnitude
+                return value
             }
             while offset < end {
                 if Self.endsNumber(base[offset]) { break }
@@ -104,29 +80,6 @@ enum AreaWKTScanner {
             }
             guard offset > start else { return nil }
             return DecimalText.parse(UnsafeBufferPointer(start: base + start, count: offset - start))
-        }
-
-        /// 10^n for n in 0...15, each an exact double.
-        @inline(__always)
-        static func exactPowerOfTen(_ n: Int) -> Double {
-            switch n {
-            case 0: 1
-            case 1: 1e1
-            case 2: 1e2
-            case 3: 1e3
-            case 4: 1e4
-            case 5: 1e5
-            case 6: 1e6
-            case 7: 1e7
-            case 8: 1e8
-            case 9: 1e9
-            case 10: 1e10
-            case 11: 1e11
-            case 12: 1e12
-            case 13: 1e13
-            case 14: 1e14
-            default: 1e15
-            }
         }
 
         /// `(x y, x y, ...)`, ended in `parts`.

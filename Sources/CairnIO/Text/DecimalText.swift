@@ -30,9 +30,18 @@ public enum DecimalText {
     @inlinable @inline(__always)
     static func short(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
-        let end = bytes.count
         var i = 0
-        let negative = base[i] == 0x2D
+        guard let value = shortPrefix(base, &i, bytes.count), i == bytes.count else { return nil }
+        return value
+    }
+
+    /// `short`'s form at the front of `base[i..<end]`, for a reader that cuts numbers out of longer text (WKT):
+    /// its value, bit for bit `parse`'s, with `i` just after it; nil (and `i` anywhere) when the bytes there do
+    /// not begin with that form. What may follow the number is the caller's rule.
+    /// - Complexity: O(digits).
+    @inlinable @inline(__always)
+    public static func shortPrefix(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) -> Double? {
+        let negative = i < end && base[i] == 0x2D
         if negative { i &+= 1 }
         var mantissa: UInt64 = 0
         let integerDigits = digits(base, &i, end, into: &mantissa)
@@ -42,7 +51,7 @@ public enum DecimalText {
             fractionDigits = digits(base, &i, end, into: &mantissa)
             guard fractionDigits > 0 else { return nil }
         }
-        guard i == end, integerDigits > 0, integerDigits &+ fractionDigits <= 15 else { return nil }
+        guard integerDigits > 0, integerDigits &+ fractionDigits <= 15 else { return nil }
         let magnitude = Double(mantissa) / exactPowerOfTen(fractionDigits)
         return negative ? -magnitude : magnitude
     }
