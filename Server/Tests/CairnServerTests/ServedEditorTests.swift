@@ -101,12 +101,12 @@ import Testing
         var batch: [ServedHierarchy.Edit] = []
         for step in 0..<60 {
             // Each copy is checked as served: on alternate steps, the one edited last time and the one edited now.
-            let (served, edits) = editor.apply(try model.randomChange(of: towns, step: step, random: &random))
+            let (served, edits, _) = editor.apply(try model.randomChange(of: towns, step: step, random: &random))
             #expect(model.isHeld(by: served), "step \(step)")
             // The hierarchy follows in batches of one to three changes, as its rounds take them.
             batch += edits
             guard step % 3 == random.below(3) || step == 59 else { continue }
-            try hierarchy.apply(batch, leaving: model.features)
+            try hierarchy.apply(batch)
             batch = []
             #expect(try model.isHeld(by: hierarchy), "step \(step)")
         }
@@ -124,16 +124,21 @@ import Testing
         let started = try #require(first)
         let second = editor.startCompaction(threshold: 0)
         #expect(second == nil, "one compaction at a time")
-        let compacted = started.index.compacted()
+        var compacted = started.index.compacted()
         var replayed = 0
         for step in 9..<13 {
             let change = try model.randomChange(of: towns, step: step, random: &random)
             replayed += change.removedIDs.count + 2 * change.upserted.count
             _ = editor.apply(change)
         }
-        let stranger = editor.finishCompaction(compacted, ticket: started.ticket &+ 1)
+        // The compaction replays the first two changes on its own, the editor the other two.
+        #expect(editor.changes(sinceCompaction: started.ticket &+ 1, from: 0) == nil, "another compaction's ticket")
+        let since = try #require(editor.changes(sinceCompaction: started.ticket, from: 0))
+        #expect(since.count == 4)
+        for change in since.prefix(2) { ServedContent.apply(change, to: &compacted) }
+        let stranger = editor.finishCompaction(compacted, replayed: 2, ticket: started.ticket &+ 1)
         #expect(stranger == nil, "another compaction's ticket")
-        let finished = editor.finishCompaction(compacted, ticket: started.ticket)
+        let finished = editor.finishCompaction(compacted, replayed: 2, ticket: started.ticket)
         let served = try #require(finished)
         #expect(model.isHeld(by: served))
         #expect(served.index.pendingEdits <= replayed)

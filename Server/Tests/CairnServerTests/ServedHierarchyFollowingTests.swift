@@ -39,4 +39,31 @@ import Testing
         let sameIndex = state.index.features == model.features
         #expect(sameIndex, "the index's features are the model's, in order")
     }
+
+    /// The hierarchy keeps its own list of the features (`ServedHierarchy.features(_:after:)`): after any mix of
+    /// removals by position (among the first features and among those appended in the same round) and appends, it
+    /// is the list the same edits give one at a time.
+    @Test func theFeaturesListFollowsRemovalsAndAppendsInOnePass() throws {
+        var random = SplitMix64(seed: 8)
+        let towns = try SyntheticTowns.make(count: 400, seed: 13)
+        for round in 0..<200 {
+            var features = Array(towns.prefix(random.below(40)))
+            let before = features
+            var edits: [ServedHierarchy.Edit] = []
+            var next = 300
+            for _ in 0..<random.below(30) {
+                if features.isEmpty || random.below(3) == 0 {
+                    features.append(towns[next])
+                    edits.append(.append(towns[next]))
+                    next += 1
+                } else {
+                    let position = random.below(features.count)
+                    features.remove(at: position)
+                    edits.append(.remove(at: position))
+                }
+            }
+            let after = ServedHierarchy.features(before, after: edits)
+            #expect(after.map(\.id) == features.map(\.id), "round \(round)")
+        }
+    }
 }

@@ -19,14 +19,19 @@ public final class PostgresChangeFeed: Sendable {
     /// Takes each change set in generation order; a set with `reloadNeeded` means: load everything again
     /// (`PostgresFeatureStore.load()`), and return that snapshot's generation, which the feed goes on from.
     private let apply: @Sendable (PostgresChanges) async throws -> Int64
+    /// The generation the replica holds, if it applies changes of its own too.
+    private let held: (@Sendable () -> Int64)?
 
     /// A feed for a replica that holds the store as of `generation`.
     /// - Parameter apply: applies a change set and returns the generation the replica now holds (the set's, or
     ///   after a reload the loaded one's); a throw is kept in `status` and the same changes are read again later.
     /// - Complexity: O(1).
+    /// - Parameter held: the generation the replica holds now, when it also applies changes of its own (its writes,
+    ///   read back from the store): a notification of a generation it already holds is then not read again.
     public init(url: PostgresStoreURL, generation: Int64, retryMilliseconds: Int = 250, logger: Logger = Logger(label: "cairn.postgres.feed"),
-                apply: @escaping @Sendable (PostgresChanges) async throws -> Int64) {
+                held: (@Sendable () -> Int64)? = nil, apply: @escaping @Sendable (PostgresChanges) async throws -> Int64) {
         self.url = url
+        self.held = held
         self.logger = logger
         self.retryMilliseconds = retryMilliseconds
         self.state = NIOLockedValueBox(PostgresFollowStatus(generation: generation))
@@ -51,7 +56,8 @@ public final class PostgresChangeFeed: Sendable {
                 try await session.connection.listen(on: PostgresSchema.channel) { notifications in
                     state.withLockedValue { $0.connected = true }
                     try await catchUp(session)
-                    for try await _ in notifications {
+                    for try await notification in notifications {
+                        if let generation = Int64(notification.payload), skipHeld(generation) { continue }
                         try await catchUp(session)
                     }
                 }
@@ -70,6 +76,20 @@ public final class PostgresChangeFeed: Sendable {
             }
         }
         state.withLockedValue { $0.connected = false }
+    }
+
+    /// Whether the replica already holds `notified` (its own write, read back): the feed then goes on from the
+    /// generation the replica holds, without reading the changes again (a query per write of its own).
+    /// - Complexity: O(1).
+    private func skipHeld(_ notified: Int64) -> Bool {
+        guard let held else { return false }
+        let holds = held()
+        guard notified <= holds else { return false }
+        state.withLockedValue { status in
+            status.generation = max(status.generation, holds)
+            status.failure = nil
+        }
+        return true
     }
 
     /// Reads and applies what changed after the last generation applied.

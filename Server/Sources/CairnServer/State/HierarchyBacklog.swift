@@ -58,15 +58,27 @@ struct HierarchyBacklog: Sendable {
         return Round(hierarchy: hierarchy, edits: edits, generation: editsGeneration, reloads: reloads)
     }
 
-    /// Takes the result of `round` as served, unless a reload came meanwhile.
-    /// - Returns: the epoch of its clusters, or nil when it is not to be served.
+    /// The epoch the next round's clusters get, if it is served.
+    var nextEpoch: UInt64 { Self.next(epoch) }
+
+    /// Takes the result of `round` as served with clusters of `epoch` (`nextEpoch`), unless a reload came meanwhile.
+    /// - Returns: whether it is to be served.
     /// - Complexity: O(1).
-    mutating func finish(_ round: Round, with result: ServedHierarchy) -> UInt64? {
-        guard round.reloads == reloads else { return nil }
+    mutating func finish(_ round: Round, with result: ServedHierarchy, epoch: UInt64) -> Bool {
+        guard round.reloads == reloads else { return false }
         hierarchy = result
         generation = round.generation
-        epoch = Self.next(epoch)
-        return epoch
+        self.epoch = epoch
+        return true
+    }
+
+    /// Drops the edits up to `generation`, for a hierarchy built afresh over the index as of it: the round that
+    /// ends with that hierarchy.
+    /// - Complexity: O(1).
+    mutating func restart(at generation: Int64) -> Round {
+        edits = []
+        editsGeneration = generation
+        return Round(hierarchy: hierarchy, edits: [], generation: generation, reloads: reloads)
     }
 
     /// Starts over from `reloaded` as of `generation`: the edits pending are in it.

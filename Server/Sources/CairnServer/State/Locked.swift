@@ -26,4 +26,16 @@ final class Locked<Value>: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
+
+    /// Replaces the value with `update(value)`; returns the value replaced, for the caller to release after the
+    /// lock is let go (the last reference to a large structure frees it, which must not hold up the lock's other
+    /// users), and the new one.
+    /// - Complexity: `update`.
+    func replace(_ update: (Value) throws -> Value) rethrows -> (old: Value, new: Value) {
+        try withLock { value in
+            let old = value
+            value = try update(value)
+            return (old, value)
+        }
+    }
 }

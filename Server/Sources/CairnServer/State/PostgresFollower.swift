@@ -11,7 +11,8 @@ struct PostgresFollower: Service {
 
     init(served: ServedStore, url: PostgresStoreURL, logger: Logger) {
         self.served = served
-        feed = PostgresChangeFeed(url: url, generation: served.state.generation, logger: logger) { [served] changes in
+        feed = PostgresChangeFeed(url: url, generation: served.state.generation, logger: logger,
+                                  held: { [served] in served.state.generation }) { [served] changes in
             try await served.apply(changes)
         }
         served.postgresFeed.withLock { $0 = feed }

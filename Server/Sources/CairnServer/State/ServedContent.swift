@@ -41,10 +41,13 @@ struct ServedContent: Sendable {
     }
 
     /// Puts `index` in place of the index: one answering as the content's own does (a compaction of it, say).
+    /// - Returns: the index replaced, for the caller to release where its cost does not matter.
     /// - Complexity: O(1).
-    mutating func replaceIndex(_ index: DynamicFeatureIndex) {
+    @discardableResult
+    mutating func replaceIndex(_ index: DynamicFeatureIndex) -> DynamicFeatureIndex {
         assert(index.count == self.index.count, "a replacement index holds other features")
-        self.index = index
+        defer { self.index = index }
+        return self.index
     }
 
     /// Applies the index's part of `change` to `index` (a compaction's result catching up with the changes made

@@ -31,22 +31,24 @@ struct ServedEditor: Sendable {
     }
 
     /// Applies `change` and returns the content to serve (a copy sharing storage with `served`), with the change
-    /// as edits of the features in order (`ServedContent.apply`).
+    /// as edits of the features in order (`ServedContent.apply`), and the index the spare let go of when it took a
+    /// compacted one: the caller releases it off the writers' path (it may be the last reference to a whole index).
     /// - Complexity: `ServedContent.apply` of the pending changes and of `change`, in place when no state holds
     ///   the spare any more.
-    mutating func apply(_ change: ServedChange) -> (content: ServedContent, edits: [ServedHierarchy.Edit]) {
+    mutating func apply(_ change: ServedChange) -> (content: ServedContent, edits: [ServedHierarchy.Edit], retired: DynamicFeatureIndex?) {
         for earlier in pending { spare.apply(earlier) }
         pending = []
+        var retired: DynamicFeatureIndex?
         if spareTakesServedIndex {
             // Caught up, the spare holds what `served` holds: its compacted index answers for both.
-            spare.replaceIndex(served.index)
+            retired = spare.replaceIndex(served.index)
             spareTakesServedIndex = false
         }
         let edits = spare.apply(change)
         swap(&served, &spare)
         pending = [change]
         compaction?.since.append(change)
-        return (served, edits)
+        return (served, edits, retired)
     }
 
     /// Starts a compaction when the served index's pending edits pass `threshold` and none runs: returns the
@@ -59,15 +61,24 @@ struct ServedEditor: Sendable {
         return (served.index, ticket)
     }
 
-    /// Takes the compacted index of the compaction started with `ticket`, after replaying the changes made since
-    /// it started: the served copy holds it now, the spare once caught up. Returns the content to serve, or nil
-    /// when `ticket` is not this editor's running compaction (a reload made a new editor meanwhile).
-    /// - Complexity: O(1) amortised per change replayed.
-    mutating func finishCompaction(_ compacted: DynamicFeatureIndex, ticket: UInt64) -> ServedContent? {
+    /// The changes made since the compaction started with `ticket` took its copy, from the `from`-th on (for the
+    /// compaction to replay them outside the lock), or nil when it is not this editor's running compaction.
+    /// - Complexity: O(1).
+    func changes(sinceCompaction ticket: UInt64, from: Int) -> ArraySlice<ServedChange>? {
+        guard let running = compaction, running.ticket == ticket else { return nil }
+        return running.since[from...]
+    }
+
+    /// Takes the compacted index of the compaction started with `ticket`, which has replayed the first `replayed`
+    /// changes made since it started, after replaying the rest: the served copy holds it now, the spare once caught
+    /// up. Returns the content to serve, or nil when `ticket` is not this editor's running compaction (a reload
+    /// made a new editor meanwhile).
+    /// - Complexity: O(1) amortised per change replayed here.
+    mutating func finishCompaction(_ compacted: DynamicFeatureIndex, replayed: Int, ticket: UInt64) -> ServedContent? {
         guard let running = compaction, running.ticket == ticket else { return nil }
         compaction = nil
         var index = compacted
-        for change in running.since { ServedContent.apply(change, to: &index) }
+        for change in running.since[replayed...] { ServedContent.apply(change, to: &index) }
         served.replaceIndex(index)
         spareTakesServedIndex = true
         return served

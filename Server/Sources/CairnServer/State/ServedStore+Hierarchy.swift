@@ -30,35 +30,51 @@ extension ServedStore {
     }
 
     /// Runs rounds until the hierarchy has caught up with the index.
-    /// - Complexity: per round O(n) to list the features, O(e) to copy the hierarchy's tables and for the served
+    ///
+    /// A round never takes `writing`, and takes the other locks only for constant work: it runs at a lower
+    /// priority, and a thread at nice 10 that holds a lock the change feed needs can be kept off the cores for
+    /// hundreds of milliseconds by busier threads, the feed waiting all that time (priority inversion).
+    /// - Complexity: per round O(n) for the features' list, O(e) to copy the hierarchy's tables and for the served
     ///   clusters' fragment slots, and the splice of its edits (`ServedHierarchy.apply`).
     private func followHierarchy() {
         let clock = ContinuousClock()
         while true {
             let start = clock.now
-            // Taken under `writing`, so the index read is the one the round's edits bring the hierarchy to.
-            guard let (round, index) = writing.withLock({ _ in hierarchy.withLock { $0.nextRound() }.map { ($0, state.index) } }) else { return }
-            let features = index.features
+            guard var round = hierarchy.withLock({ $0.nextRound() }) else { return }
             var result = round.hierarchy
             do {
-                try result.apply(round.edits, leaving: features)
+                try result.apply(round.edits)
             } catch {
-                result = ServedHierarchy(features: features, options: clusterOptions)
+                (result, round) = hierarchyFromIndex()
             }
-            writing.withLock { _ in
-                guard let epoch = hierarchy.withLock({ $0.finish(round, with: result) }) else { return }
-                let clusters = ServedClusters(result, generation: round.generation, epoch: epoch, answerCacheBytes: answerCacheBytes)
-                let now = state
-                current.withLock {
-                    $0 = ServedState(index: now.index, clusters: clusters, rowids: now.rowids, generation: now.generation,
-                                     contentID: now.contentID, answerCacheBytes: answerCacheBytes)
-                }
+            let epoch = hierarchy.withLock { $0.nextEpoch }
+            let clusters = ServedClusters(result, generation: round.generation, epoch: epoch, answerCacheBytes: answerCacheBytes)
+            // The backlog and the state change together, so that a reload meanwhile is never undone by this round.
+            let replaced = hierarchy.withLock { backlog -> ServedState? in
+                guard backlog.finish(round, with: result, epoch: epoch) else { return nil }
+                return current.replace {
+                    ServedState(index: $0.index, clusters: clusters, rowids: $0.rowids, generation: $0.generation,
+                                contentID: $0.contentID, answerCacheBytes: answerCacheBytes)
+                }.old
             }
+            withExtendedLifetime(replaced) {} // released here, outside the locks
             hierarchy.withLock { $0.takeWaiters(upTo: round.generation) }.forEach { $0.resume() }
             let took = clock.now - start
             let rest = max(took, Self.minimumRoundSpacing - took)
             usleep(UInt32(rest / .microseconds(1)))
         }
+    }
+
+    /// A hierarchy built afresh over the index as it is, and the round it ends (the backlog starts over from the
+    /// index's generation), for a round whose edits did not fit its hierarchy (not expected: positions come from
+    /// the index). Only this rare path takes `writing`, for the moment it reads the index.
+    /// - Complexity: O(n log n).
+    private func hierarchyFromIndex() -> (ServedHierarchy, HierarchyBacklog.Round) {
+        let (index, round) = writing.withLock { _ in
+            let now = state
+            return (now.index, hierarchy.withLock { $0.restart(at: now.generation) })
+        }
+        return (ServedHierarchy(features: index.features, options: clusterOptions), round)
     }
 
     /// Returns once the served clusters are of `generation` or a later one.

@@ -86,25 +86,39 @@ final class ServedStore: Sendable {
     /// `writing`.
     /// - Complexity: O(e) for the hierarchy's e entries.
     func serveReloaded(_ loaded: LoadedFeatures, generation: Int64, contentID: String) -> ServedState {
+        // The backlog first: a round running now is not served once it has counted the reload.
         let epoch = hierarchy.withLock { $0.reload(loaded.hierarchy, generation: generation) }
         let clusters = ServedClusters(loaded.hierarchy, generation: generation, epoch: epoch, answerCacheBytes: answerCacheBytes)
         let next = ServedState(loaded.content, clusters: clusters, generation: generation, contentID: contentID, answerCacheBytes: answerCacheBytes)
-        editor.withLock { $0 = ServedEditor(loaded.content) }
-        current.withLock { $0 = next }
+        let replaced = editor.withLock { editor in
+            editor = ServedEditor(loaded.content)
+            return current.replace { _ in next }.old
+        }
+        withExtendedLifetime(replaced) {}
         hierarchy.withLock { $0.takeWaiters(upTo: .max) }.forEach { $0.resume() }
         return next
     }
 
     /// Applies `change` to the served index and serves the result, stamped `generation` and `contentID`, with the
     /// clusters served now; hands the change to the hierarchy to follow. Call under `writing`.
+    ///
+    /// Every change of the served content (a write, a reload, a compaction's result) replaces the state under the
+    /// editor's lock, so they are served in the order the editor made them; the hierarchy's rounds change only the
+    /// state's clusters, under the state's own lock. What is replaced is released after both locks are let go,
+    /// and an index the editor let go of on an upkeep thread (it may be the last reference to a whole index).
     /// - Complexity: `ServedEditor.apply`.
     func serveChanged(_ change: ServedChange, generation: Int64, contentID: String) -> ServedState {
-        let (content, edits) = editor.withLock { $0.apply(change) }
-        let next = ServedState(content, clusters: state.clusters, generation: generation, contentID: contentID, answerCacheBytes: answerCacheBytes)
-        current.withLock { $0 = next }
+        let (states, edits, retired) = editor.withLock { editor in
+            let (content, edits, retired) = editor.apply(change)
+            let states = current.replace {
+                ServedState(content, clusters: $0.clusters, generation: generation, contentID: contentID, answerCacheBytes: answerCacheBytes)
+            }
+            return (states, edits, retired)
+        }
+        if let retired { upkeep.run { withExtendedLifetime(retired) {} } }
         followInBackground(edits, generation: generation)
         compactInBackground()
-        return next
+        return states.new
     }
 
     /// The pending edits of the served index past which it is compacted off the writers' path: about a thousand,
@@ -117,6 +131,10 @@ final class ServedStore: Sendable {
     /// Compacts the served index on an upkeep thread when its delta has grown past the threshold: the writers go
     /// on meanwhile, and the result, brought up to date with their changes, is served when ready (the answers do
     /// not change, only their cost). Call under `writing`.
+    ///
+    /// The compaction replays the changes made meanwhile outside the editor's lock, and takes the lock only for the
+    /// last few: at nice 10, a thread holding a lock the writers need can be kept off busy cores for hundreds of
+    /// milliseconds.
     /// - Complexity: O(1) here; O(n log n) on the upkeep thread.
     private func compactInBackground() {
         let started = editor.withLock { editor in
@@ -125,14 +143,19 @@ final class ServedStore: Sendable {
         guard let started else { return }
         // On the thread of the hierarchy's rounds, at its lower priority (`BackgroundThreads`).
         upkeep.run { [self] in
-            let compacted = started.index.compacted()
-            writing.withLock { _ in
-                guard let content = editor.withLock({ $0.finishCompaction(compacted, ticket: started.ticket) }) else { return }
-                let now = state
-                let next = ServedState(content, clusters: now.clusters, generation: now.generation, contentID: now.contentID,
-                                       answerCacheBytes: answerCacheBytes)
-                current.withLock { $0 = next }
+            var index = started.index.compacted()
+            var replayed = 0
+            while let more = editor.withLock({ $0.changes(sinceCompaction: started.ticket, from: replayed) }), more.count > 4 {
+                for change in more { ServedContent.apply(change, to: &index) }
+                replayed += more.count
             }
+            let replaced = editor.withLock { editor -> ServedState? in
+                guard let content = editor.finishCompaction(index, replayed: replayed, ticket: started.ticket) else { return nil }
+                return current.replace {
+                    ServedState(content, clusters: $0.clusters, generation: $0.generation, contentID: $0.contentID, answerCacheBytes: answerCacheBytes)
+                }.old
+            }
+            withExtendedLifetime(replaced) {}
         }
     }
 
