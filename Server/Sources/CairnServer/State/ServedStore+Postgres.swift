@@ -67,11 +67,16 @@ extension ServedStore {
     }
 
     /// `write` for a PostgreSQL store: one transaction there, then the changes since the state served, applied.
+    ///
+    /// The changes are read after the generation served when the write is done, not when it began, and not at all
+    /// once another read served it: writes in flight together would otherwise each read back, and apply again,
+    /// every change made since the first began (idempotent, but at 100 writes a second a replica's index and
+    /// clusters then took each edit several times over).
     /// - Returns: the ids of `deletedIDs` that were stored, and the generation of the write.
     func write(_ store: PostgresFeatureStore, upserting features: [Feature], deleting deletedIDs: [String]) async throws -> (deleted: [String], generation: Int64) {
-        let before = state.generation
         let (deleted, generation) = try await store.write(upserting: Self.lastOfEachID(features), deleting: deletedIDs)
-        try await apply(try await store.changes(since: before))
+        let served = state.generation
+        if served < generation { try await apply(try await store.changes(since: served)) }
         return (deleted, generation)
     }
 
