@@ -7,10 +7,11 @@ import Foundation
 /// thread is done first it takes `background` back if no other thread has started it (so a pool whose threads all
 /// wait here cannot stall), and otherwise spins until it is done (it is working for this call, and a sleeping wait
 /// costs tens of microseconds to wake), yielding the processor after a while. `start` hands work to another
-/// thread (tests pass one that holds it back).
+/// thread (tests pass one that holds it back); by default a Dispatch thread of the caller's priority
+/// (`ForkJoinPriority`).
 /// - Complexity: that of the two closures, plus a thread hand-off (a few microseconds to tens).
 func forkJoin<A, B: Sendable>(_ foreground: () -> A, _ background: @escaping @Sendable () -> B,
-                              start: (@escaping @Sendable () -> Void) -> Void = { DispatchQueue.global(qos: .userInitiated).async(execute: $0) })
+                              start: (@escaping @Sendable () -> Void) -> Void = { DispatchQueue.global(qos: ForkJoinPriority.ofCaller).async(execute: $0) })
     -> (A, B) {
     let handoff = ForkJoinHandoff<B>()
     start {

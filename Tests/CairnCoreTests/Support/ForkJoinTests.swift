@@ -55,4 +55,40 @@ struct ForkJoinTests {
         if !done { _ = finished.wait(timeout: .now() + 10) }
         #expect(log.noted == ["foreground", "background", "returned 1 2"])
     }
+
+    #if os(Linux)
+    /// A caller at a lowered priority (a server's upkeep thread, nice 10) hands its other half to a thread of that
+    /// priority, not to Dispatch's user-initiated threads (nice -2, above the server's requests); a caller at the
+    /// normal priority keeps user-initiated. Checked on threads of their own, which end with their priority.
+    @Test("the other half runs at the caller's priority")
+    func theOtherHalfRunsAtTheCallersPriority() async throws {
+        @Sendable func nice() -> Int32 { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+        func onThread(nice wanted: Int32) async -> (caller: DispatchQoS.QoSClass, otherHalfNice: Int32) {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, wanted)
+                    let quality = ForkJoinPriority.ofCaller
+                    let done = DispatchSemaphore(value: 0)
+                    let seen = ManagedAtomicBox()
+                    DispatchQueue.global(qos: quality).async {
+                        seen.value = nice()
+                        done.signal()
+                    }
+                    done.wait()
+                    continuation.resume(returning: (quality, seen.value))
+                }
+            }
+        }
+        let lowered = await onThread(nice: 10)
+        #expect(lowered.caller == .background)
+        #expect(lowered.otherHalfNice >= 10, "Dispatch ran the background half at nice \(lowered.otherHalfNice)")
+        let normal = await onThread(nice: 0)
+        #expect(normal.caller == .userInitiated)
+    }
+    #endif
+}
+
+/// One value written by one thread and read by another after a semaphore (which orders the two).
+private final class ManagedAtomicBox: @unchecked Sendable {
+    var value: Int32 = 0
 }
