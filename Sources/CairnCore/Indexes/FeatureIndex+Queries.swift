@@ -136,15 +136,19 @@ extension FeatureIndex {
     public func containing(_ point: Coordinate, model: DistanceModel = .wgs84, filter: FeatureFilter = .all,
                            stats: inout QueryStats) -> [QueryHit] {
         guard circlesReadable else { return [] }
-        var found: [Int] = []
-        stats.add(circles.containing(point, model: model, into: &found))
         var hits: [QueryHit] = []
-        hits.reserveCapacity(found.count)
-        for circle in found {
-            let item = Int(circleItems[circle])
-            let feature = features[item]
-            guard feature.shape == nil, filter.acceptsAll || filter.matches(feature) else { continue }
-            hits.append(QueryHit(item: item, distanceMeters: distanceMeters(from: feature.location, to: point, model: model)))
+        // Without circles (an index of polygons) the circle walk is skipped: it answers nothing, and its call
+        // copied the circle index and reserved an empty array (a heap allocation) on every query.
+        if !circleItems.isEmpty {
+            var found: [Int] = []
+            stats.add(circles.containing(point, model: model, into: &found))
+            if !found.isEmpty { hits.reserveCapacity(found.count) }
+            for circle in found {
+                let item = Int(circleItems[circle])
+                let feature = features[item]
+                guard feature.shape == nil, filter.acceptsAll || filter.matches(feature) else { continue }
+                hits.append(QueryHit(item: item, distanceMeters: distanceMeters(from: feature.location, to: point, model: model)))
+            }
         }
         // The polygons come ascending at distance 0: sorted already when no circle matched.
         let circleHits = hits.count
