@@ -152,7 +152,11 @@ extension FeatureIndex {
         }
         // The polygons come ascending at distance 0: sorted already when no circle matched.
         let circleHits = hits.count
-        shapes.index.appendCovering(point, features: features, filter: filter, into: &hits, stats: &stats)
+        if filter.acceptsAll {
+            shapes.index.appendCovering(point, accepting: { _ in true }, into: &hits, stats: &stats)
+        } else {
+            shapes.index.appendCovering(point, features: features, filter: filter, into: &hits, stats: &stats)
+        }
         if circleHits > 0, hits.count > 1 {
             hits.sort { ($0.distanceMeters ?? 0, $0.item) < ($1.distanceMeters ?? 0, $1.item) }
         }

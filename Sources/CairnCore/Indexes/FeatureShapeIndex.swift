@@ -171,11 +171,12 @@ final class FeatureShapeIndex: Sendable {
         }
     }
 
-    /// `appendCovering` with the filter as `accepts(item)`.
+    /// `appendCovering` with the filter as `accepts(item)`: what `FeatureIndex.containing` calls without a filter,
+    /// so that it passes no `FeatureList` (a 408-byte struct copied, with its retains, at every call).
     /// - Complexity: as `appendCovering`.
     @inline(__always)
-    private func appendCovering(_ point: Coordinate, accepting accepts: (Int) -> Bool, into hits: inout [QueryHit],
-                                stats: inout QueryStats) {
+    func appendCovering(_ point: Coordinate, accepting accepts: (Int) -> Bool, into hits: inout [QueryHit],
+                        stats: inout QueryStats) {
         let latitude = point.latitude, longitude = point.longitude
         let atPole = Swift.abs(latitude) == 90
         // The box of `candidates(covering:)`: at a pole every part reaching it; on ±180 both meridians. Candidates
