@@ -136,19 +136,27 @@ extension FeatureIndex {
     public func containing(_ point: Coordinate, model: DistanceModel = .wgs84, filter: FeatureFilter = .all,
                            stats: inout QueryStats) -> [QueryHit] {
         guard circlesReadable else { return [] }
-        var found: [Int] = []
-        stats.add(circles.containing(point, model: model, into: &found))
         var hits: [QueryHit] = []
-        hits.reserveCapacity(found.count)
-        for circle in found {
-            let item = Int(circleItems[circle])
-            let feature = features[item]
-            guard feature.shape == nil, filter.acceptsAll || filter.matches(feature) else { continue }
-            hits.append(QueryHit(item: item, distanceMeters: distanceMeters(from: feature.location, to: point, model: model)))
+        // Without circles (an index of polygons) the circle walk is skipped: it answers nothing, and its call
+        // copied the circle index and reserved an empty array (a heap allocation) on every query.
+        if !circleItems.isEmpty {
+            var found: [Int] = []
+            stats.add(circles.containing(point, model: model, into: &found))
+            if !found.isEmpty { hits.reserveCapacity(found.count) }
+            for circle in found {
+                let item = Int(circleItems[circle])
+                let feature = features[item]
+                guard feature.shape == nil, filter.acceptsAll || filter.matches(feature) else { continue }
+                hits.append(QueryHit(item: item, distanceMeters: distanceMeters(from: feature.location, to: point, model: model)))
+            }
         }
         // The polygons come ascending at distance 0: sorted already when no circle matched.
         let circleHits = hits.count
-        shapes.index.appendCovering(point, features: features, filter: filter, into: &hits, stats: &stats)
+        if filter.acceptsAll {
+            shapes.index.appendCovering(point, accepting: { _ in true }, into: &hits, stats: &stats)
+        } else {
+            shapes.index.appendCovering(point, features: features, filter: filter, into: &hits, stats: &stats)
+        }
         if circleHits > 0, hits.count > 1 {
             hits.sort { ($0.distanceMeters ?? 0, $0.item) < ($1.distanceMeters ?? 0, $1.item) }
         }

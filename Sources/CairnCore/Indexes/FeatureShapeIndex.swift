@@ -20,6 +20,10 @@ final class FeatureShapeIndex: Sendable {
     /// The rings of leaf `l` (a polygon part; none for a line or a point) are `leafRings[l]..<leafRings[l + 1]`
     /// in `rings`; `count + 1` entries (one when there are no parts).
     let leafRings: ContiguousArray<UInt32>
+    /// The positions of leaf `l`'s rings are `leafPositions[l]..<leafPositions[l + 1]` in `rings.positions`;
+    /// `count + 1` entries. A part of one short ring is read from these alone: reading its ring's start in
+    /// `rings` first was one more dependent cache miss per candidate.
+    let leafPositions: ContiguousArray<UInt32>
     /// Every polygon part's rings (closed), parts in leaf order, long rings' edges indexed by latitude band.
     let rings: RingEdgeIndex
 
@@ -47,6 +51,7 @@ final class FeatureShapeIndex: Sendable {
         var inLeafOrder = FeatureShapeIndex.Rings()
         for leaf in extents.entryOfLeaf { inLeafOrder.appendPart(rings.part(Int(leaf))) }
         leafRings = inLeafOrder.partRings
+        leafPositions = ContiguousArray(inLeafOrder.partRings.lazy.map { inLeafOrder.ringStarts[Int($0)] })
         self.rings = RingEdgeIndex(ringStarts: inLeafOrder.ringStarts, positions: inLeafOrder.positions)
     }
 
@@ -171,11 +176,12 @@ final class FeatureShapeIndex: Sendable {
         }
     }
 
-    /// `appendCovering` with the filter as `accepts(item)`.
+    /// `appendCovering` with the filter as `accepts(item)`: what `FeatureIndex.containing` calls without a filter,
+    /// so that it passes no `FeatureList` (a 408-byte struct copied, with its retains, at every call).
     /// - Complexity: as `appendCovering`.
     @inline(__always)
-    private func appendCovering(_ point: Coordinate, accepting accepts: (Int) -> Bool, into hits: inout [QueryHit],
-                                stats: inout QueryStats) {
+    func appendCovering(_ point: Coordinate, accepting accepts: (Int) -> Bool, into hits: inout [QueryHit],
+                        stats: inout QueryStats) {
         let latitude = point.latitude, longitude = point.longitude
         let atPole = Swift.abs(latitude) == 90
         // The box of `candidates(covering:)`: at a pole every part reaching it; on ±180 both meridians. Candidates
@@ -225,17 +231,24 @@ final class FeatureShapeIndex: Sendable {
         // At a pole the part's extent reaches it, so one of its vertices lies on it: the pole is on its boundary.
         if atPole { return true }
         let rings = Int(leafRings[leaf])..<Int(leafRings[leaf + 1])
+        let positions = Int(leafPositions[leaf])..<Int(leafPositions[leaf + 1])
         if Swift.abs(longitude) == 180 {
-            return ringsCover(rings, x: 180, y: latitude) || ringsCover(rings, x: -180, y: latitude)
+            return ringsCover(rings, positions: positions, x: 180, y: latitude)
+                || ringsCover(rings, positions: positions, x: -180, y: latitude)
         }
-        return ringsCover(rings, x: longitude, y: latitude)
+        return ringsCover(rings, positions: positions, x: longitude, y: latitude)
     }
 
-    /// The crossing test over `ringRange` (one polygon: its exterior, then its holes), each ring read whole or,
-    /// when long, from the edges of its band holding y (`RingEdgeIndex`): on a boundary or inside an odd number.
+    /// The crossing test over `ringRange` (one polygon: its exterior, then its holes, at `positions`), each ring
+    /// read whole or, when long, from the edges of its band holding y (`RingEdgeIndex`): on a boundary or inside
+    /// an odd number.
     /// - Complexity: O(e) for the e edges the rings read.
     @inline(__always)
-    private func ringsCover(_ ringRange: Range<Int>, x: Double, y: Double) -> Bool {
+    private func ringsCover(_ ringRange: Range<Int>, positions: Range<Int>, x: Double, y: Double) -> Bool {
+        // One ring read whole, as `RingEdgeIndex.crossing` would read it, from the part's own range.
+        if ringRange.count == 1, positions.count > 0, positions.count - 1 < RingEdgeIndex.smallestBandedRing {
+            return rings.positions.withUnsafeBufferPointer { ShapeRing.crossing($0, positions, x: x, y: y) } != .even
+        }
         var inside = false
         for ring in ringRange {
             switch rings.crossing(ring: ring, x: x, y: y) {

@@ -163,6 +163,42 @@ import Testing
         }
     }
 
+    /// The walk's `Float` copy of the boxes (`ShapeExtentIndex.childBoxes`) only pre-filters: boxes whose edges lie
+    /// closer together than a `Float` can tell apart (1e-9° near 100°, where a `Float` step is 7.6e-6°), many of
+    /// them identical, at ±180 and at the poles, are found by point and box queries exactly at their edges and a
+    /// double step beyond them, as a brute force over the doubles finds them.
+    @Test func extentTreeDecidesOnDoublesWhereFloatsCannotTell() {
+        var entries: [ShapeExtentIndex.Entry] = []
+        for step in 0..<200 {
+            let west = 100.1 + Double(step % 50) * 1e-9, south = -20.3 + Double(step / 50) * 1e-9
+            entries.append(.init(item: entries.count, west: west, south: south, east: west + 1e-9, north: south + 1e-9))
+        }
+        for step in 0..<40 {
+            let latitude = Double(step) * 1e-9
+            entries.append(.init(item: entries.count, west: 179.9, south: latitude, east: 180, north: latitude + 1e-9))
+            entries.append(.init(item: entries.count, west: -180, south: latitude, east: -179.9, north: latitude + 1e-9))
+            entries.append(.init(item: entries.count, west: -10, south: 90 - Double(step) * 1e-9, east: 10, north: 90))
+            entries.append(.init(item: entries.count, west: -10, south: -90, east: 10, north: -90 + Double(step) * 1e-9))
+        }
+        let index = ShapeExtentIndex(entries)
+        #expect(index.levelStarts.count > 3, "parents above parents, so the pre-filter prunes at every level")
+        func expectBruteForce(_ west: Double, _ south: Double, _ east: Double, _ north: Double) {
+            var found: [Int] = []
+            index.search(west: west, south: south, east: east, north: north, into: &found)
+            let expected = entries.filter { $0.west <= east && $0.east >= west && $0.south <= north && $0.north >= south }.map(\.item)
+            #expect(found.sorted() == expected, "box \(west), \(south), \(east), \(north)")
+        }
+        for entry in entries {
+            for (x, y) in [(entry.west, entry.south), (entry.east, entry.north)] {
+                expectBruteForce(x, y, x, y)
+                expectBruteForce(x.nextDown, y.nextDown, x.nextDown, y.nextDown)
+                expectBruteForce(x.nextUp, y.nextUp, x.nextUp, y.nextUp)
+            }
+            expectBruteForce(entry.east.nextUp, entry.south, entry.east + 1e-9, entry.north)
+            expectBruteForce(entry.west - 1e-9, entry.south, entry.west.nextDown, entry.north)
+        }
+    }
+
     @Test func lineAndMultipointShapesNeverContainWhateverTheirRadius() throws {
         var random = SplitMix64(seed: 8)
         let center = try Coordinate(latitude: 60, longitude: 25)
