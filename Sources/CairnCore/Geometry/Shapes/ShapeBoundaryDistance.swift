@@ -119,11 +119,13 @@ public enum ShapeBoundaryDistance {
     @inline(__always)
     static func seedEdges(_ point: Coordinate, _ parts: ShapeParts, cosLatitude: Double) -> (before: Int, after: Int) {
         var seed = 0, seedScore = Double.infinity
-        for position in 0..<parts.positionCount {
-            let dx = Spherical.angularGapDegrees(parts.positions[2 * position], point.longitude) * cosLatitude
-            let dy = parts.positions[2 * position + 1] - point.latitude
-            let score = dx * dx + dy * dy
-            if score < seedScore { seed = position; seedScore = score }
+        parts.positions.withUnsafeBufferPointer { positions in
+            for position in 0..<(positions.count / 2) {
+                let dx = Spherical.angularGapDegrees(positions[2 &* position], point.longitude) * cosLatitude
+                let dy = positions[2 &* position &+ 1] - point.latitude
+                let score = dx * dx + dy * dy
+                if score < seedScore { seed = position; seedScore = score }
+            }
         }
         let seedRing = parts.positionRange(ofRing: parts.ringEnds.firstIndex { $0 > seed } ?? 0)
         return (seed > seedRing.lowerBound ? seed - 1 : -1, seed + 1 < seedRing.upperBound ? seed : -1)
