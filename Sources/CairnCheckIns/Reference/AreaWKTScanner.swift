@@ -112,6 +112,26 @@ enum AreaWKTScanner {
         /// `(x y, x y, ...)`, ended in `ringEnds`.
         mutating func ring() -> Bool {
             guard take(UInt8(ascii: "(")) else { return false }
+            // The common spelling first, in one loop: an optional space, `x y` with one space between, both of
+            // `DecimalText.coordinatePrefix`'s form, then `,` or `)` (a subset of what the loop below reads, read
+            // the same way). A position spelt otherwise goes to that loop, from its start.
+            while count &+ 2 <= capacity {
+                var i = offset
+                if i < end, base[i] == 0x20 { i &+= 1 }
+                guard let longitude = DecimalText.coordinatePrefix(base, &i, end), i < end, base[i] == 0x20 else { break }
+                i &+= 1
+                guard let latitude = DecimalText.coordinatePrefix(base, &i, end), i < end else { break }
+                let next = base[i]
+                guard next == UInt8(ascii: ",") || next == UInt8(ascii: ")") else { break }
+                ordinates[count] = longitude
+                ordinates[count &+ 1] = latitude
+                count &+= 2
+                offset = i &+ 1
+                if next == UInt8(ascii: ")") {
+                    ringEnds.append(count / 2)
+                    return true
+                }
+            }
             repeat {
                 // Never short (see `parts`); checked so that no text can write past the scratch.
                 guard count &+ 2 <= capacity, let longitude = number(), let latitude = number() else { return false }
