@@ -186,6 +186,20 @@ import Testing
             #expect(scanned == read, "\(text)")
             #expect(scanned?.positions.map(\.bitPattern) == read.positions.map(\.bitPattern))
         }
+        // Rings of 4 to 300 positions, alone and among others: the scanner's scratch holds them all.
+        for positions in [4, 63, 64, 65, 66, 300] {
+            var ring = (0..<(positions - 1)).map { n -> String in
+                let angle = Double(n) / Double(positions - 1) * 2 * .pi
+                return "\(24.94 + 0.01 * cos(angle)) \(60.17 + 0.01 * sin(angle))"
+            }
+            ring.append(ring[0])
+            for text in ["POLYGON ((\(ring.joined(separator: ", "))))",
+                         "MULTIPOLYGON (((1 2, 3 4, 5 2, 1 2)), ((\(ring.joined(separator: ","))), (1 2, 3 4, 5 2, 1 2)))"] {
+                let scanned = Array(text.utf8).withUnsafeBufferPointer { AreaWKTScanner.parts($0) }
+                let read = try WKTReader.parts(text)
+                #expect(scanned == read && scanned?.positions.map(\.bitPattern) == read.positions.map(\.bitPattern), "\(text)")
+            }
+        }
         for declined in ["POINT (1 2)", "POLYGON ((1 2 3, 4 5 6))", "POLYGONZ ((1 2))", "POLYGON M ((1 2 3))",
                          "MULTIPOLYGON ((1 2, 3 4))", "POLYGON ((1 2, 3 4)))", "", "  ", "POLYGON ((1 2;, 3 4))"] {
             #expect(Array(declined.utf8).withUnsafeBufferPointer { AreaWKTScanner.parts($0) } == nil, "\(declined)")

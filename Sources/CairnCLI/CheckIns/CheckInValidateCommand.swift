@@ -117,6 +117,8 @@ struct CheckInValidateCommand: ParsableCommand {
         try data.loadPlacesAndEvents(placePaths: placeFiles, eventPaths: eventFiles)
         for file in joinFiles { try data.loadJoins(path: file) }
         let validator = data.makeValidator(model: model, accuracyPolicy: accuracyPolicy)
+        // Freed by the process's exit, not area by area after the output (see `KeptUntilExit`).
+        KeptUntilExit.keep(validator)
         let placeCount = data.placeRows.count, eventCount = data.eventRows.count
         data.placeRows = CheckInPlaceRows()
         data.eventRows = CheckInEventRows()

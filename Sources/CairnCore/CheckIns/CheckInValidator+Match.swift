@@ -145,6 +145,9 @@ extension CheckInValidator {
                 && (longitude < boxes[base] || latitude < boxes[base + 1] || longitude > boxes[base + 2] || latitude > boxes[base + 3])
         }
         if !beyondBox, shape.covers(point) { return .nan }
+        // The seed vertex's distance when measured here: the search below measures that vertex first, the same
+        // call, so it is handed over rather than measured twice.
+        var seedMeters: Double?
         if distancesForPrinting || accuracyMeters > 0, let bracket = ShapeBoundaryDistance.bracket(from: point, to: shape) {
             if accuracyMeters > 0, bracket.upperMeters <= accuracyMeters { return .nan }
             if distancesForPrinting, accuracyMeters <= 0 || bracket.lowerMeters > accuracyMeters,
@@ -152,9 +155,10 @@ extension CheckInValidator {
                 if CheckInMillimetres.ceiling(bracket.upperMeters) == printed { return bracket.upperMeters }
                 let seed = bracket.seedMeters(from: point)
                 if seed < bracket.upperMeters, CheckInMillimetres.ceiling(seed) == printed { return seed }
+                seedMeters = seed
             }
         }
-        let distance = ShapeBoundaryDistance.meters(from: point, to: shape)
+        let distance = ShapeBoundaryDistance.nearest(from: point, to: shape, seedMeters: seedMeters).meters
         return accuracyMeters > 0 && distance - accuracyMeters <= 0 ? .nan : distance
     }
 

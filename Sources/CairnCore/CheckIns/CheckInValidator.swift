@@ -226,18 +226,20 @@ public struct CheckInValidator: Sendable {
                 // The areas' extent tree on this thread too: with many parks it is the larger of the two.
                 var extentEntries: [ShapeExtentIndex.Entry] = []
                 var boxes = ContiguousArray<Double>(repeating: 0, count: shapedPlaces.isEmpty ? 0 : 4 * placeCount)
+                extentEntries.reserveCapacity(shapedPlaces.count)
                 for (place, shape) in shapedPlaces {
+                    let first = extentEntries.count
                     shape.appendPartExtents(item: place, to: &extentEntries)
-                    shape.parts.positions.withUnsafeBufferPointer { positions in
-                        var west = Double.infinity, south = Double.infinity, east = -Double.infinity, north = -Double.infinity
-                        for position in stride(from: 0, to: positions.count, by: 2) {
-                            west = min(west, positions[position])
-                            east = max(east, positions[position])
-                            south = min(south, positions[position + 1])
-                            north = max(north, positions[position + 1])
-                        }
-                        (boxes[4 * place], boxes[4 * place + 1], boxes[4 * place + 2], boxes[4 * place + 3]) = (west, south, east, north)
+                    // The box over every vertex is the union of the parts' boxes (the parts hold every position, and
+                    // min and max are exact), without a second pass over the vertices.
+                    var west = Double.infinity, south = Double.infinity, east = -Double.infinity, north = -Double.infinity
+                    for entry in extentEntries[first...] {
+                        west = min(west, entry.west)
+                        east = max(east, entry.east)
+                        south = min(south, entry.south)
+                        north = max(north, entry.north)
                     }
+                    (boxes[4 * place], boxes[4 * place + 1], boxes[4 * place + 2], boxes[4 * place + 3]) = (west, south, east, north)
                 }
                 extentBox.value = (ShapeExtentIndex(extentEntries), boxes)
                 return

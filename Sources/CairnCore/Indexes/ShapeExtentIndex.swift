@@ -46,17 +46,23 @@ public struct ShapeExtentIndex: Sendable {
     /// - Complexity: O(n log n).
     public init(_ entries: [Entry]) {
         precondition(entries.count < Int(UInt32.max), "ShapeExtentIndex holds fewer than \(UInt32.max) boxes")
-        // Ties in the Hilbert value are broken by input order, so a build is deterministic.
-        let keyed = entries.indices.map { (ShapeExtentIndex.hilbertValue(entries[$0]), $0) }.sorted { $0 < $1 }
+        // Ties in the Hilbert value are broken by input order, so a build is deterministic: the value above the
+        // entry's position in one integer, sorted as integers (no comparison closure).
+        var keyed = entries.indices.map { UInt64(ShapeExtentIndex.hilbertValue(entries[$0])) << 32 | UInt64($0) }
+        keyed.sort()
         var boxes = ContiguousArray<Double>()
         boxes.reserveCapacity(4 * (entries.count + entries.count / (ShapeExtentIndex.nodeSize - 1) + 1))
         var items = ContiguousArray<UInt32>()
         items.reserveCapacity(entries.count)
         var entryOfLeaf = ContiguousArray<UInt32>()
         entryOfLeaf.reserveCapacity(entries.count)
-        for (_, position) in keyed {
+        for key in keyed {
+            let position = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
             let entry = entries[position]
-            boxes.append(contentsOf: [entry.west, entry.south, entry.east, entry.north])
+            boxes.append(entry.west)
+            boxes.append(entry.south)
+            boxes.append(entry.east)
+            boxes.append(entry.north)
             items.append(UInt32(truncatingIfNeeded: entry.item))
             entryOfLeaf.append(UInt32(truncatingIfNeeded: position))
         }

@@ -7,7 +7,8 @@ import Testing
 /// `meters(from:to:)`'s own answer (Karney's inverse on every edge not pruned, the exact method) and the seed
 /// vertex's distance is never below it, on seeded shapes at park scale, near the poles, at ±180, with holes and
 /// with points on the boundary; the brute-force oracle (`BoundaryDistanceOracle`) lies inside too; and the edge's
-/// chord bounds hold against the chord sampled densely along the edge.
+/// chord bounds hold against the chord sampled densely along the edge; and the search handed the seed vertex's
+/// distance answers as the search alone.
 @Suite("Bounds on the distance to a shape's boundary")
 struct ShapeBoundaryDistanceBracketTests {
     static func coordinate(_ latitude: Double, _ longitude: Double) -> Coordinate {
@@ -24,6 +25,11 @@ struct ShapeBoundaryDistanceBracketTests {
         #expect(bracket.lowerMeters <= answer && answer <= bracket.upperMeters,
                 "\(point): \(answer) m outside [\(bracket.lowerMeters), \(bracket.upperMeters)]", sourceLocation: sourceLocation)
         #expect(bracket.seedMeters(from: point) >= answer, "\(point)", sourceLocation: sourceLocation)
+        // The seed vertex's distance handed to the search (as check-ins do) changes nothing, bit for bit.
+        let handed = ShapeBoundaryDistance.nearest(from: point, to: shape, seedMeters: bracket.seedMeters(from: point))
+        let searched = ShapeBoundaryDistance.nearest(from: point, to: shape)
+        #expect(handed.meters.bitPattern == searched.meters.bitPattern && handed.point == searched.point,
+                "\(point): \(handed) against \(searched)", sourceLocation: sourceLocation)
         if oracle {
             let exact = BoundaryDistanceOracle.meters(from: point, to: shape, samplesPerEdge: 400)
             #expect(bracket.lowerMeters <= exact, "\(point): oracle \(exact) m", sourceLocation: sourceLocation)

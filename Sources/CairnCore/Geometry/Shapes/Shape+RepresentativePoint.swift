@@ -27,39 +27,48 @@ extension Shape {
     }
 
     /// The area-weighted centroid of the ring at `positions`, with its absolute planar area in square degrees.
+    ///
+    /// Each longitude is unwrapped from the previous one as the shoelace reaches it (the same sums in the same
+    /// order as unwrapping the whole ring first), so no array is allocated; a degenerate ring unwraps again.
+    /// - Complexity: O(k) for the ring's k positions.
     private func ringCentroid(_ positions: Range<Int>) -> (point: Coordinate, area: Double) {
-        let first = positions.lowerBound, count = positions.count
-        let x0 = parts.positions[2 * first], y0 = parts.positions[2 * first + 1]
-        var unwrapped = [Double](repeating: 0, count: count)
-        for index in 1..<count {
-            let step = parts.positions[2 * (first + index)] - parts.positions[2 * (first + index - 1)]
-            unwrapped[index] = unwrapped[index - 1] + Self.wrapped(step)
+        parts.positions.withUnsafeBufferPointer { coordinates in
+            let first = positions.lowerBound, count = positions.count
+            let x0 = coordinates[2 * first], y0 = coordinates[2 * first + 1]
+            // Shoelace over every edge, wrapping from the last position to the first (a zero-length edge when the
+            // ring is closed, the missing closing edge when it is not), relative to the first vertex; `xa` is the
+            // unwrapped longitude of position `index` (0 for the first).
+            var twiceArea = 0.0, sumX = 0.0, sumY = 0.0
+            var xa = 0.0
+            for index in 0..<count {
+                let next = index + 1 == count ? 0 : index + 1
+                let xb = next == 0
+                    ? 0 : xa + Self.wrapped(coordinates[2 * (first + next)] - coordinates[2 * (first + index)])
+                let ya = coordinates[2 * (first + index) + 1] - y0
+                let yb = coordinates[2 * (first + next) + 1] - y0
+                let cross = xa * yb - xb * ya
+                twiceArea += cross
+                sumX += (xa + xb) * cross
+                sumY += (ya + yb) * cross
+                xa = xb
+            }
+            if abs(twiceArea) > 1e-18 {
+                let latitude = y0 + sumY / (3 * twiceArea)
+                return (Coordinate(uncheckedLatitude: min(90, max(-90, latitude)),
+                                   longitude: Self.wrapped(x0 + sumX / (3 * twiceArea))), abs(twiceArea) / 2)
+            }
+            var latitudeSum = 0.0, longitudeOffset = 0.0, unwrapped = 0.0
+            for index in 0..<(count - 1) {
+                if index > 0 {
+                    unwrapped = unwrapped + Self.wrapped(coordinates[2 * (first + index)] - coordinates[2 * (first + index - 1)])
+                }
+                latitudeSum += coordinates[2 * (first + index) + 1]
+                longitudeOffset += unwrapped
+            }
+            let divisor = Double(count - 1)
+            return (Coordinate(uncheckedLatitude: latitudeSum / divisor, longitude: Self.wrapped(x0 + longitudeOffset / divisor)),
+                    abs(twiceArea) / 2)
         }
-        // Shoelace over every edge, wrapping from the last position to the first (a zero-length edge when the ring
-        // is closed, the missing closing edge when it is not), relative to the first vertex.
-        var twiceArea = 0.0, sumX = 0.0, sumY = 0.0
-        for index in 0..<count {
-            let next = index + 1 == count ? 0 : index + 1
-            let xa = unwrapped[index], ya = parts.positions[2 * (first + index) + 1] - y0
-            let xb = unwrapped[next], yb = parts.positions[2 * (first + next) + 1] - y0
-            let cross = xa * yb - xb * ya
-            twiceArea += cross
-            sumX += (xa + xb) * cross
-            sumY += (ya + yb) * cross
-        }
-        if abs(twiceArea) > 1e-18 {
-            let latitude = y0 + sumY / (3 * twiceArea)
-            return (Coordinate(uncheckedLatitude: min(90, max(-90, latitude)),
-                               longitude: Self.wrapped(x0 + sumX / (3 * twiceArea))), abs(twiceArea) / 2)
-        }
-        var latitudeSum = 0.0, longitudeOffset = 0.0
-        for index in 0..<(count - 1) {
-            latitudeSum += parts.positions[2 * (first + index) + 1]
-            longitudeOffset += unwrapped[index]
-        }
-        let divisor = Double(count - 1)
-        return (Coordinate(uncheckedLatitude: latitudeSum / divisor, longitude: Self.wrapped(x0 + longitudeOffset / divisor)),
-                abs(twiceArea) / 2)
     }
 
     /// An angle in degrees brought into [-180, 180]: a longitude difference the short way round, or an unwrapped

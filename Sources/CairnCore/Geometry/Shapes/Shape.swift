@@ -27,6 +27,13 @@ public struct Shape: Hashable, Sendable {
     /// - Complexity: O(n) in the number of positions.
     public init(checking parts: ShapeParts) throws(ShapeError) {
         try Shape.checkStructure(parts)
+        // Most shapes have every position in range: one pass of comparisons (NaN fails them) shows it, and then
+        // the loop below would neither clamp nor throw, so it is skipped.
+        if Shape.allInRange(parts.positions) {
+            self.parts = parts
+            clampedVertexCount = 0
+            return
+        }
         var checked = parts
         var ring = 0, clamped = 0
         for position in 0..<parts.positionCount {
@@ -46,6 +53,20 @@ public struct Shape: Hashable, Sendable {
         }
         self.parts = checked
         clampedVertexCount = clamped
+    }
+
+    /// Whether every longitude, latitude pair lies in [-180, 180] × [-90, 90] (NaN does not).
+    /// - Complexity: O(n) in the positions.
+    private static func allInRange(_ positions: [Double]) -> Bool {
+        positions.withUnsafeBufferPointer { positions in
+            var index = 0
+            while index &+ 1 < positions.count {
+                let longitude = positions[index], latitude = positions[index &+ 1]
+                guard longitude >= -180, longitude <= 180, latitude >= -90, latitude <= 90 else { return false }
+                index &+= 2
+            }
+            return true
+        }
     }
 
     /// `value`, or ±`limit` when it lies beyond it by at most `edgeToleranceDegrees`.

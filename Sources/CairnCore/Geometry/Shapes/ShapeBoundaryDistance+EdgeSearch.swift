@@ -47,14 +47,17 @@ extension ShapeBoundaryDistance {
             Geodesic.inverseMeters(latitude, longitude, position.latitude, position.longitude)
         }
 
-        /// Searches the edge, lowering `best` where a nearer point is found.
+        /// Searches the edge, lowering `best` where a nearer point is found; returns the distances to its ends
+        /// (nil for a point on the edge, which is not measured). `startMeters` and `endMeters`, when given, are
+        /// `meters(start)` and `meters(end)` already measured by the caller, not measured again.
         /// - Complexity: see `ShapeBoundaryDistance.meters(from:to:)`.
-        func run(best: inout Nearest) {
+        func run(best: inout Nearest, startMeters knownStart: Double? = nil, endMeters knownEnd: Double? = nil)
+            -> (start: Double, end: Double)? {
             if let onEdge = exactlyOnEdge() {
                 best = Nearest(meters: 0, point: onEdge)
-                return
+                return nil
             }
-            let startMeters = meters(start), endMeters = meters(end)
+            let startMeters = knownStart ?? meters(start), endMeters = knownEnd ?? meters(end)
             if startMeters < best.meters { best = Nearest(meters: startMeters, point: start) }
             if endMeters < best.meters { best = Nearest(meters: endMeters, point: end) }
             var stack: [(ta: Double, tb: Double, fa: Double, fb: Double)] = [(0, 1, startMeters, endMeters)]
@@ -76,6 +79,7 @@ extension ShapeBoundaryDistance {
                     stack.append((tm, tb, fm, fb))
                 }
             }
+            return (startMeters, endMeters)
         }
 
         /// The point itself when it lies on the edge in lon/lat (cross product 0, within the edge's box).

@@ -67,6 +67,15 @@ public enum ShapeBoundaryDistance {
     /// several points equally near, the first found.
     /// - Complexity: as `meters(from:to:)`.
     public static func nearest(from point: Coordinate, to shape: Shape) -> Nearest {
+        nearest(from: point, to: shape, seedMeters: nil)
+    }
+
+    /// `nearest(from:to:)`, given `seedMeters` when the caller has measured the seed vertex already
+    /// (`Bracket.seedMeters(from:)`, the same call with the same arguments, so the same value): the search then
+    /// does not measure it again. The seed vertex ends one seeded edge and starts the other; it is measured
+    /// once for both.
+    /// - Complexity: as `meters(from:to:)`.
+    static func nearest(from point: Coordinate, to shape: Shape, seedMeters knownSeedMeters: Double?) -> Nearest {
         let parts = shape.parts
         var best = Nearest(meters: .infinity, point: point)
         if !shape.kind.isAreal, !shape.kind.isLinear {
@@ -82,14 +91,15 @@ public enum ShapeBoundaryDistance {
         // Seed: the edges at the vertex nearest in an equirectangular view (no trigonometry per vertex), so that
         // the best is small before the pass that prunes with it.
         let (seededBefore, seededAfter) = seedEdges(point, parts, cosLatitude: cosLatitude)
-        func search(_ start: Int) {
+        func search(_ start: Int, startMeters: Double? = nil, endMeters: Double? = nil) -> (start: Double, end: Double)? {
             let edge = EdgeSearch(point: point,
                                   from: Coordinate(uncheckedLatitude: parts.positions[2 * start + 1], longitude: parts.positions[2 * start]),
                                   to: Coordinate(uncheckedLatitude: parts.positions[2 * start + 3], longitude: parts.positions[2 * start + 2]))
-            edge.run(best: &best)
+            return edge.run(best: &best, startMeters: startMeters, endMeters: endMeters)
         }
-        if seededBefore >= 0 { search(seededBefore) }
-        if seededAfter >= 0 { search(seededAfter) }
+        var seedMeters = knownSeedMeters
+        if seededBefore >= 0, let ends = search(seededBefore, endMeters: seedMeters) { seedMeters = ends.end }
+        if seededAfter >= 0 { _ = search(seededAfter, startMeters: seedMeters) }
         for ring in parts.ringEnds.indices {
             let range = parts.positionRange(ofRing: ring)
             for start in range.lowerBound..<(range.upperBound - 1) where start != seededBefore && start != seededAfter {
@@ -106,7 +116,7 @@ public enum ShapeBoundaryDistance {
                     latitude: point.latitude, longitude: point.longitude, cosLatitude: cosLatitude,
                     minLongitude: min(lon0, lon1), minLatitude: south, maxLongitude: max(lon0, lon1), maxLatitude: north)
                 guard bounds.lowerBoundMeters(haversine: haversine) < prune else { continue }
-                search(start)
+                _ = search(start)
             }
         }
         return best
@@ -119,11 +129,13 @@ public enum ShapeBoundaryDistance {
     @inline(__always)
     static func seedEdges(_ point: Coordinate, _ parts: ShapeParts, cosLatitude: Double) -> (before: Int, after: Int) {
         var seed = 0, seedScore = Double.infinity
-        for position in 0..<parts.positionCount {
-            let dx = Spherical.angularGapDegrees(parts.positions[2 * position], point.longitude) * cosLatitude
-            let dy = parts.positions[2 * position + 1] - point.latitude
-            let score = dx * dx + dy * dy
-            if score < seedScore { seed = position; seedScore = score }
+        parts.positions.withUnsafeBufferPointer { positions in
+            for position in 0..<(positions.count / 2) {
+                let dx = Spherical.angularGapDegrees(positions[2 &* position], point.longitude) * cosLatitude
+                let dy = positions[2 &* position &+ 1] - point.latitude
+                let score = dx * dx + dy * dy
+                if score < seedScore { seed = position; seedScore = score }
+            }
         }
         let seedRing = parts.positionRange(ofRing: parts.ringEnds.firstIndex { $0 > seed } ?? 0)
         return (seed > seedRing.lowerBound ? seed - 1 : -1, seed + 1 < seedRing.upperBound ? seed : -1)
