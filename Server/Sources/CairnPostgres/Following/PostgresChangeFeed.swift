@@ -25,9 +25,9 @@ public final class PostgresChangeFeed: Sendable {
     /// A feed for a replica that holds the store as of `generation`.
     /// - Parameter apply: applies a change set and returns the generation the replica now holds (the set's, or
     ///   after a reload the loaded one's); a throw is kept in `status` and the same changes are read again later.
-    /// - Complexity: O(1).
     /// - Parameter held: the generation the replica holds now, when it also applies changes of its own (its writes,
     ///   read back from the store): a notification of a generation it already holds is then not read again.
+    /// - Complexity: O(1).
     public init(url: PostgresStoreURL, generation: Int64, retryMilliseconds: Int = 250, logger: Logger = Logger(label: "cairn.postgres.feed"),
                 held: (@Sendable () -> Int64)? = nil, apply: @escaping @Sendable (PostgresChanges) async throws -> Int64) {
         self.url = url
