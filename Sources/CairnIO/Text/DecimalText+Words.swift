@@ -19,7 +19,7 @@ extension DecimalText {
         let fraction = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
         let fractionDigits = leadingDigitCount(fraction)
         guard fractionDigits > 0, fractionDigits < 8 else { return nil }
-        let mantissa = leadingDigitsValue(integer, count: integerDigits) &* wordPowerOfTen(fractionDigits)
+        let mantissa = leadingDigitsValue(integer, count: integerDigits) &* UInt64(exactPowerOfTen(fractionDigits))
             &+ leadingDigitsValue(fraction, count: fractionDigits)
         i = at &+ fractionDigits
         let magnitude = Double(mantissa) / exactPowerOfTen(fractionDigits)
@@ -50,21 +50,5 @@ extension DecimalText {
         value = ((value & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8
         value = ((value & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
         return ((value & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
-    }
-
-    /// 10^n for n in 1...8, as an integer (a switch, not a table: no global to initialise inline).
-    /// - Complexity: O(1).
-    @inlinable @inline(__always)
-    static func wordPowerOfTen(_ n: Int) -> UInt64 {
-        switch n {
-        case 1: 10
-        case 2: 100
-        case 3: 1_000
-        case 4: 10_000
-        case 5: 100_000
-        case 6: 1_000_000
-        case 7: 10_000_000
-        default: 100_000_000
-        }
     }
 }
