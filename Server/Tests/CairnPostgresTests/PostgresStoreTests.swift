@@ -158,8 +158,49 @@ struct PostgresStoreTests {
             #expect(loaded.last == moved)
             #expect(loaded.count == features.count - 1)
             #expect(try await store.changes(since: 2).isEmpty)
+            // One log row per changing statement: the import's (every id in one array, so pruning it deletes one
+            // row), the write's delete and its upsert; a statement that changes nothing takes no generation.
+            try database.psql("DELETE FROM cairn_feature WHERE false; UPDATE cairn_feature SET radius_m = 1 WHERE id = 'none'")
+            #expect(try await store.generation() == 2)
+            let session = try await PostgresSession.open(database.url, logger: database.logger)
+            let log = try await session.rows("SELECT generation::text || ':' || cardinality(ids) FROM cairn_change ORDER BY 1",
+                                             action: "test") { try $0.decode(String.self) }
+            #expect(log == ["1:\(features.count)", "2:1", "2:1"])
+            await session.close()
             try database.psql("TRUNCATE cairn_feature")
             #expect(try await store.changes(since: 2).reloadNeeded)
+            await store.close()
+        }
+    }
+
+    /// Migration 5 turns a log of one row per id into one row per generation, and the changes read the same
+    /// through it: what a replica at an older generation catches up from after its store is upgraded.
+    @Test func theChangeLogReadsTheSameAfterMigration5() async throws {
+        try await PostgresTestDatabase.with { database in
+            let session = try await PostgresSession.open(database.url, logger: database.logger)
+            try await PostgresSchema.migrate(session, upTo: 4)
+            // One psql call a transaction, so a generation each.
+            try database.psql("INSERT INTO cairn_feature (id, kind, location) VALUES ('a', 'place', 'POINT(1 2)'), ('b', 'place', 'POINT(3 4)'), ('c', 'place', 'POINT(5 6)')")
+            try database.psql("UPDATE cairn_feature SET location = 'POINT(7 8)' WHERE id = 'a'")
+            try database.psql("DELETE FROM cairn_feature WHERE id = 'b'")
+            let before = try await session.rows("SELECT count(*) FROM cairn_change", action: "test") { try $0.decode(Int.self) }
+            #expect(before == [5])
+            await session.close()
+            let store = try await PostgresFeatureStore(url: database.url)
+            let changes = try await store.changes(since: 1)
+            #expect(changes.generation == 3)
+            let moved = try Coordinate(latitude: 8, longitude: 7)
+            #expect(changes.upserted.map(\.id) == ["a"] && changes.upserted.first?.location == moved)
+            #expect(changes.removedIDs == ["b"])
+            #expect(try await store.changes(since: 0).upserted.map(\.id) == ["c", "a"])
+            let after = try await PostgresSession.open(database.url, logger: database.logger)
+            let log = try await after.rows("SELECT generation::text || ':' || array_to_string(ids, ',') FROM cairn_change ORDER BY generation",
+                                           action: "test") { try $0.decode(String.self) }
+            #expect(log == ["1:a,b,c", "2:a", "3:b"])
+            await after.close()
+            // Writers after the upgrade log through the statement triggers.
+            try await store.write(upserting: [], deleting: ["c"])
+            #expect(try await store.changes(since: 3).removedIDs == ["c"])
             await store.close()
         }
     }

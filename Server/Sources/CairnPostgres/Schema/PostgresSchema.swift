@@ -13,14 +13,16 @@ import PostgresNIO
 /// - `cairn_generation`: one row, `generation` (incremented by every transaction that changes features),
 ///   `store_id` (random, chosen at creation), `kept_generations` (how many generations the change log keeps,
 ///   migration 4) and `pruned_through` (the change log's horizon: it holds every change after it).
-/// - `cairn_change`: (generation, id) for every feature a transaction inserted, updated or deleted; the id `''`
-///   (never a feature's) marks a `TRUNCATE`. Replicas catch up from it (`changes(since:)`), so nothing is missed
-///   between notifications; a replica behind its horizon (`pruned_through`) loads everything instead.
-/// - Triggers: `cairn_record_change` takes the next generation at a transaction's first change (the row lock on
+/// - `cairn_change` (migration 5): (generation, ids) for every statement that inserted, updated or deleted
+///   features, with the ids it changed; the id `''` (never a feature's) marks a `TRUNCATE`. Replicas catch up from
+///   it (`changes(since:)`), so nothing is missed between notifications; a replica behind its horizon
+///   (`pruned_through`) loads everything instead.
+/// - Triggers: statement triggers over transition tables (`cairn_log_changes`) log each changing statement;
+///   `cairn_transaction_generation` takes the next generation at a transaction's first change (the row lock on
 ///   `cairn_generation` orders committing writers, so generations commit in order), prunes the change log to its
-///   last `kept_generations` generations, logs each changed id, and
-///   `NOTIFY cairn_change, '<generation>'` once per transaction (delivered at commit). The ids travel in the table,
-///   not the payload: a payload holds at most 8000 bytes, and an import changes many thousands of rows.
+///   last `kept_generations` generations, and sends `NOTIFY cairn_change, '<generation>'` once per transaction
+///   (delivered at commit). The ids travel in the table, not the payload: a payload holds at most 8000 bytes, and an
+///   import changes many thousands of rows.
 enum PostgresSchema {
     /// The notification channel replicas listen on.
     static let channel = "cairn_change"
@@ -148,6 +150,82 @@ enum PostgresSchema {
             END $$
             """,
         ]),
+        // One log row per changing statement, its ids in an array, written by statement triggers over transition
+        // tables. Pruning ran in the writer's transaction under the generation's row lock, one index entry per id:
+        // when an import's generation (234,908 ids) fell past the horizon, one write deleted all its rows while
+        // every other writer waited (a ~15 s stall). Now that generation is one row (its array kept out of line by
+        // TOAST), deleted in milliseconds; and an import no longer runs a PL/pgSQL call and an index insert per row.
+        (5, "the change log keeps one row per changing statement, its ids in an array", [
+            "DROP TRIGGER cairn_feature_change ON cairn_feature",
+            "DROP TRIGGER cairn_feature_truncate ON cairn_feature",
+            "DROP FUNCTION cairn_record_change()",
+            "ALTER TABLE cairn_change RENAME TO cairn_change_by_id",
+            "CREATE TABLE cairn_change (generation bigint NOT NULL, ids text[] NOT NULL CHECK (cardinality(ids) > 0))",
+            "INSERT INTO cairn_change SELECT generation, array_agg(id ORDER BY id) FROM cairn_change_by_id GROUP BY generation",
+            "DROP TABLE cairn_change_by_id",
+            "CREATE INDEX cairn_change_generation ON cairn_change (generation)",
+            // The transaction's generation, taken at its first change: the row lock on `cairn_generation` is then
+            // held to commit, so generations commit in order. Pruning is here so that every writer (plain SQL too)
+            // keeps the log bounded with no job to schedule.
+            """
+            CREATE FUNCTION cairn_transaction_generation() RETURNS bigint LANGUAGE plpgsql AS $$
+            DECLARE
+                g bigint := nullif(current_setting('cairn.generation', true), '')::bigint;
+                horizon bigint;
+            BEGIN
+                IF g IS NULL THEN
+                    UPDATE cairn_generation SET generation = generation + 1,
+                        pruned_through = greatest(pruned_through, generation + 1 - kept_generations)
+                    RETURNING generation, pruned_through INTO g, horizon;
+                    DELETE FROM cairn_change WHERE generation <= horizon;
+                    PERFORM set_config('cairn.generation', g::text, true);
+                    PERFORM pg_notify('cairn_change', g::text);
+                END IF;
+                RETURN g;
+            END $$
+            """,
+            // One function for the three statement triggers: PL/pgSQL plans a query at its first run, so the
+            // branch naming a transition table a trigger does not have is never planned for it. A statement that
+            // changes no row takes no generation, as the row triggers before it.
+            """
+            CREATE FUNCTION cairn_log_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                changed text[];
+            BEGIN
+                IF TG_OP = 'TRUNCATE' THEN
+                    changed := ARRAY[''];
+                ELSIF TG_OP = 'INSERT' THEN
+                    SELECT array_agg(id) INTO changed FROM cairn_inserted;
+                ELSIF TG_OP = 'DELETE' THEN
+                    SELECT array_agg(id) INTO changed FROM cairn_deleted;
+                ELSE
+                    SELECT array_agg(DISTINCT id) INTO changed
+                    FROM (SELECT id FROM cairn_updated UNION ALL SELECT id FROM cairn_before_update) AS both_sides;
+                END IF;
+                IF changed IS NOT NULL THEN
+                    INSERT INTO cairn_change VALUES (cairn_transaction_generation(), changed);
+                END IF;
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE TRIGGER cairn_feature_insert AFTER INSERT ON cairn_feature REFERENCING NEW TABLE AS cairn_inserted
+            FOR EACH STATEMENT EXECUTE FUNCTION cairn_log_changes()
+            """,
+            """
+            CREATE TRIGGER cairn_feature_update AFTER UPDATE ON cairn_feature
+            REFERENCING OLD TABLE AS cairn_before_update NEW TABLE AS cairn_updated
+            FOR EACH STATEMENT EXECUTE FUNCTION cairn_log_changes()
+            """,
+            """
+            CREATE TRIGGER cairn_feature_delete AFTER DELETE ON cairn_feature REFERENCING OLD TABLE AS cairn_deleted
+            FOR EACH STATEMENT EXECUTE FUNCTION cairn_log_changes()
+            """,
+            """
+            CREATE TRIGGER cairn_feature_truncate AFTER TRUNCATE ON cairn_feature
+            FOR EACH STATEMENT EXECUTE FUNCTION cairn_log_changes()
+            """,
+        ]),
     ]
 
     /// How many generations (writing transactions) the change log keeps by default: a replica that misses fewer
@@ -179,8 +257,9 @@ enum PostgresSchema {
     /// Brings the database up to date in one transaction, safely when several replicas start at once (an advisory
     /// lock makes the others wait, then find nothing left to do).
     /// - Throws: `PostgresStoreError.newerSchema` for a schema from a newer Cairn, `.failed` for a statement.
+    /// - Parameter version: the version to stop at (the latest unless a test builds an older store).
     /// - Complexity: O(1) for an up-to-date database.
-    static func migrate(_ session: PostgresSession) async throws(PostgresStoreError) {
+    static func migrate(_ session: PostgresSession, upTo version: Int = latestVersion) async throws(PostgresStoreError) {
         try await session.transaction("migrating the schema") { () throws(PostgresStoreError) in
             // The key is arbitrary but fixed: Cairn's migrations exclude each other and nothing else.
             try await session.execute("SELECT pg_advisory_xact_lock(7316235411)", action: "waiting for another migration")
@@ -191,7 +270,7 @@ enum PostgresSchema {
             let applied = try await session.rows("SELECT coalesce(max(version), 0) FROM cairn_schema_version",
                                                  action: "reading the schema version") { try $0.decode(Int.self) }.first ?? 0
             guard applied <= latestVersion else { throw .newerSchema(version: applied, known: latestVersion) }
-            for migration in migrations where migration.version > applied {
+            for migration in migrations where migration.version > applied && migration.version <= version {
                 for statement in migration.statements {
                     try await session.execute(PostgresQuery(unsafeSQL: statement), action: "migration \(migration.version)")
                 }

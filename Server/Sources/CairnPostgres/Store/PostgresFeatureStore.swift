@@ -129,13 +129,13 @@ public final class PostgresFeatureStore: Sendable {
             // Behind the horizon: the log no longer holds every id changed after `generation`.
             if generation < horizon { return .reload(at: now, behindHorizon: horizon) }
             let truncated = try await !session.rows("""
-                SELECT 1 FROM cairn_change WHERE generation > \(generation) AND id = '' LIMIT 1
+                SELECT 1 FROM cairn_change WHERE generation > \(generation) AND '' = ANY (ids) LIMIT 1
                 """, action: "reading the change log") { _ in () }.isEmpty
             if truncated { return .reload(at: now) }
             var upserted: [Feature] = [], positions: [Int64] = []
             try await session.forEachRow("""
                 SELECT \(unescaped: PostgresFeatureRow.selectList()) FROM cairn_feature
-                WHERE id IN (SELECT id FROM cairn_change WHERE generation > \(generation))
+                WHERE id IN (SELECT unnest(ids) FROM cairn_change WHERE generation > \(generation))
                 ORDER BY position
                 """, action: "reading the changed features") { row throws(PostgresStoreError) in
                 let (feature, position) = try PostgresFeatureRow.decode(row)
@@ -143,8 +143,8 @@ public final class PostgresFeatureStore: Sendable {
                 positions.append(position)
             }
             let removed = try await session.rows("""
-                SELECT DISTINCT c.id FROM cairn_change AS c
-                WHERE c.generation > \(generation) AND NOT EXISTS (SELECT 1 FROM cairn_feature AS f WHERE f.id = c.id)
+                SELECT DISTINCT c.id FROM (SELECT unnest(ids) AS id FROM cairn_change WHERE generation > \(generation)) AS c
+                WHERE NOT EXISTS (SELECT 1 FROM cairn_feature AS f WHERE f.id = c.id)
                 ORDER BY c.id
                 """, action: "reading the removed ids") { try $0.decode(String.self) }
             return PostgresChanges(generation: now, upserted: upserted, upsertedPositions: positions, removedIDs: removed, reloadNeeded: false)
