@@ -66,17 +66,21 @@ extension ServedStore {
         }
     }
 
-    /// `write` for a PostgreSQL store: one transaction there, then the changes since the state served, applied.
+    /// `write` for a PostgreSQL store: one transaction there; the change feed brings it into the served state (the
+    /// caller waits for the generation), or, while the feed is not connected, the changes are read back here.
     ///
-    /// The changes are read after the generation served when the write is done, not when it began, and not at all
-    /// once another read served it: writes in flight together would otherwise each read back, and apply again,
-    /// every change made since the first began (idempotent, but at 100 writes a second a replica's index and
-    /// clusters then took each edit several times over).
+    /// The feed reads on a connection of its own, and once for every write committed since its last read, so the
+    /// store's connection only writes: reading back after each write took six more round trips on that connection,
+    /// which every write waits for, and under load the writes queued behind them (at 300 writes a second, or at 100
+    /// with another process busy on one of two cores, the index lagged seconds behind). A read back starts after
+    /// the generation served when the write is done and is skipped once served: writes in flight together would
+    /// otherwise each apply again every change made since the first began.
     /// - Returns: the ids of `deletedIDs` that were stored, and the generation of the write.
     func write(_ store: PostgresFeatureStore, upserting features: [Feature], deleting deletedIDs: [String]) async throws -> (deleted: [String], generation: Int64) {
         let (deleted, generation) = try await store.write(upserting: Self.lastOfEachID(features), deleting: deletedIDs)
+        let followed = postgresFeed.withLock({ $0 })?.status.connected ?? false
         let served = state.generation
-        if served < generation { try await apply(try await store.changes(since: served)) }
+        if !followed, served < generation { try await apply(try await store.changes(since: served)) }
         return (deleted, generation)
     }
 
