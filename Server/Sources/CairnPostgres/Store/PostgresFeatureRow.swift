@@ -48,6 +48,28 @@ enum PostgresFeatureRow {
         return (feature, position, distance)
     }
 
+    /// Reads a row of `PostgresFeatureStore.changes`: `selectList` (NULL for an id no longer present), the id
+    /// changed (NULL when nothing changed), the store's generation and the change log's horizon.
+    /// - Throws: `PostgresStoreError.invalidRow` naming the id and the fault.
+    static func decodeChange(_ row: PostgresRow) throws(PostgresStoreError)
+        -> (present: (feature: Feature, position: Int64)?, changedID: String?, generation: Int64, prunedThrough: Int64) {
+        let columns: (String?, String?, Double?, Double?, Double?, Double?, Double?, String?, Int64?, ByteBuffer?, String?, Int64, Int64)
+        do {
+            columns = try row.decode((String?, String?, Double?, Double?, Double?, Double?, Double?, String?, Int64?, ByteBuffer?, String?, Int64, Int64).self)
+        } catch {
+            let id = (try? row.makeRandomAccess()[10].decode(String?.self)) ?? nil
+            throw .invalidRow(id: id ?? "?", reason: "its columns cannot be read: \(PostgresSession.message(error))")
+        }
+        let (id, kind, latitude, longitude, radius, start, end, attributes, position, shape, changedID, generation, prunedThrough) = columns
+        guard let id else { return (nil, changedID, generation, prunedThrough) }
+        // Columns NOT NULL in the table.
+        guard let kind, let latitude, let longitude, let attributes, let position else {
+            throw .invalidRow(id: id, reason: "a column that cannot be NULL is NULL")
+        }
+        let present = try feature(from: (id, kind, latitude, longitude, radius, start, end, attributes, position, shape))
+        return (present, changedID, generation, prunedThrough)
+    }
+
     private static func feature(from columns: (String, String, Double, Double, Double?, Double?, Double?, String, Int64, ByteBuffer?)) throws(PostgresStoreError) -> (feature: Feature, position: Int64) {
         let (id, kindText, latitude, longitude, radius, start, end, attributesText, position, wkb) = columns
         func invalid(_ reason: String) -> PostgresStoreError { .invalidRow(id: id, reason: reason) }
