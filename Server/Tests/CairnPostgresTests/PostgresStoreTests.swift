@@ -173,6 +173,30 @@ struct PostgresStoreTests {
         }
     }
 
+    /// A replica's write (`write`, not an import): every column of awkward features reads back bit for bit; an id given twice
+    /// keeps its last version, at the end; an id both deleted and upserted is upserted and counted as deleted;
+    /// a deleted id given twice is counted once; a write that changes nothing takes no generation.
+    @Test func aWriteKeepsEveryColumnAndTheOrderOfUpserts() async throws {
+        try await PostgresTestDatabase.with { database in
+            let store = try await PostgresFeatureStore(url: database.url)
+            let features = try Self.awkwardFeatures()
+            let (none, first) = try await store.write(upserting: features, deleting: [])
+            #expect(none.isEmpty && first == 1)
+            #expect(try await store.load().features == features)
+            let (a, b, c) = (features[0], features[1], features[2])
+            let moved = try Feature(id: a.id, kind: .trailhead, location: Coordinate(latitude: -45, longitude: 179.5), radiusMeters: 3)
+            let (deleted, second) = try await store.write(upserting: [a, b, moved], deleting: [c.id, c.id, b.id, "not-there"])
+            #expect(deleted == [c.id, b.id])
+            #expect(second == 2)
+            let expected = features.filter { ![a.id, b.id, c.id].contains($0.id) } + [b, moved]
+            #expect(try await store.load().features == expected)
+            let (nothing, same) = try await store.write(upserting: [], deleting: ["not-there"])
+            let stored = try await store.generation()
+            #expect(nothing.isEmpty && same == 2 && stored == 2)
+            await store.close()
+        }
+    }
+
     /// Migration 5 turns a log of one row per id into one row per generation, and the changes read the same
     /// through it: what a replica at an older generation catches up from after its store is upgraded.
     @Test func theChangeLogReadsTheSameAfterMigration5() async throws {
