@@ -173,9 +173,9 @@ struct PostgresStoreTests {
         }
     }
 
-    /// A replica's write (`write`, not an import): every column of awkward features reads back bit for bit; an id given twice
-    /// keeps its last version, at the end; an id both deleted and upserted is upserted and counted as deleted;
-    /// a deleted id given twice is counted once; a write that changes nothing takes no generation.
+    /// A replica's write (`write`, not an import): every column of awkward features reads back bit for bit; an id
+    /// given twice keeps its last version, at the end; an id both deleted and upserted is upserted and counted as
+    /// deleted; a deleted id given twice is counted once; a write that changes nothing takes no generation.
     @Test func aWriteKeepsEveryColumnAndTheOrderOfUpserts() async throws {
         try await PostgresTestDatabase.with { database in
             let store = try await PostgresFeatureStore(url: database.url)
