@@ -171,6 +171,24 @@ struct ClusterTree: Sendable {
         }
     }
 
+    /// Renumbers the entries held (nodes and overlay) to `map[entry]` after a batch renumbered every entry of the
+    /// hierarchy (`ClusterHierarchy.finishBatch`); a stale slot may take any number but `padding`.
+    /// - Complexity: O(e) for e slots.
+    mutating func renumber(entries map: [UInt32]) {
+        map.withUnsafeBufferPointer { map in
+            slots.withUnsafeMutableBufferPointer { p in
+                for i in p.indices where p[i] != Self.padding { p[i] = map[Int(p[i])] }
+            }
+        }
+        guard !overlay.isEmpty else { return }
+        overlayPosition.removeAll(keepingCapacity: true)
+        for k in overlay.indices {
+            let e = map[Int(overlay[k].entry)]
+            overlay[k].entry = e
+            overlayPosition[e] = k
+        }
+    }
+
     /// Puts `entries`, new to the hierarchy, in the overlay with their positions and zooms; those that show at no
     /// zoom are left out.
     /// - Complexity: O(c) for c entries.
