@@ -25,7 +25,8 @@ extension ClusterHierarchy {
     /// Deleted entries stay, hidden (`hiddenZoom`), their clusters listed in `deletedClusters`; new clusters are
     /// appended with their child lists; released and adopted children get their parents and zooms as in
     /// `applySpliced`. The query tree takes the changes in its overlay, rebuilt when that is full.
-    /// - Complexity: O(c) for the c entries changed, plus an O(e) rebuild of the tree when the overlay is full.
+    /// - Complexity: O(c v) for the c entries changed and v in the tree's overlay (`ClusterTree.refresh`), plus an
+    ///   O(e) rebuild of the tree when the overlay is full.
     mutating func applyInBatch(_ edit: PlannedEdit, point: Int, position: ClusterPosition?, detached: DetachedEntries,
                                deletedClusters: inout [Int]) {
         let removedPoint = edit.removedPoint

@@ -77,6 +77,10 @@ struct ClusterTree: Sendable {
     private(set) var overlay: [OverlayEntry] = []
     /// Where each entry of `overlay` is in it.
     private var overlayPosition: [UInt32: Int] = [:]
+    /// The places in `overlay` ordered by y (ties by place), with their y: a search reads only the overlay entries
+    /// within its y range, found by binary search, instead of the whole overlay (edits grow it to thousands of
+    /// entries, and an edit's plan searches it hundreds of times).
+    private var overlayByY: [(y: Double, place: Int32)] = []
     /// The slots whose entry is in `overlay`: searches skip them.
     private var staleSlots: Set<Int> = []
     /// Whether each leaf holds a stale slot; empty while `overlay` is.
@@ -90,6 +94,7 @@ struct ClusterTree: Sendable {
         slots.capacity * 4 + cells.capacity * 2 + latitudes.capacity * 8 + longitudes.capacity * 8 + canonicalBand.capacity
             + slotLow.capacity + nodeLow.capacity + boxes.capacity * 4 + runs.capacity * MemoryLayout<Run>.stride + levels.capacity * MemoryLayout<Range<Int>>.stride
             + overlay.capacity * MemoryLayout<OverlayEntry>.stride + overlayPosition.capacity * 16 + staleSlots.capacity * 8
+            + overlayByY.capacity * 16
             + staleLeaves.capacity
     }
 
@@ -102,7 +107,7 @@ struct ClusterTree: Sendable {
     /// Moves `entries`, about to change, from the nodes to the overlay. Call with the hierarchy as it is before the
     /// change (the entries' slots are found from their positions and zooms at the build); then call `refresh`.
     /// Returns false when an entry that shows is not where it should be in the nodes (the caller then rebuilds).
-    /// - Complexity: O(c (r + log e)) for c entries and r runs.
+    /// - Complexity: O(c (r + log e + v)) for c entries, r runs and v entries in the overlay.
     mutating func detach(_ entries: [Int], hierarchy h: ClusterHierarchy) -> Bool {
         for e in entries where overlayPosition[UInt32(e)] == nil {
             if h.lowZoom[e] <= h.topZoom[e] {
@@ -112,13 +117,14 @@ struct ClusterTree: Sendable {
                 staleLeaves[slot / Self.nodeSize] = true
             }
             overlayPosition[UInt32(e)] = overlay.count
+            indexOverlay(y: 0, place: overlay.count)
             overlay.append(OverlayEntry(entry: UInt32(e), x: 0, y: 0, lowZoom: 1, topZoom: 0, latitude: 0, longitude: 0))
         }
         return true
     }
 
     /// Copies the current positions and zooms of `entries` (all detached) into the overlay.
-    /// - Complexity: O(c) for c entries.
+    /// - Complexity: O(c v) for c entries and v in the overlay (moves within `overlayByY`, of 16 bytes each).
     mutating func refresh(_ entries: [Int], hierarchy h: ClusterHierarchy) {
         for e in entries {
             guard let k = overlayPosition[UInt32(e)] else { continue }
@@ -130,20 +136,64 @@ struct ClusterTree: Sendable {
                 let c = WebMercator.coordinate(x: x, y: y)
                 (o.latitude, o.longitude) = (c.latitude, c.longitude)
             }
+            unindexOverlay(y: overlay[k].y, place: k)
+            indexOverlay(y: o.y, place: k)
             overlay[k] = o
         }
+    }
+
+    /// Where (y, place) is, or goes, in `overlayByY`.
+    /// - Complexity: O(log v) for v entries in the overlay.
+    private func overlayIndex(y: Double, place: Int) -> Int {
+        var lo = 0, hi = overlayByY.count
+        let p = Int32(place)
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let m = overlayByY[mid]
+            if m.y < y || (m.y == y && m.place < p) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Adds place `place`, at `y`, to `overlayByY`.
+    /// - Complexity: O(v) for v entries in the overlay (a move of the later ones).
+    private mutating func indexOverlay(y: Double, place: Int) {
+        overlayByY.insert((y, Int32(place)), at: overlayIndex(y: y, place: place))
+    }
+
+    /// Takes place `place`, at `y`, out of `overlayByY`.
+    /// - Complexity: O(v) for v entries in the overlay.
+    private mutating func unindexOverlay(y: Double, place: Int) {
+        let i = overlayIndex(y: y, place: place)
+        precondition(i < overlayByY.count && overlayByY[i].place == Int32(place), "overlay index out of step with the overlay")
+        overlayByY.remove(at: i)
+    }
+
+    /// The first place in `overlayByY` whose y is not below `y` (with `inclusive` false: above `y`).
+    /// - Complexity: O(log v).
+    @inline(__always)
+    private func overlayBound(_ y: Double, inclusive: Bool) -> Int {
+        var lo = 0, hi = overlayByY.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if overlayByY[mid].y < y || (!inclusive && overlayByY[mid].y == y) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// Takes `entries`, about to be deleted, out of the tree: searches skip their slots, and they leave the overlay.
     /// Call with the hierarchy as it is before the change. Returns false when an entry that shows is not where it
     /// should be in the nodes (the caller then rebuilds).
-    /// - Complexity: O(c (r + log e)) for c entries and r runs.
+    /// - Complexity: O(c (r + log e + v)) for c entries, r runs and v entries in the overlay.
     mutating func drop(_ entries: [Int], hierarchy h: ClusterHierarchy) -> Bool {
         for e in entries {
             if let k = overlayPosition.removeValue(forKey: UInt32(e)) {
                 // Its slot is stale already; the last overlay entry takes its place.
+                unindexOverlay(y: overlay[k].y, place: k)
                 let last = overlay.removeLast()
                 if k < overlay.count {
+                    unindexOverlay(y: last.y, place: overlay.count)
+                    indexOverlay(y: last.y, place: k)
                     overlay[k] = last
                     overlayPosition[last.entry] = k
                 }
@@ -191,11 +241,12 @@ struct ClusterTree: Sendable {
 
     /// Puts `entries`, new to the hierarchy, in the overlay with their positions and zooms; those that show at no
     /// zoom are left out.
-    /// - Complexity: O(c) for c entries.
+    /// - Complexity: O(c v) for c entries and v in the overlay.
     mutating func attach(_ entries: [Int], hierarchy h: ClusterHierarchy) {
         var added: [Int] = []
         for e in entries where h.lowZoom[e] <= h.topZoom[e] && overlayPosition[UInt32(e)] == nil {
             overlayPosition[UInt32(e)] = overlay.count
+            indexOverlay(y: 0, place: overlay.count)
             overlay.append(OverlayEntry(entry: UInt32(e), x: 0, y: 0, lowZoom: 1, topZoom: 0, latitude: 0, longitude: 0))
             added.append(e)
         }
@@ -549,7 +600,8 @@ struct ClusterTree: Sendable {
     /// ranges and in [y0, y1]: first those of the nodes, in tree order, then those of the overlay (slots from
     /// `slots.count` on; see `entry(atSlot:)`). Positions are read from the slots' cells; only an entry whose cell
     /// straddles the query's edge reads its exact position from the hierarchy.
-    /// - Complexity: O(r log e + k + v) for r runs, k entries found and v entries in the overlay.
+    /// - Complexity: O(r log e + k + log v + w) for r runs, k entries found, v entries in the overlay and w of
+    ///   them within the y range.
     @inline(__always)
     func forEachEntry(x ranges: UnitXRanges, y0: Double, y1: Double, zoom: Int, hierarchy h: ClusterHierarchy,
                       _ body: (_ slot: Int, _ entry: Int) -> Void) {
@@ -587,10 +639,21 @@ struct ClusterTree: Sendable {
                 return (Int32(cell & 0xFF), Int32(cell >> 8))
             }, exactlyInside: exactlyInside, body)
         }
-        guard zoom >= 0, zoom < Self.zoomBound else { return }
-        for (k, o) in overlay.enumerated() where o.lowZoom <= z && o.topZoom >= z && o.y >= y0 && o.y <= y1 && ranges.contains(o.x) {
-            body(slots.count + k, Int(o.entry))
+        guard zoom >= 0, zoom < Self.zoomBound, !overlay.isEmpty else { return }
+        @inline(__always) func shows(_ o: OverlayEntry) -> Bool {
+            o.lowZoom <= z && o.topZoom >= z && o.y >= y0 && o.y <= y1 && ranges.contains(o.x)
         }
+        let first = overlayBound(y0, inclusive: true), end = overlayBound(y1, inclusive: false)
+        guard first < end else { return }
+        if end - first == overlay.count {
+            for (k, o) in overlay.enumerated() where shows(o) { body(slots.count + k, Int(o.entry)) }
+            return
+        }
+        // The few within the y range, reported in overlay order as a whole scan reports them.
+        var found: [Int] = []
+        for i in first..<end where shows(overlay[Int(overlayByY[i].place)]) { found.append(Int(overlayByY[i].place)) }
+        found.sort()
+        for k in found { body(slots.count + k, Int(overlay[k].entry)) }
     }
 
     /// Calls `body` with the slot and entry of each entry of the leaf from slot `first` that shows at `zoom` and
