@@ -81,10 +81,12 @@ struct ClusterTree: Sendable {
     /// within its y range, found by binary search, instead of the whole overlay (edits grow it to thousands of
     /// entries, and an edit's plan searches it hundreds of times).
     private var overlayByY: [(y: Double, place: Int32)] = []
-    /// The slots whose entry is in `overlay`: searches skip them.
-    private var staleSlots: Set<Int> = []
-    /// Whether each leaf holds a stale slot; empty while `overlay` is.
-    private var staleLeaves: [Bool] = []
+    /// Per leaf, a bit per slot (`nodeSize` 16: one `UInt16`) whose entry was changed or deleted since the build:
+    /// searches skip those slots, testing a bit where a set of slots cost a hash per slot of the leaf. Empty while
+    /// no slot is stale.
+    private var staleMasks: [UInt16] = []
+    /// The stale slots.
+    private var staleCount = 0
     /// The most entries `overlay` may hold before the tree is rebuilt (see `ClusterHierarchy.moveInPlace`).
     var overlayLimit = 64
 
@@ -93,16 +95,16 @@ struct ClusterTree: Sendable {
     var memoryBytes: Int {
         slots.capacity * 4 + cells.capacity * 2 + latitudes.capacity * 8 + longitudes.capacity * 8 + canonicalBand.capacity
             + slotLow.capacity + nodeLow.capacity + boxes.capacity * 4 + runs.capacity * MemoryLayout<Run>.stride + levels.capacity * MemoryLayout<Range<Int>>.stride
-            + overlay.capacity * MemoryLayout<OverlayEntry>.stride + overlayPosition.capacity * 16 + staleSlots.capacity * 8
+            + overlay.capacity * MemoryLayout<OverlayEntry>.stride + overlayPosition.capacity * 16
             + overlayByY.capacity * 16
-            + staleLeaves.capacity
+            + staleMasks.capacity * 2
     }
 
     /// Whether edits changed or deleted entries since the nodes were built: `canonicalItems()` is then stale.
-    var isEdited: Bool { !overlay.isEmpty || !staleSlots.isEmpty }
+    var isEdited: Bool { !overlay.isEmpty || staleCount > 0 }
 
     /// Whether the overlay outgrew `overlayLimit` (or the stale slots twice that): time to rebuild.
-    var overlayIsFull: Bool { overlay.count > overlayLimit || staleSlots.count / 2 > overlayLimit }
+    var overlayIsFull: Bool { overlay.count > overlayLimit || staleCount / 2 > overlayLimit }
 
     /// Moves `entries`, about to change, from the nodes to the overlay. Call with the hierarchy as it is before the
     /// change (the entries' slots are found from their positions and zooms at the build); then call `refresh`.
@@ -112,15 +114,28 @@ struct ClusterTree: Sendable {
         for e in entries where overlayPosition[UInt32(e)] == nil {
             if h.lowZoom[e] <= h.topZoom[e] {
                 guard let slot = baseSlot(of: e, hierarchy: h) else { return false }
-                if staleLeaves.isEmpty { staleLeaves = [Bool](repeating: false, count: slots.count / Self.nodeSize) }
-                staleSlots.insert(slot)
-                staleLeaves[slot / Self.nodeSize] = true
+                markStale(slot)
             }
             overlayPosition[UInt32(e)] = overlay.count
             indexOverlay(y: 0, place: overlay.count)
             overlay.append(OverlayEntry(entry: UInt32(e), x: 0, y: 0, lowZoom: 1, topZoom: 0, latitude: 0, longitude: 0))
         }
         return true
+    }
+
+    /// Marks `slot` stale (`staleMasks`).
+    /// - Complexity: O(1), O(l) for the first of the l leaves.
+    private mutating func markStale(_ slot: Int) {
+        if staleMasks.isEmpty { staleMasks = [UInt16](repeating: 0, count: slots.count / Self.nodeSize) }
+        let bit = UInt16(1) << UInt16(slot % Self.nodeSize)
+        if staleMasks[slot / Self.nodeSize] & bit == 0 { staleCount += 1 }
+        staleMasks[slot / Self.nodeSize] |= bit
+    }
+
+    /// Whether `slot` is stale.
+    @inline(__always)
+    private func isStale(_ slot: Int) -> Bool {
+        !staleMasks.isEmpty && staleMasks[slot / Self.nodeSize] & (UInt16(1) << UInt16(slot % Self.nodeSize)) != 0
     }
 
     /// Copies the current positions and zooms of `entries` (all detached) into the overlay.
@@ -199,9 +214,7 @@ struct ClusterTree: Sendable {
                 }
             } else if h.lowZoom[e] <= h.topZoom[e] {
                 guard let slot = baseSlot(of: e, hierarchy: h) else { return false }
-                if staleLeaves.isEmpty { staleLeaves = [Bool](repeating: false, count: slots.count / Self.nodeSize) }
-                staleSlots.insert(slot)
-                staleLeaves[slot / Self.nodeSize] = true
+                markStale(slot)
             }
         }
         return true
@@ -260,7 +273,7 @@ struct ClusterTree: Sendable {
         var found: Int?
         forEachLeaf(x: UnitXRanges(x, x), y0: y, y1: y, zoom: Int(h.topZoom[e])) { first, _ in
             guard found == nil else { return }
-            for i in first..<first + Self.nodeSize where slots[i] == UInt32(e) && !staleSlots.contains(i) { found = i }
+            for i in first..<first + Self.nodeSize where slots[i] == UInt32(e) && !isStale(i) { found = i }
         }
         return found
     }
@@ -610,7 +623,7 @@ struct ClusterTree: Sendable {
         let longitudeTest = DegreeTest(longitudes: ranges)
         let latitudeTest = DegreeTest(latitudesFromY: y0, y1)
         forEachLeaf(x: ranges, y0: y0, y1: y1, zoom: zoom) { first, lowBase in
-            let stale = staleLeaves.isEmpty || !staleLeaves[first / Self.nodeSize] ? nil : staleSlots
+            let stale = staleMasks.isEmpty ? 0 : staleMasks[first / Self.nodeSize]
             let b = box(first / Self.nodeSize)
             let allX = (b.0 >= ranges.a0 && b.2 <= ranges.a1) || (b.0 >= ranges.b0 && b.2 <= ranges.b1)
             let allY = b.1 >= y0 && b.3 <= y1
@@ -657,9 +670,10 @@ struct ClusterTree: Sendable {
     }
 
     /// Calls `body` with the slot and entry of each entry of the leaf from slot `first` that shows at `zoom` and
-    /// that the axis tests place inside (or, when they cannot tell, `exactlyInside` does), skipping `stale` slots.
+    /// that the axis tests place inside (or, when they cannot tell, `exactlyInside` does), skipping the slots whose
+    /// bit is set in `stale` (the leaf's `staleMasks`).
     @inline(__always)
-    private func scanLeaf<Test: AxisTest>(first: Int, lowBase: Int?, stale: Set<Int>?, zoom z: UInt8, _ tx: Test, _ ty: Test,
+    private func scanLeaf<Test: AxisTest>(first: Int, lowBase: Int?, stale: UInt16, zoom z: UInt8, _ tx: Test, _ ty: Test,
                                           position: (Int) -> (Test.Value, Test.Value), exactlyInside: (Int) -> Bool,
                                           _ body: (_ slot: Int, _ entry: Int) -> Void) {
         // The entries of a run of one band show at the same zooms: a per-entry zoom test only in runs of several.
@@ -667,7 +681,7 @@ struct ClusterTree: Sendable {
             let slot = slots[i]
             if slot == Self.padding { break }
             if let lowBase, slotLow[lowBase + i] > z { continue }
-            if let stale, stale.contains(i) { continue }
+            if stale != 0, stale & (UInt16(1) << UInt16(i - first)) != 0 { continue }
             let (px, py) = position(i)
             if tx.excludes(px) || ty.excludes(py) { continue }
             let e = Int(slot)
