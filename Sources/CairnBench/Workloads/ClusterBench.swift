@@ -1,4 +1,5 @@
 import CairnCore
+import Foundation
 
 /// The clustering workload of `cairn bench --clusters`: hierarchy build, 1024×768-pixel viewports at every zoom,
 /// exact grid clustering of such viewports at zooms 4 and 10 (at 4 also on one thread), and single edits (move,
@@ -118,8 +119,12 @@ public enum ClusterBench {
         return rows
     }
 
-    /// ClusterEdits per measured round: a few edits, the replica's usual round, and a large backlog.
-    static let roundSizes = [8, 80, 200]
+    /// ClusterEdits per measured round: a few edits, the replica's usual round, and a large backlog; or the sizes
+    /// in `CAIRN_CLUSTER_ROUNDS` (comma-separated), so that callgrind can count one size's rounds alone.
+    static let roundSizes: [Int] = {
+        let sizes = ProcessInfo.processInfo.environment["CAIRN_CLUSTER_ROUNDS"]?.split(separator: ",").compactMap { Int($0) } ?? []
+        return sizes.isEmpty ? [8, 80, 200] : sizes.filter { $0 > 0 }
+    }()
     /// Rounds timed per size (the rows give their median and spread).
     static let roundsPerSize = 5
 
@@ -153,8 +158,8 @@ public enum ClusterBench {
         return edits
     }
 
-    /// Applies one round (apart, so that `valgrind --tool=callgrind --toggle-collect='*applyRound*'
-    /// --dump-after='*applyRound*'` counts each round alone).
+    /// Applies one round (apart, so that `valgrind --tool=callgrind --toggle-collect='*applyRound*'` counts the
+    /// rounds alone).
     @inline(never)
     static func applyRound(_ edits: [ClusterEdit], to index: inout ClusterIndex) {
         do {

@@ -31,8 +31,9 @@ extension ClusterIndex {
     ///   (none for a move in place), for m > 1 edits such passes twice in all; plus, per edit, the re-clustering of
     ///   the neighbourhood of its point. Else O(m + rebuild) for m edits.
     public mutating func apply(_ edits: [ClusterEdit]) throws(ClusterError) {
-        // A spliced edit costs about 1 % of a build (235,000 places: 2.8 ms against 250 ms for the levels): past
-        // some 90 edits one rebuild is cheaper.
+        // A batch costs two linear passes and about 0.4 ms an edit on the 235,000 places, a rebuild of the levels
+        // 150-250 ms on two threads: past some 300 edits the rebuild is quicker (docs/PERFORMANCE.md,
+        // `cluster-round-200`).
         guard options.minPoints <= 2, hierarchy.byOrigin.isEmpty, edits.count <= Self.incrementalBatchLimit else {
             try applyRebuilding(edits)
             return
@@ -59,7 +60,7 @@ extension ClusterIndex {
     }
 
     /// The most edits `apply(_:)` applies incrementally; larger batches are applied with one rebuild.
-    static let incrementalBatchLimit = 64
+    static let incrementalBatchLimit = 256
 
     /// One change to the points, as `editIncrementally` applies it.
     private enum PointChange {
