@@ -8,10 +8,25 @@ import Testing
     @Test func everyZoomAndEachEditAreMeasured() throws {
         let data = BenchDataset.uniform(count: 3_000, seed: 5)
         let rows = ClusterBench.run(data, queries: 5, seed: 5)
-        #expect(rows.map(\.operation) == ["cluster-build"] + (0...16).map { "clusters-z\($0)" } + ["grid-z4", "grid-z10", "grid-z4-1-thread", "cluster-move-1", "cluster-insert-1", "cluster-remove-1", "cluster-remove-mid-1"])
+        #expect(rows.map(\.operation) == ["cluster-build"] + (0...16).map { "clusters-z\($0)" } + ["grid-z4", "grid-z10", "grid-z4-1-thread", "cluster-move-1", "cluster-insert-1", "cluster-remove-1", "cluster-remove-mid-1"]
+                + ClusterBench.roundSizes.map { "cluster-round-\($0)" })
         #expect(rows.allSatisfy { $0.stats.p50Microseconds > 0 })
         let json = ClusterBench.json(rows)
         for key in ["\"op\":", "\"engine\":\"cairn\"", "\"p50_us\":", "\"p99_us\":", "\"qps\":"] { #expect(json.contains(key)) }
+    }
+
+    /// A served round holds `size` edits whose positions are within the points at their turn, and leaves the mirror
+    /// equal to the points after it.
+    @Test func servedRoundsMirrorTheirPoints() throws {
+        var random = SeededRandom(seed: 6)
+        var points = BenchDataset.uniform(count: 500, seed: 6).points
+        var index = ClusterIndex(coordinates: points)
+        for size in [1, 2, 80] {
+            let edits = ClusterBench.servedRound(size: size, points: &points, random: &random)
+            #expect(edits.count == size)
+            try index.apply(edits)
+            #expect((0..<index.count).map { index.coordinate(ofPoint: $0) } == points)
+        }
     }
 
     @Test func viewportsSpan1024By768PixelsAndWrapTheAntimeridian() throws {

@@ -1,8 +1,10 @@
 import CairnCore
+import Foundation
 
 /// The clustering workload of `cairn bench --clusters`: hierarchy build, 1024×768-pixel viewports at every zoom,
 /// exact grid clustering of such viewports at zooms 4 and 10 (at 4 also on one thread), and single edits (move,
-/// insert, remove of the last point and of one in the middle) against a rebuild. Cairn alone: no peer runs in-process.
+/// insert, remove of the last point and of one in the middle) against a rebuild, then rounds of edits as a replica
+/// applies them (`cluster-round-80`: 80 edits, mostly remove-and-insert pairs). Cairn alone: no peer runs in-process.
 public enum ClusterBench {
     /// One measured row: an operation on one dataset.
     public struct Row: Sendable {
@@ -38,8 +40,8 @@ public enum ClusterBench {
     }
 
     /// Runs the workload on `dataset` with `queries` viewports per zoom.
-    /// - Complexity: one hierarchy build, four single edits, 17 × `queries` viewport queries and 3 × `queries` grid
-    ///   viewports.
+    /// - Complexity: one hierarchy build, four single edits, 17 × `queries` viewport queries, 3 × `queries` grid
+    ///   viewports and `roundsPerSize` rounds of edits of each of the `roundSizes`.
     public static func run(_ dataset: BenchDataset, queries: Int, seed: UInt64) -> [Row] {
         let points = dataset.points
         var rows: [Row] = []
@@ -100,7 +102,71 @@ public enum ClusterBench {
             rows.append(Row(dataset: dataset.name, operation: operation, stats: LatencyStats(singleMicroseconds: microseconds),
                             perQuery: microseconds / buildMicroseconds))
         }
+        // Rounds of edits as a replica applies them (`ClusterIndex.apply`), each timed alone.
+        var current = (0..<index.count).map { index.coordinate(ofPoint: $0) }
+        for size in roundSizes {
+            var samples: [UInt64] = []
+            for _ in 0..<roundsPerSize {
+                let edits = servedRound(size: size, points: &current, random: &random)
+                start = monotonicNanoseconds()
+                applyRound(edits, to: &index)
+                samples.append(monotonicNanoseconds() - start)
+            }
+            let stats = LatencyStats(nanoseconds: samples)
+            rows.append(Row(dataset: dataset.name, operation: "cluster-round-\(size)", stats: stats,
+                            perQuery: stats.p50Microseconds / buildMicroseconds))
+        }
         return rows
+    }
+
+    /// ClusterEdits per measured round: a few edits, the replica's usual round, and a large backlog; or the sizes
+    /// in `CAIRN_CLUSTER_ROUNDS` (comma-separated), so that callgrind can count one size's rounds alone.
+    static let roundSizes: [Int] = {
+        let sizes = ProcessInfo.processInfo.environment["CAIRN_CLUSTER_ROUNDS"]?.split(separator: ",").compactMap { Int($0) } ?? []
+        return sizes.isEmpty ? [8, 80, 200] : sizes.filter { $0 > 0 }
+    }()
+    /// Rounds timed per size (the rows give their median and spread).
+    static let roundsPerSize = 5
+
+    /// One round of `size` edits as `cairn serve` replicas send them, mirrored on `points`: mostly an edited
+    /// place (`remove(at: i)` then its insert 200 m away at the end of the input, i among the last 2,000 half the
+    /// time), and one edit in ten a new place or a removal.
+    /// - Complexity: O(size · n) for the mirror's removals (outside the timing).
+    static func servedRound(size: Int, points: inout [Coordinate], random: inout SeededRandom) -> [ClusterEdit] {
+        var edits: [ClusterEdit] = []
+        while edits.count < size, !points.isEmpty {
+            let n = points.count
+            let kind = random.below(10)
+            if kind == 0 || n < 2 || edits.count == size - 1 {
+                let near = points[random.below(n)]
+                let p = (try? destination(from: near, bearingDegrees: random.uniform(0...360), distanceMeters: 1_000)) ?? near
+                points.append(p)
+                edits.append(.insert(p))
+            } else if kind == 1 {
+                let i = random.below(n)
+                points.remove(at: i)
+                edits.append(.remove(at: i))
+            } else {
+                let i = random.below(2) == 0 ? n - 1 - random.below(min(n, 2_000)) : random.below(n)
+                let moved = (try? destination(from: points[i], bearingDegrees: random.uniform(0...360), distanceMeters: 200)) ?? points[i]
+                points.remove(at: i)
+                points.append(moved)
+                edits.append(.remove(at: i))
+                edits.append(.insert(moved))
+            }
+        }
+        return edits
+    }
+
+    /// Applies one round (apart, so that `valgrind --tool=callgrind --toggle-collect='*applyRound*'` counts the
+    /// rounds alone).
+    @inline(never)
+    static func applyRound(_ edits: [ClusterEdit], to index: inout ClusterIndex) {
+        do {
+            try index.apply(edits)
+        } catch {
+            preconditionFailure("a served round holds positions within the points: \(error)")
+        }
     }
 
     /// The rows as a text table.

@@ -90,9 +90,7 @@ struct ClusterSpliceTests {
     @discardableResult
     func run(seed: UInt64, layout: Layout, aggregates: Bool, overlayLimit: Int?, count: Int, edits: Int) throws -> Int {
         var random = ClusterRandom(seed: seed)
-        let options = aggregates
-            ? try ClusterOptions(maxZoom: 16, numericAttributes: ["rating"], categoryAttribute: "sport")
-            : try ClusterOptions(maxZoom: 16)
+        let options = try self.options(aggregates: aggregates)
         var features: [Feature] = []
         for i in 0..<count {
             // Some exact duplicates from the start.
@@ -102,7 +100,6 @@ struct ClusterSpliceTests {
         }
         var index = ClusterIndex(features: features, options: options)
         var kept = 0
-        let overlay = ClusterMoveOverlayTests()
         for step in 0..<edits {
             if let limit = overlayLimit { index.hierarchy.tree.overlayLimit = limit }
             let label: String
@@ -150,22 +147,33 @@ struct ClusterSpliceTests {
                 label = "move \(i)"
             }
             if index.hierarchy.tree.isEdited { kept += 1 }
-            let rebuilt = ClusterIndex(features: features, options: options)
-            let problems = ClusterIncrementalEditTests().differences(index.hierarchy, rebuilt.hierarchy)
-            #expect(problems.isEmpty, "seed \(seed) step \(step) (\(label)): \(problems)")
-            if !problems.isEmpty { return kept }
-            if step % 10 == 9 {
-                try overlay.expectSameQueries(index, rebuilt, &random, "seed \(seed) step \(step)")
-                if aggregates {
-                    for zoom in [0, 8, 17] {
-                        for node in index.clusters(in: .world, zoom: zoom) {
-                            #expect(try index.aggregates(of: node) == rebuilt.aggregates(of: node), "step \(step) zoom \(zoom)")
-                        }
-                    }
+            guard try expectRebuilt(index, features, queries: step % 10 == 9, &random, "seed \(seed) step \(step) (\(label))") else { return kept }
+        }
+        return kept
+    }
+
+    /// The options of the sequences: maxZoom 16, with or without aggregates (a rating and a sport).
+    func options(aggregates: Bool) throws -> ClusterOptions {
+        aggregates ? try ClusterOptions(maxZoom: 16, numericAttributes: ["rating"], categoryAttribute: "sport") : try ClusterOptions(maxZoom: 16)
+    }
+
+    /// Expects the index to equal a fresh build over `features`: every table, and with `queries` every query
+    /// (`ClusterMoveOverlayTests.expectSameQueries`) and the aggregates at zooms 0, 8 and 17. Returns whether the
+    /// tables were equal.
+    func expectRebuilt(_ index: ClusterIndex, _ features: [Feature], queries: Bool, _ random: inout ClusterRandom, _ label: String) throws -> Bool {
+        let rebuilt = ClusterIndex(features: features, options: index.options)
+        let problems = ClusterIncrementalEditTests().differences(index.hierarchy, rebuilt.hierarchy)
+        #expect(problems.isEmpty, "\(label): \(problems)")
+        guard problems.isEmpty, queries else { return problems.isEmpty }
+        try ClusterMoveOverlayTests().expectSameQueries(index, rebuilt, &random, label)
+        if index.hierarchy.aggregates.isActive {
+            for zoom in [0, 8, 17] {
+                for node in index.clusters(in: .world, zoom: zoom) {
+                    #expect(try index.aggregates(of: node) == rebuilt.aggregates(of: node), "\(label) zoom \(zoom)")
                 }
             }
         }
-        return kept
+        return true
     }
 
     @Test("clumped points with duplicates, no aggregates: long edit sequences equal a rebuild after every edit", arguments: [21, 22, 23])

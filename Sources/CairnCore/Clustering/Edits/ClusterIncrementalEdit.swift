@@ -94,8 +94,16 @@ struct ClusterIncrementalEdit {
         let reach2 = reach * reach
 
         /// Entries of the new level above that `node` may take or be taken by (points at its coordinate when
-        /// grouping), other than itself.
+        /// grouping), other than itself. Kept per node for the step: the level above does not change within it, and
+        /// most nodes are asked for twice (when re-decided, then as a centre gathering its members).
+        var known: [Int: [Int]] = [:]
         func neighbours(of node: Int) -> [Int] {
+            if let result = known[node] { return result }
+            let result = nearby(node)
+            known[node] = result
+            return result
+        }
+        func nearby(_ node: Int) -> [Int] {
             var result: [Int] = []
             let px = x(node), py = y(node)
             if grouping {

@@ -14,25 +14,32 @@ extension ClusterIndex {
     /// Applies edits in order. The result equals a fresh build over the edited points in the same order (ids
     /// included). Projections and attribute values of unchanged points are reused.
     ///
-    /// With `minPoints` <= 2 each edit is applied incrementally: only the entries near the edited point are
-    /// re-clustered, zoom by zoom (see `ClusterIncrementalEdit`). A move whose clusters keep their zooms, origins
-    /// and child counts rewrites only those rows in place; any other edit (insert, remove, a move that changes the
-    /// layout) splices the rows it adds and deletes into the flat tables, moving the rest by segments and
-    /// renumbering the entries stored in them in linear passes (see `ClusterHierarchy.applySpliced`). Either way
-    /// the query tree keeps its nodes and takes the entries the edit changed in its overlay, which queries read
-    /// after the nodes; it is rebuilt when the overlay is full. With larger `minPoints` (levels are then not in
-    /// origin order), or for a batch of more than `incrementalBatchLimit` edits, the levels are rebuilt once after
-    /// the batch.
+    /// With `minPoints` <= 2 edits are applied incrementally: only the entries near the edited point are
+    /// re-clustered, zoom by zoom (see `ClusterIncrementalEdit`). A single edit is applied to the tables as they
+    /// are: a move whose clusters keep their zooms, origins and child counts rewrites only those rows in place; any
+    /// other edit (insert, remove, a move that changes the layout) splices the rows it adds and deletes into the
+    /// flat tables, moving the rest by segments and renumbering the entries stored in them in linear passes (see
+    /// `ClusterHierarchy.applySpliced`). Several edits are applied in the numbering of the batch's start, no row
+    /// moved and no entry renumbered, and every table is renumbered once at the end (see `ClusterEditBatch`).
+    /// Either way the query tree keeps its nodes and takes the entries the edits changed in its overlay, which
+    /// queries read after the nodes; it is rebuilt when the overlay is full. With larger `minPoints` (levels are
+    /// then not in origin order), or for a batch of more than `incrementalBatchLimit` edits, the levels are rebuilt
+    /// once after the batch.
     /// - Throws: `ClusterError.pointOutOfRange` for a position outside the points at that moment (earlier edits
     ///   of the batch stay applied, and the index is re-clustered).
-    /// - Complexity: with `minPoints` <= 2, per edit O(e) memory moves and renumbering passes over the e entries
-    ///   (none for a move in place) plus the re-clustering of the neighbourhood of the point; else O(m + rebuild)
-    ///   for m edits.
+    /// - Complexity: with `minPoints` <= 2, for one edit O(e) memory moves and renumbering passes over the e entries
+    ///   (none for a move in place), for m > 1 edits such passes twice in all; plus, per edit, the re-clustering of
+    ///   the neighbourhood of its point. Else O(m + rebuild) for m edits.
     public mutating func apply(_ edits: [ClusterEdit]) throws(ClusterError) {
-        // A spliced edit costs about 1 % of a build (235,000 places: 2.8 ms against 250 ms for the levels): past
-        // some 90 edits one rebuild is cheaper.
+        // A batch costs two linear passes and about 0.4 ms an edit on the 235,000 places, a rebuild of the levels
+        // 150-250 ms on two threads: past some 300 edits the rebuild is quicker (docs/PERFORMANCE.md,
+        // `cluster-round-200`).
         guard options.minPoints <= 2, hierarchy.byOrigin.isEmpty, edits.count <= Self.incrementalBatchLimit else {
             try applyRebuilding(edits)
+            return
+        }
+        guard edits.count == 1 else {
+            try applyBatched(edits)
             return
         }
         for edit in edits {
@@ -52,8 +59,8 @@ extension ClusterIndex {
         }
     }
 
-    /// The most edits `apply(_:)` applies one by one; larger batches are applied with one rebuild.
-    static let incrementalBatchLimit = 64
+    /// The most edits `apply(_:)` applies incrementally; larger batches are applied with one rebuild.
+    static let incrementalBatchLimit = 256
 
     /// One change to the points, as `editIncrementally` applies it.
     private enum PointChange {
@@ -104,6 +111,80 @@ extension ClusterIndex {
         } else {
             hierarchy.applySpliced(edit, detached: detached, points: points, options: options)
         }
+    }
+
+    /// Applies several edits in the numbering of the batch's start (`ClusterEditBatch`): each is planned and
+    /// applied with no row moved and no entry renumbered (`ClusterHierarchy.applyInBatch`), then every table is
+    /// renumbered once (`ClusterHierarchy.finishBatch`). On a position out of range the edits before it stay
+    /// applied.
+    /// - Complexity: O(e) twice (the numbers reserved for appended points, the renumbering at the end) plus, per
+    ///   edit, the re-clustering of the neighbourhood of its point.
+    private mutating func applyBatched(_ edits: [ClusterEdit]) throws(ClusterError) {
+        var inserts = 0
+        for edit in edits {
+            switch edit {
+            case .insert, .insertFeature: inserts += 1
+            case .remove, .move: break
+            }
+        }
+        var batch = ClusterEditBatch(points: points, reserved: inserts, clusterRows: hierarchy.clusterCount)
+        hierarchy.beginBatch(reserving: inserts)
+        var failure: ClusterError?
+        edits: for edit in edits {
+            switch edit {
+            case .insertFeature(let feature):
+                let v = ClusterPoints.values(of: feature, options: options)
+                editInBatch(.append(feature.location, numbers: v.numbers, category: v.category), batch: &batch)
+            case .insert(let coordinate):
+                editInBatch(.append(coordinate, numbers: [], category: nil), batch: &batch)
+            case .remove(let i), .move(let i, _):
+                guard i >= 0, i < batch.count else {
+                    failure = .pointOutOfRange(i, count: batch.count)
+                    break edits
+                }
+                if case .move(_, let coordinate) = edit { editInBatch(.move(i, coordinate), batch: &batch) } else { editInBatch(.remove(i), batch: &batch) }
+            }
+        }
+        points = points.finishing(batch, positions: hierarchy.leafPositions)
+        hierarchy.finishBatch(batch, points: points)
+        if let failure { throw failure }
+    }
+
+    /// One edit of a batch: planned on the hierarchy as the batch left it (`ClusterIncrementalEdit`, in the batch's
+    /// numbering), its changed entries set aside in the query tree, then applied (`ClusterHierarchy.applyInBatch`).
+    private mutating func editInBatch(_ change: PointChange, batch: inout ClusterEditBatch) {
+        let number: Int
+        var added: (coordinate: Coordinate, origin: Int)?
+        let point: ClusterHierarchy.EditedPoint
+        switch change {
+        case .append(let c, let numbers, let category):
+            number = batch.append(c, numbers: numbers, category: category)
+            added = (c, number)
+            point = .appended
+        case .remove(let i):
+            number = batch.number(ofPosition: i)
+            point = .removed(number)
+        case .move(let i, let c):
+            number = batch.number(ofPosition: i)
+            added = (c, number)
+            point = .moved(number)
+        }
+        // The plan (which holds the tables) is gone before the tables are written, so they are not copied.
+        let edit: ClusterHierarchy.PlannedEdit = {
+            var removedPoint: Int?
+            if case .append = change {} else { removedPoint = number }
+            let plan = ClusterIncrementalEdit(hierarchy: hierarchy, coordinates: batch.coordinates, options: options,
+                                              removedPoint: removedPoint, addedPoint: added)
+            return ClusterHierarchy.PlannedEdit(fresh: plan.fresh, removedClusters: plan.removedClusters, point: point)
+        }()
+        let detached = hierarchy.detach(for: edit)
+        switch change {
+        case .append: break
+        case .remove: batch.remove(number: number)
+        case .move(_, let c): batch.move(number: number, to: c)
+        }
+        hierarchy.applyInBatch(edit, point: number, position: added.map { ClusterPoints.position(of: $0.coordinate, precision: options.precision) },
+                               detached: detached, deletedClusters: &batch.deletedClusters)
     }
 
     /// Applies edits to the points, then rebuilds every level once.

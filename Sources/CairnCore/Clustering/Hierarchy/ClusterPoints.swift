@@ -150,7 +150,9 @@ struct ClusterPoints: Sendable {
         positions[index] = Self.position(of: coordinate, precision: precision)
     }
 
-    private mutating func code(for category: String?) -> Int32 {
+    /// The code of a category value, a new one for a value not seen before (-1 for none).
+    /// - Complexity: O(1) expected.
+    mutating func code(for category: String?) -> Int32 {
         guard let category else { return -1 }
         if let c = categoryCodes[category] { return c }
         let c = Int32(categoryNames.count)

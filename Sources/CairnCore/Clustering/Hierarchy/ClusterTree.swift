@@ -77,10 +77,16 @@ struct ClusterTree: Sendable {
     private(set) var overlay: [OverlayEntry] = []
     /// Where each entry of `overlay` is in it.
     private var overlayPosition: [UInt32: Int] = [:]
-    /// The slots whose entry is in `overlay`: searches skip them.
-    private var staleSlots: Set<Int> = []
-    /// Whether each leaf holds a stale slot; empty while `overlay` is.
-    private var staleLeaves: [Bool] = []
+    /// The places in `overlay` ordered by y (ties by place), with their y: a search reads only the overlay entries
+    /// within its y range, found by binary search, instead of the whole overlay (edits grow it to thousands of
+    /// entries, and an edit's plan searches it hundreds of times).
+    private var overlayByY: [(y: Double, place: Int32)] = []
+    /// Per leaf, a bit per slot (`nodeSize` 16: one `UInt16`) whose entry was changed or deleted since the build:
+    /// searches skip those slots, testing a bit where a set of slots cost a hash per slot of the leaf. Empty while
+    /// no slot is stale.
+    private var staleMasks: [UInt16] = []
+    /// The stale slots.
+    private var staleCount = 0
     /// The most entries `overlay` may hold before the tree is rebuilt (see `ClusterHierarchy.moveInPlace`).
     var overlayLimit = 64
 
@@ -89,36 +95,51 @@ struct ClusterTree: Sendable {
     var memoryBytes: Int {
         slots.capacity * 4 + cells.capacity * 2 + latitudes.capacity * 8 + longitudes.capacity * 8 + canonicalBand.capacity
             + slotLow.capacity + nodeLow.capacity + boxes.capacity * 4 + runs.capacity * MemoryLayout<Run>.stride + levels.capacity * MemoryLayout<Range<Int>>.stride
-            + overlay.capacity * MemoryLayout<OverlayEntry>.stride + overlayPosition.capacity * 16 + staleSlots.capacity * 8
-            + staleLeaves.capacity
+            + overlay.capacity * MemoryLayout<OverlayEntry>.stride + overlayPosition.capacity * 16
+            + overlayByY.capacity * 16
+            + staleMasks.capacity * 2
     }
 
     /// Whether edits changed or deleted entries since the nodes were built: `canonicalItems()` is then stale.
-    var isEdited: Bool { !overlay.isEmpty || !staleSlots.isEmpty }
+    var isEdited: Bool { !overlay.isEmpty || staleCount > 0 }
 
     /// Whether the overlay outgrew `overlayLimit` (or the stale slots twice that): time to rebuild.
-    var overlayIsFull: Bool { overlay.count > overlayLimit || staleSlots.count / 2 > overlayLimit }
+    var overlayIsFull: Bool { overlay.count > overlayLimit || staleCount / 2 > overlayLimit }
 
     /// Moves `entries`, about to change, from the nodes to the overlay. Call with the hierarchy as it is before the
     /// change (the entries' slots are found from their positions and zooms at the build); then call `refresh`.
     /// Returns false when an entry that shows is not where it should be in the nodes (the caller then rebuilds).
-    /// - Complexity: O(c (r + log e)) for c entries and r runs.
+    /// - Complexity: O(c (r + log e + v)) for c entries, r runs and v entries in the overlay.
     mutating func detach(_ entries: [Int], hierarchy h: ClusterHierarchy) -> Bool {
         for e in entries where overlayPosition[UInt32(e)] == nil {
             if h.lowZoom[e] <= h.topZoom[e] {
                 guard let slot = baseSlot(of: e, hierarchy: h) else { return false }
-                if staleLeaves.isEmpty { staleLeaves = [Bool](repeating: false, count: slots.count / Self.nodeSize) }
-                staleSlots.insert(slot)
-                staleLeaves[slot / Self.nodeSize] = true
+                markStale(slot)
             }
             overlayPosition[UInt32(e)] = overlay.count
+            indexOverlay(y: 0, place: overlay.count)
             overlay.append(OverlayEntry(entry: UInt32(e), x: 0, y: 0, lowZoom: 1, topZoom: 0, latitude: 0, longitude: 0))
         }
         return true
     }
 
+    /// Marks `slot` stale (`staleMasks`).
+    /// - Complexity: O(1), O(l) for the first of the l leaves.
+    private mutating func markStale(_ slot: Int) {
+        if staleMasks.isEmpty { staleMasks = [UInt16](repeating: 0, count: slots.count / Self.nodeSize) }
+        let bit = UInt16(1) << UInt16(slot % Self.nodeSize)
+        if staleMasks[slot / Self.nodeSize] & bit == 0 { staleCount += 1 }
+        staleMasks[slot / Self.nodeSize] |= bit
+    }
+
+    /// Whether `slot` is stale.
+    @inline(__always)
+    private func isStale(_ slot: Int) -> Bool {
+        !staleMasks.isEmpty && staleMasks[slot / Self.nodeSize] & (UInt16(1) << UInt16(slot % Self.nodeSize)) != 0
+    }
+
     /// Copies the current positions and zooms of `entries` (all detached) into the overlay.
-    /// - Complexity: O(c) for c entries.
+    /// - Complexity: O(c v) for c entries and v in the overlay (moves within `overlayByY`, of 16 bytes each).
     mutating func refresh(_ entries: [Int], hierarchy h: ClusterHierarchy) {
         for e in entries {
             guard let k = overlayPosition[UInt32(e)] else { continue }
@@ -130,28 +151,70 @@ struct ClusterTree: Sendable {
                 let c = WebMercator.coordinate(x: x, y: y)
                 (o.latitude, o.longitude) = (c.latitude, c.longitude)
             }
+            unindexOverlay(y: overlay[k].y, place: k)
+            indexOverlay(y: o.y, place: k)
             overlay[k] = o
         }
+    }
+
+    /// Where (y, place) is, or goes, in `overlayByY`.
+    /// - Complexity: O(log v) for v entries in the overlay.
+    private func overlayIndex(y: Double, place: Int) -> Int {
+        var lo = 0, hi = overlayByY.count
+        let p = Int32(place)
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let m = overlayByY[mid]
+            if m.y < y || (m.y == y && m.place < p) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Adds place `place`, at `y`, to `overlayByY`.
+    /// - Complexity: O(v) for v entries in the overlay (a move of the later ones).
+    private mutating func indexOverlay(y: Double, place: Int) {
+        overlayByY.insert((y, Int32(place)), at: overlayIndex(y: y, place: place))
+    }
+
+    /// Takes place `place`, at `y`, out of `overlayByY`.
+    /// - Complexity: O(v) for v entries in the overlay.
+    private mutating func unindexOverlay(y: Double, place: Int) {
+        let i = overlayIndex(y: y, place: place)
+        precondition(i < overlayByY.count && overlayByY[i].place == Int32(place), "overlay index out of step with the overlay")
+        overlayByY.remove(at: i)
+    }
+
+    /// The first place in `overlayByY` whose y is not below `y` (with `inclusive` false: above `y`).
+    /// - Complexity: O(log v).
+    @inline(__always)
+    private func overlayBound(_ y: Double, inclusive: Bool) -> Int {
+        var lo = 0, hi = overlayByY.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if overlayByY[mid].y < y || (!inclusive && overlayByY[mid].y == y) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// Takes `entries`, about to be deleted, out of the tree: searches skip their slots, and they leave the overlay.
     /// Call with the hierarchy as it is before the change. Returns false when an entry that shows is not where it
     /// should be in the nodes (the caller then rebuilds).
-    /// - Complexity: O(c (r + log e)) for c entries and r runs.
+    /// - Complexity: O(c (r + log e + v)) for c entries, r runs and v entries in the overlay.
     mutating func drop(_ entries: [Int], hierarchy h: ClusterHierarchy) -> Bool {
         for e in entries {
             if let k = overlayPosition.removeValue(forKey: UInt32(e)) {
                 // Its slot is stale already; the last overlay entry takes its place.
+                unindexOverlay(y: overlay[k].y, place: k)
                 let last = overlay.removeLast()
                 if k < overlay.count {
+                    unindexOverlay(y: last.y, place: overlay.count)
+                    indexOverlay(y: last.y, place: k)
                     overlay[k] = last
                     overlayPosition[last.entry] = k
                 }
             } else if h.lowZoom[e] <= h.topZoom[e] {
                 guard let slot = baseSlot(of: e, hierarchy: h) else { return false }
-                if staleLeaves.isEmpty { staleLeaves = [Bool](repeating: false, count: slots.count / Self.nodeSize) }
-                staleSlots.insert(slot)
-                staleLeaves[slot / Self.nodeSize] = true
+                markStale(slot)
             }
         }
         return true
@@ -171,13 +234,32 @@ struct ClusterTree: Sendable {
         }
     }
 
+    /// Renumbers the entries held (nodes and overlay) to `map[entry]` after a batch renumbered every entry of the
+    /// hierarchy (`ClusterHierarchy.finishBatch`); a stale slot may take any number but `padding`.
+    /// - Complexity: O(e) for e slots.
+    mutating func renumber(entries map: [UInt32]) {
+        map.withUnsafeBufferPointer { map in
+            slots.withUnsafeMutableBufferPointer { p in
+                for i in p.indices where p[i] != Self.padding { p[i] = map[Int(p[i])] }
+            }
+        }
+        guard !overlay.isEmpty else { return }
+        overlayPosition.removeAll(keepingCapacity: true)
+        for k in overlay.indices {
+            let e = map[Int(overlay[k].entry)]
+            overlay[k].entry = e
+            overlayPosition[e] = k
+        }
+    }
+
     /// Puts `entries`, new to the hierarchy, in the overlay with their positions and zooms; those that show at no
     /// zoom are left out.
-    /// - Complexity: O(c) for c entries.
+    /// - Complexity: O(c v) for c entries and v in the overlay.
     mutating func attach(_ entries: [Int], hierarchy h: ClusterHierarchy) {
         var added: [Int] = []
         for e in entries where h.lowZoom[e] <= h.topZoom[e] && overlayPosition[UInt32(e)] == nil {
             overlayPosition[UInt32(e)] = overlay.count
+            indexOverlay(y: 0, place: overlay.count)
             overlay.append(OverlayEntry(entry: UInt32(e), x: 0, y: 0, lowZoom: 1, topZoom: 0, latitude: 0, longitude: 0))
             added.append(e)
         }
@@ -191,7 +273,7 @@ struct ClusterTree: Sendable {
         var found: Int?
         forEachLeaf(x: UnitXRanges(x, x), y0: y, y1: y, zoom: Int(h.topZoom[e])) { first, _ in
             guard found == nil else { return }
-            for i in first..<first + Self.nodeSize where slots[i] == UInt32(e) && !staleSlots.contains(i) { found = i }
+            for i in first..<first + Self.nodeSize where slots[i] == UInt32(e) && !isStale(i) { found = i }
         }
         return found
     }
@@ -531,7 +613,8 @@ struct ClusterTree: Sendable {
     /// ranges and in [y0, y1]: first those of the nodes, in tree order, then those of the overlay (slots from
     /// `slots.count` on; see `entry(atSlot:)`). Positions are read from the slots' cells; only an entry whose cell
     /// straddles the query's edge reads its exact position from the hierarchy.
-    /// - Complexity: O(r log e + k + v) for r runs, k entries found and v entries in the overlay.
+    /// - Complexity: O(r log e + k + log v + w) for r runs, k entries found, v entries in the overlay and w of
+    ///   them within the y range.
     @inline(__always)
     func forEachEntry(x ranges: UnitXRanges, y0: Double, y1: Double, zoom: Int, hierarchy h: ClusterHierarchy,
                       _ body: (_ slot: Int, _ entry: Int) -> Void) {
@@ -540,7 +623,7 @@ struct ClusterTree: Sendable {
         let longitudeTest = DegreeTest(longitudes: ranges)
         let latitudeTest = DegreeTest(latitudesFromY: y0, y1)
         forEachLeaf(x: ranges, y0: y0, y1: y1, zoom: zoom) { first, lowBase in
-            let stale = staleLeaves.isEmpty || !staleLeaves[first / Self.nodeSize] ? nil : staleSlots
+            let stale = staleMasks.isEmpty ? 0 : staleMasks[first / Self.nodeSize]
             let b = box(first / Self.nodeSize)
             let allX = (b.0 >= ranges.a0 && b.2 <= ranges.a1) || (b.0 >= ranges.b0 && b.2 <= ranges.b1)
             let allY = b.1 >= y0 && b.3 <= y1
@@ -569,16 +652,28 @@ struct ClusterTree: Sendable {
                 return (Int32(cell & 0xFF), Int32(cell >> 8))
             }, exactlyInside: exactlyInside, body)
         }
-        guard zoom >= 0, zoom < Self.zoomBound else { return }
-        for (k, o) in overlay.enumerated() where o.lowZoom <= z && o.topZoom >= z && o.y >= y0 && o.y <= y1 && ranges.contains(o.x) {
-            body(slots.count + k, Int(o.entry))
+        guard zoom >= 0, zoom < Self.zoomBound, !overlay.isEmpty else { return }
+        @inline(__always) func shows(_ o: OverlayEntry) -> Bool {
+            o.lowZoom <= z && o.topZoom >= z && o.y >= y0 && o.y <= y1 && ranges.contains(o.x)
         }
+        let first = overlayBound(y0, inclusive: true), end = overlayBound(y1, inclusive: false)
+        guard first < end else { return }
+        if end - first == overlay.count {
+            for (k, o) in overlay.enumerated() where shows(o) { body(slots.count + k, Int(o.entry)) }
+            return
+        }
+        // The few within the y range, reported in overlay order as a whole scan reports them.
+        var found: [Int] = []
+        for i in first..<end where shows(overlay[Int(overlayByY[i].place)]) { found.append(Int(overlayByY[i].place)) }
+        found.sort()
+        for k in found { body(slots.count + k, Int(overlay[k].entry)) }
     }
 
     /// Calls `body` with the slot and entry of each entry of the leaf from slot `first` that shows at `zoom` and
-    /// that the axis tests place inside (or, when they cannot tell, `exactlyInside` does), skipping `stale` slots.
+    /// that the axis tests place inside (or, when they cannot tell, `exactlyInside` does), skipping the slots whose
+    /// bit is set in `stale` (the leaf's `staleMasks`).
     @inline(__always)
-    private func scanLeaf<Test: AxisTest>(first: Int, lowBase: Int?, stale: Set<Int>?, zoom z: UInt8, _ tx: Test, _ ty: Test,
+    private func scanLeaf<Test: AxisTest>(first: Int, lowBase: Int?, stale: UInt16, zoom z: UInt8, _ tx: Test, _ ty: Test,
                                           position: (Int) -> (Test.Value, Test.Value), exactlyInside: (Int) -> Bool,
                                           _ body: (_ slot: Int, _ entry: Int) -> Void) {
         // The entries of a run of one band show at the same zooms: a per-entry zoom test only in runs of several.
@@ -586,7 +681,7 @@ struct ClusterTree: Sendable {
             let slot = slots[i]
             if slot == Self.padding { break }
             if let lowBase, slotLow[lowBase + i] > z { continue }
-            if let stale, stale.contains(i) { continue }
+            if stale != 0, stale & (UInt16(1) << UInt16(i - first)) != 0 { continue }
             let (px, py) = position(i)
             if tx.excludes(px) || ty.excludes(py) { continue }
             let e = Int(slot)
