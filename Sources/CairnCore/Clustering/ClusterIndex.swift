@@ -27,13 +27,15 @@ public struct ClusterIndex: Sendable {
     var hierarchy: ClusterHierarchy { didSet { forgetBlockGrids() } }
     /// The low levels' block grids, built by the first query of each (`forEachPart`); dropped by any change.
     private var blockGrids = ClusterBlockGrids()
+    /// How long the last build of every level took: a batch of edits that has cost as much goes on by rebuilding.
+    var lastBuildDuration: Duration = .zero
 
     /// Clusters bare coordinates.
     /// - Complexity: O(n) expected per zoom for n points (a grid per zoom; points nothing lies near are skipped).
     public init(coordinates: [Coordinate], options: ClusterOptions = .standard) {
         self.options = options
         points = ClusterPoints(coordinates: coordinates, options: options)
-        hierarchy = ClusterHierarchy(points: points, options: options)
+        (hierarchy, lastBuildDuration) = Self.build(points, options: options)
     }
 
     /// Clusters features at their locations, aggregating the attributes the options name.
@@ -41,14 +43,23 @@ public struct ClusterIndex: Sendable {
     public init(features: [Feature], options: ClusterOptions = .standard) {
         self.options = options
         points = ClusterPoints(features: features, options: options)
-        hierarchy = ClusterHierarchy(points: points, options: options)
+        (hierarchy, lastBuildDuration) = Self.build(points, options: options)
     }
 
     /// Clusters points already projected (a subset of another index's input).
     init(points: ClusterPoints, options: ClusterOptions) {
         self.options = options
         self.points = points
-        hierarchy = ClusterHierarchy(points: points, options: options)
+        (hierarchy, lastBuildDuration) = Self.build(points, options: options)
+    }
+
+    /// The hierarchy over `points`, and how long building it took.
+    /// - Complexity: O(n log n) expected.
+    static func build(_ points: ClusterPoints, options: ClusterOptions) -> (ClusterHierarchy, Duration) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let hierarchy = ClusterHierarchy(points: points, options: options)
+        return (hierarchy, clock.now - start)
     }
 
     /// The number of input points.

@@ -151,8 +151,10 @@ struct ClusterBatchEditTests {
     }
 
     /// Random batches (sizes 2 to 200) on one index; after each, every table equals a fresh build's, and every few
-    /// batches every query and the aggregates do. `overlayLimit` small rebuilds the tree within batches.
-    func run(seed: UInt64, layout: Layout, aggregates: Bool, overlayLimit: Int?, count: Int, batches: Int) throws {
+    /// batches every query and the aggregates do. `overlayLimit` small rebuilds the tree within batches;
+    /// `buildDuration` stands for the last build's time, so that a batch that outlasts it goes on by rebuilding.
+    func run(seed: UInt64, layout: Layout, aggregates: Bool, overlayLimit: Int?, count: Int, batches: Int,
+             buildDuration: Duration? = nil) throws {
         var random = ClusterRandom(seed: seed)
         let options = try ClusterSpliceTests().options(aggregates: aggregates)
         var features = try (0..<count).map { try feature($0, at: coordinate(layout, &random), &random) }
@@ -162,8 +164,11 @@ struct ClusterBatchEditTests {
             if let limit = overlayLimit { index.hierarchy.tree.overlayLimit = limit }
             let size = [2, 3, 8, 40, 80, 200][random.below(6)]
             let edits = try batch(size: size, layout: layout, features: &features, next: &id, &random)
+            if let buildDuration { index.lastBuildDuration = buildDuration }
             try index.apply(edits)
             let label = "seed \(seed) batch \(step) of \(size)"
+            // A batch past its time rebuilt, and measured that build.
+            if let buildDuration, buildDuration == .nanoseconds(1) { #expect(index.lastBuildDuration != buildDuration, "\(label)") }
             guard try ClusterSpliceTests().expectRebuilt(index, features, queries: step % 4 == 3, &random, label) else { return }
             #expect(index.points.coordinates == features.map(\.location), "\(label)")
         }
@@ -187,6 +192,12 @@ struct ClusterBatchEditTests {
     @Test("a tiny overlay, rebuilt within batches: batches still equal a rebuild", arguments: [38, 39])
     func overlayRebuiltWithinBatches(seed: UInt64) throws {
         try run(seed: seed, layout: .clumped, aggregates: false, overlayLimit: 1, count: 300, batches: 10)
+    }
+
+    @Test("a batch that outlasts a build goes on by rebuilding: batches still equal a rebuild",
+          arguments: [(UInt64(40), Duration.nanoseconds(1)), (41, .microseconds(300))])
+    func outOfTime(seed: UInt64, buildDuration: Duration) throws {
+        try run(seed: seed, layout: .clumped, aggregates: seed == 40, overlayLimit: nil, count: 300, batches: 10, buildDuration: buildDuration)
     }
 
     /// Seeded clumped points and their index (maxZoom 16).

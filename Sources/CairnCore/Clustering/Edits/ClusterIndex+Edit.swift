@@ -23,17 +23,18 @@ extension ClusterIndex {
     /// moved and no entry renumbered, and every table is renumbered once at the end (see `ClusterEditBatch`).
     /// Either way the query tree keeps its nodes and takes the entries the edits changed in its overlay, which
     /// queries read after the nodes; it is rebuilt when the overlay is full. With larger `minPoints` (levels are
-    /// then not in origin order), or for a batch of more than `incrementalBatchLimit` edits, the levels are rebuilt
-    /// once after the batch.
+    /// then not in origin order), for a batch of more than `incrementalBatchLimit` edits, or for the rest of a batch
+    /// whose edits so far, at their pace, make the rest cost more than the last build of the levels took (edits
+    /// among densely clumped points cost ten times those among scattered ones), the levels are rebuilt once.
     /// - Throws: `ClusterError.pointOutOfRange` for a position outside the points at that moment (earlier edits
     ///   of the batch stay applied, and the index is re-clustered).
     /// - Complexity: with `minPoints` <= 2, for one edit O(e) memory moves and renumbering passes over the e entries
     ///   (none for a move in place), for m > 1 edits such passes twice in all; plus, per edit, the re-clustering of
     ///   the neighbourhood of its point. Else O(m + rebuild) for m edits.
     public mutating func apply(_ edits: [ClusterEdit]) throws(ClusterError) {
-        // A batch costs two linear passes and about 0.4 ms an edit on the 235,000 places, a rebuild of the levels
-        // 150-250 ms on two threads: past some 300 edits the rebuild is quicker (docs/PERFORMANCE.md,
-        // `cluster-round-200`).
+        // A batch costs two linear passes and about 0.4 ms an edit on the 235,000 scattered places, a rebuild of the
+        // levels 150-250 ms on two threads: past some 300 edits the rebuild is quicker (docs/PERFORMANCE.md,
+        // `cluster-round-200`); `applyBatched` also turns to a rebuild when its edits prove dearer.
         guard options.minPoints <= 2, hierarchy.byOrigin.isEmpty, edits.count <= Self.incrementalBatchLimit else {
             try applyRebuilding(edits)
             return
@@ -130,7 +131,18 @@ extension ClusterIndex {
         var batch = ClusterEditBatch(points: points, reserved: inserts, clusterRows: hierarchy.clusterCount)
         hierarchy.beginBatch(reserving: inserts)
         var failure: ClusterError?
-        edits: for edit in edits {
+        // An edit's cost depends on its neighbourhood: ~0.4 ms on scattered places, 5-10 ms among a thousand points
+        // clumped together (a replica's probes), where a round of 130 took 0.9 s against a 0.2 s rebuild. When the
+        // edits left, at the pace of those done, would cost more than the last build took, they are applied by
+        // rebuilding instead. The result is the same either way.
+        let clock = ContinuousClock()
+        let started = clock.now
+        var rebuildFrom: Int?
+        edits: for (k, edit) in edits.enumerated() {
+            if k > 0, lastBuildDuration > .zero, (clock.now - started) / k * (edits.count - k) > lastBuildDuration {
+                rebuildFrom = k
+                break edits
+            }
             switch edit {
             case .insertFeature(let feature):
                 let v = ClusterPoints.values(of: feature, options: options)
@@ -148,6 +160,7 @@ extension ClusterIndex {
         points = points.finishing(batch, positions: hierarchy.leafPositions)
         hierarchy.finishBatch(batch, points: points)
         if let failure { throw failure }
+        if let rebuildFrom { try applyRebuilding(Array(edits[rebuildFrom...])) }
     }
 
     /// One edit of a batch: planned on the hierarchy as the batch left it (`ClusterIncrementalEdit`, in the batch's
@@ -189,7 +202,7 @@ extension ClusterIndex {
 
     /// Applies edits to the points, then rebuilds every level once.
     private mutating func applyRebuilding(_ edits: [ClusterEdit]) throws(ClusterError) {
-        defer { hierarchy = ClusterHierarchy(points: points, options: options) }
+        defer { (hierarchy, lastBuildDuration) = Self.build(points, options: options) }
         for edit in edits {
             switch edit {
             case .insertFeature(let feature):
