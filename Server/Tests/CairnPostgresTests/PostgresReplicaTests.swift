@@ -124,7 +124,7 @@ struct PostgresReplicaTests {
             // Pruned by the writers themselves: the last 3 generations are left, and the horizon says so.
             let session = try await PostgresSession.open(database.url, logger: database.logger)
             let kept = try await session.rows("SELECT DISTINCT generation FROM cairn_change ORDER BY generation", action: "test") { try $0.decode(Int64.self) }
-            let horizon = try await PostgresFeatureStore.horizon(session).prunedThrough
+            let horizon = try await session.rows("SELECT pruned_through FROM cairn_generation", action: "test") { try $0.decode(Int64.self) }.first
             await session.close()
             #expect(kept == [now - 2, now - 1, now])
             #expect(horizon == now - 3)

@@ -251,15 +251,6 @@ public final class PostgresFeatureStore: Sendable {
         }
     }
 
-    /// The generation and the change log's horizon (`pruned_through`: the log holds every change after it).
-    static func horizon(_ session: PostgresSession) async throws(PostgresStoreError) -> (generation: Int64, prunedThrough: Int64) {
-        let rows = try await session.rows("SELECT generation, pruned_through FROM cairn_generation", action: "reading the generation") {
-            try $0.decode((Int64, Int64).self)
-        }
-        guard let first = rows.first else { throw .failed(action: "reading the generation", message: "cairn_generation has no row") }
-        return first
-    }
-
     /// The generation and store id.
     static func stamp(_ session: PostgresSession) async throws(PostgresStoreError) -> (generation: Int64, storeID: String) {
         let rows = try await session.rows("SELECT generation, store_id FROM cairn_generation", action: "reading the generation") {
