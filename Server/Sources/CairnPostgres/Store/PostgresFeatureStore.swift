@@ -126,7 +126,7 @@ public final class PostgresFeatureStore: Sendable {
     /// replica's feed reads this at every notification; as a transaction of five queries it took six round trips,
     /// each a wait for a busy core.
     static func changes(_ session: PostgresSession, since generation: Int64) async throws(PostgresStoreError) -> PostgresChanges {
-        var now: Int64 = 0, horizon: Int64 = 0
+        var head: (now: Int64, horizon: Int64)?
         var upserted: [Feature] = [], positions: [Int64] = [], removed: [String] = [], truncated = false
         try await session.forEachRow("""
             WITH head AS (SELECT generation, pruned_through FROM cairn_generation),
@@ -139,7 +139,7 @@ public final class PostgresFeatureStore: Sendable {
             ORDER BY f.position NULLS LAST, c.id
             """, action: "reading the changes") { row throws(PostgresStoreError) in
             let change = try PostgresFeatureRow.decodeChange(row)
-            (now, horizon) = (change.generation, change.prunedThrough)
+            head = (change.generation, change.prunedThrough)
             switch (change.changedID, change.present) {
             case (nil, _): break
             case ("", _): truncated = true
@@ -149,6 +149,7 @@ public final class PostgresFeatureStore: Sendable {
             case (let id?, nil): removed.append(id)
             }
         }
+        guard let (now, horizon) = head else { throw .failed(action: "reading the changes", message: "cairn_generation has no row") }
         // A generation ahead of the store's: the store was made anew under the replica.
         if generation > now { return .reload(at: now) }
         // Behind the horizon: the log no longer holds every id changed after `generation`.
