@@ -151,10 +151,11 @@ enum PostgresSchema {
             """,
         ]),
         // One log row per changing statement, its ids in an array, written by statement triggers over transition
-        // tables. Pruning ran in the writer's transaction under the generation's row lock, one index entry per id:
-        // when an import's generation (234,908 ids) fell past the horizon, one write deleted all its rows while
-        // every other writer waited (a ~15 s stall). Now that generation is one row (its array kept out of line by
-        // TOAST), deleted in milliseconds; and an import no longer runs a PL/pgSQL call and an index insert per row.
+        // tables. Pruning runs in the writer's transaction under the generation's row lock: with a row per id, the
+        // write that pushed an import's generation past the horizon deleted every one of its rows while all other
+        // writers waited. Now that generation is one row (its array kept out of line by TOAST), and an import no
+        // longer runs a PL/pgSQL call and an index insert per row. (Figures: docs/PERFORMANCE.md, "Session 17".)
+        // The generation function repeats migration 4's body: a migration's text is history and is never shared.
         (5, "the change log keeps one row per changing statement, its ids in an array", [
             "DROP TRIGGER cairn_feature_change ON cairn_feature",
             "DROP TRIGGER cairn_feature_truncate ON cairn_feature",

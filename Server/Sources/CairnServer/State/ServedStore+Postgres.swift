@@ -70,11 +70,10 @@ extension ServedStore {
     /// caller waits for the generation), or, while the feed is not connected, the changes are read back here.
     ///
     /// The feed reads on a connection of its own, and once for every write committed since its last read, so the
-    /// store's connection only writes: reading back after each write took six more round trips on that connection,
-    /// which every write waits for, and under load the writes queued behind them (at 300 writes a second, or at 100
-    /// with another process busy on one of two cores, the index lagged seconds behind). A read back starts after
-    /// the generation served when the write is done and is skipped once served: writes in flight together would
-    /// otherwise each apply again every change made since the first began.
+    /// store's connection only writes: a read back after each write held that connection, which every write waits
+    /// for, and under load the writes queued behind the reads. A read back starts after the generation served when
+    /// the write is done and is skipped once served: writes in flight together would otherwise each apply again
+    /// every change made since the first began.
     /// - Returns: the ids of `deletedIDs` that were stored, and the generation of the write.
     func write(_ store: PostgresFeatureStore, upserting features: [Feature], deleting deletedIDs: [String]) async throws -> (deleted: [String], generation: Int64) {
         let (deleted, generation) = try await store.write(upserting: Self.lastOfEachID(features), deleting: deletedIDs)

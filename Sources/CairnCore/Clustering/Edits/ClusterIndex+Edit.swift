@@ -32,9 +32,9 @@ extension ClusterIndex {
     ///   (none for a move in place), for m > 1 edits such passes twice in all; plus, per edit, the re-clustering of
     ///   the neighbourhood of its point. Else O(m + rebuild) for m edits.
     public mutating func apply(_ edits: [ClusterEdit]) throws(ClusterError) {
-        // A batch costs two linear passes and about 0.4 ms an edit on the 235,000 scattered places, a rebuild of the
-        // levels 150-250 ms on two threads: past some 300 edits the rebuild is quicker (docs/PERFORMANCE.md,
-        // `cluster-round-200`); `applyBatched` also turns to a rebuild when its edits prove dearer.
+        // A batch costs two linear passes plus its edits, a rebuild a fixed amount on two threads: past a few hundred
+        // edits on scattered places the rebuild is quicker (docs/PERFORMANCE.md, `cluster-round-200`);
+        // `applyBatched` also turns to a rebuild when its edits prove dearer.
         guard options.minPoints <= 2, hierarchy.byOrigin.isEmpty, edits.count <= Self.incrementalBatchLimit else {
             try applyRebuilding(edits)
             return
@@ -131,8 +131,8 @@ extension ClusterIndex {
         var batch = ClusterEditBatch(points: points, reserved: inserts, clusterRows: hierarchy.clusterCount)
         hierarchy.beginBatch(reserving: inserts)
         var failure: ClusterError?
-        // An edit's cost depends on its neighbourhood: ~0.4 ms on scattered places, 5-10 ms among a thousand points
-        // clumped together (a replica's probes), where a round of 130 took 0.9 s against a 0.2 s rebuild. When the
+        // An edit's cost depends on its neighbourhood: among densely clumped points it is an order of magnitude
+        // dearer than among scattered ones, and a round of them can outlast a rebuild several times over. When the
         // edits left, at the pace of those done, would cost more than the last build took, they are applied by
         // rebuilding instead. The result is the same either way.
         let clock = ContinuousClock()
